@@ -1,0 +1,105 @@
+-- Order line items with unit costs as of the order date: one row per connection, order and line; date is marketplace-local.
+with order_items as (
+    select * from staging.stg_mkt__order_items
+    where connection_id = $connection_id
+),
+
+contexts as (
+    select
+        c.id as connection_id,
+        c.name as connection_name,
+        c.seller_id,
+        m.marketplace_id,
+        m.country_code,
+        m.country_name,
+        m.timezone,
+    from control.connections as c
+    join seeds.marketplaces as m on m.marketplace_id = c.marketplace_id
+),
+
+localized as (
+    select
+        order_items.*,
+        contexts.* exclude (connection_id, marketplace_id),
+        (order_items.purchased_at at time zone contexts.timezone)::date as local_date,
+    from order_items
+    join contexts using (connection_id)
+    where (order_items.purchased_at at time zone contexts.timezone)::date between $from::date and $to::date
+),
+
+-- PROFIT.md "Unit cost": same SKU (and ASIN unless null), latest fromDate on or before the order date,
+-- then the row in the order's currency.
+costed as (
+    select
+        localized.*,
+        cogs.cost_item_value,
+        cogs.cost_item_shipping_value,
+        cogs.cost_currency,
+        cogs.item_supplier_name,
+    from localized
+    left join control.cogs as cogs
+        on cogs.connection_id = localized.connection_id
+        and cogs.sku = localized.sku
+        and (localized.asin is null or cogs.asin = localized.asin)
+        and cogs.from_date <= localized.local_date
+    qualify row_number() over (
+        partition by localized.order_id, localized.order_item_id
+        order by cogs.from_date desc nulls last, (cogs.cost_currency = localized.currency) desc nulls last, cogs.asin
+    ) = 1
+),
+
+final as (
+    select
+        marketplace_id,
+        country_code as marketplace_country_code,
+        country_name as marketplace_country_name,
+        connection_id as seller_or_vendor_id,
+        connection_name as seller_or_vendor_name,
+        seller_id as marketplace_seller_id,
+        local_date as date,
+        timezone('UTC', purchased_at) as order_purchased_at_utc,
+        order_id as mkt_order_id,
+        order_item_id as mkt_order_item_id,
+        asin as child_asin,
+        sku,
+        product_name,
+        line_item_number,
+        merchant_order_id,
+        timezone('UTC', updated_at) as mkt_order_updated_at,
+        order_status as mkt_order_status,
+        fulfillment_channel,
+        sales_channel,
+        -- No order-channel value means the website; app channels name the app.
+        case
+            when order_channel ilike '%app%' or order_channel ilike '%mobile%' then 'MOBILEAPP'
+            when order_channel is null or order_channel ilike '%web%' then 'WEBSITE'
+            else 'OTHER'
+        end as mkt_order_channel,
+        ship_service_level,
+        item_status,
+        quantity,
+        item_price as item_price_value,
+        currency as item_price_currency,
+        item_tax as item_tax_value,
+        shipping_price as item_shipping_price_value,
+        shipping_tax as item_shipping_tax_value,
+        ship_promotion_discount as item_ship_promotion_discount_value,
+        gift_wrap_price as gift_wrap_price_value,
+        gift_wrap_tax as gift_wrap_tax_value,
+        ship_city as address_city,
+        ship_state as address_state,
+        ship_country as address_country,
+        coalesce(ship_postal_code, '') as address_postal_code,
+        is_business_order as order_is_business,
+        purchase_order_number,
+        cost_item_value * quantity as cogs_item_value,
+        cost_item_shipping_value * quantity as cogs_shipping_value,
+        (cost_item_value + cost_item_shipping_value) * quantity as cogs_total_value,
+        cost_item_value is not null as cogs_present,
+        cost_currency as cogs_currency,
+        item_supplier_name,
+        local_date as order_date,
+    from costed
+)
+
+select * from final

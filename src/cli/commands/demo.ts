@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { addConnection } from '../../control/connections.ts';
+import { createApiKey, createOrganization } from '../../control/organizations.ts';
+import { openWarehouse } from '../../db/warehouse.ts';
+import type { Home } from '../../home.ts';
+import { landFile } from '../../ingest/land-file.ts';
+import { findSource } from '../../ingest/sources/index.ts';
+import { withSnapshot } from '../../publish/open-snapshot.ts';
+import { formatTable } from '../output.ts';
+import { build } from './build.ts';
+
+/** The bundled demo set. */
+export const demoDir = resolve(fileURLToPath(import.meta.url), '../../../../fixtures/demo');
+
+const demoConnections = z.array(
+  z.object({ key: z.string(), id: z.string().uuid(), name: z.string(), marketplaceId: z.string(), sellerId: z.string() }),
+);
+
+/** Loads the bundled demo data into a home (idempotently), builds and publishes it, and prints a first look. */
+export async function demo(home: Home): Promise<void> {
+  const wh = await openWarehouse(home, 'demo', { create: true });
+  try {
+    const connections = demoConnections.parse(JSON.parse(readFileSync(join(demoDir, 'connections.json'), 'utf8')));
+    const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
+    const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
+    const key = await createApiKey(wh, organizationId);
+    for (const c of connections) {
+      const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', c.id).executeTakeFirst();
+      if (!exists) await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+      const folder = join(demoDir, c.key);
+      for (const sourceName of readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+        const source = findSource(sourceName);
+        for (const file of readdirSync(join(folder, sourceName)).sort()) {
+          const result = await landFile(wh, source, { id: c.id, marketplaceId: c.marketplaceId }, join(folder, sourceName, file));
+          console.log(`${result.status.padEnd(8)} ${c.key}/${sourceName}/${file}`);
+        }
+      }
+      await landFile(wh, findSource('cogs'), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, 'cogs.csv'));
+    }
+    await build(wh, {});
+    console.log(`\norganization ${organizationId}\napi key (shown once): ${key}`);
+  } finally {
+    await wh.close();
+  }
+  await withSnapshot(home, async (sql) => {
+    const reader = await sql.runAndReadAll(`
+      select seller_or_vendor_name as connection, item_price_currency as currency, count(distinct mkt_order_id) as orders,
+             sum(quantity) filter (where item_status = 'Shipped') as units_shipped,
+             sum(item_price_value) filter (where item_status = 'Shipped') as shipped_sales,
+             sum(cogs_total_value) filter (where item_status = 'Shipped') as shipped_cogs,
+             min(date) as first_day, max(date) as last_day
+      from mkt_order_items_with_cogs group by all order by all`);
+    console.log(`\n${formatTable(reader.columnNames(), reader.getRowsJson())}`);
+  });
+  console.log(`
+Try it:
+  npx mktdata query --home ${home.root} "select date, count(*) as lines, sum(quantity) as units from mkt_order_items_with_cogs group by date order by date desc limit 7"
+  npx mktdata export --home ${home.root} --table mkt_order_items_with_cogs --connection ${'6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01'} --from 2026-09-01 --to 2026-09-30 --format csv --out orders.csv
+  duckdb -readonly ${home.published}    # or any DuckDB client, read-only`);
+}

@@ -1,0 +1,129 @@
+import { Command, Option } from 'commander';
+import { addConnection } from '../control/connections.ts';
+import { connectionTypes } from '../db/control-plane.ts';
+import { createApiKey, createOrganization } from '../control/organizations.ts';
+import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { exportFile } from '../exports/export-file.ts';
+import { resolveHome } from '../home.ts';
+import { build } from './commands/build.ts';
+import { demo } from './commands/demo.ts';
+import { ingest } from './commands/ingest.ts';
+import { query, queryFormats } from './commands/query.ts';
+
+const program = new Command('mktdata')
+  .description('Marketplace data warehouse: upstream reports in, catalog tables out.')
+  .showHelpAfterError();
+
+const homeOption = () => new Option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)');
+const command = (parent: Command, name: string) => parent.command(name).addOption(homeOption());
+const date = (value: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new Error(`not a date (YYYY-MM-DD): ${value}`);
+  return value;
+};
+const wholeNumber = (value: string) => {
+  if (!/^\d+$/.test(value)) throw new Error(`not a whole number: ${value}`);
+  return Number(value);
+};
+
+command(program, 'init')
+  .description('create the home folder and its warehouse')
+  .action(async (o) => {
+    const home = resolveHome(o.home);
+    const wh = await openWarehouse(home, 'init', { create: true });
+    await wh.close();
+    console.log(`initialized ${home.root}`);
+  });
+
+const org = program.command('org').description('organizations');
+command(org, 'create')
+  .description('create an organization; prints its id')
+  .requiredOption('--name <name>', 'organization name')
+  .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
+  });
+
+const keys = program.command('keys').description('API keys');
+command(keys, 'create')
+  .description('create an API key; prints it once (only its hash is stored)')
+  .requiredOption('--org <id>', 'organization id')
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
+  });
+
+const connections = program.command('connections').description('seller and vendor connections');
+command(connections, 'add')
+  .description('add a connection; prints its sellerOrVendorId')
+  .requiredOption('--org <id>', 'organization id')
+  .requiredOption('--name <name>', 'display name')
+  .requiredOption('--marketplace <id>', 'marketplace id, e.g. ATVPDKIKX0DER')
+  .addOption(new Option('--type <type>', 'connection type').choices(connectionTypes).default('SELLER_CENTRAL'))
+  .option('--seller-id <id>', 'marketplace merchant id')
+  .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'connections add', async (wh) =>
+      console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
+    );
+  });
+
+command(program, 'ingest')
+  .description('land upstream files of one source for a connection')
+  .requiredOption('--connection <id>', 'sellerOrVendorId')
+  .requiredOption('--source <name>', 'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')
+  .argument('<files...>', 'files to land')
+  .action(async (files: string[], o) => {
+    await withWarehouse(resolveHome(o.home), 'ingest', (wh) => ingest(wh, o.connection, o.source, files));
+  });
+
+const cogs = program.command('cogs').description('unit costs');
+command(cogs, 'import')
+  .description('upsert unit costs from a CSV with the CogsUpsertRequest row columns')
+  .requiredOption('--connection <id>', 'sellerOrVendorId')
+  .argument('<file>', 'CSV file: asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName')
+  .action(async (file: string, o) => {
+    await withWarehouse(resolveHome(o.home), 'cogs import', (wh) => ingest(wh, o.connection, 'cogs', [file]));
+  });
+
+command(program, 'build')
+  .description('run the models and publish the snapshot')
+  .option('--select <tables...>', 'only these models (and what they read)')
+  .option('--from <date>', 'first day of the window to rebuild', date)
+  .option('--to <date>', 'last day of the window to rebuild', date)
+  .option('--full-refresh', 'rebuild incremental tables whole', false)
+  .action(async (o) => {
+    if (o.from && o.to && o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
+    await withWarehouse(resolveHome(o.home), 'build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
+  });
+
+command(program, 'query')
+  .description('run read-only SQL on the published snapshot')
+  .argument('<sql>', 'SQL to run')
+  .addOption(new Option('--format <format>', 'output format').choices(queryFormats.options).default('table'))
+  .action(async (sql: string, o) => query(resolveHome(o.home), sql, o.format));
+
+command(program, 'export')
+  .description('write a catalog table to a file, as the HTTP export would')
+  .requiredOption('--table <name>', 'catalog table, e.g. mkt_order_items_with_cogs')
+  .requiredOption('--connection <ids...>', 'sellerOrVendorIds')
+  .option('--from <date>', 'first day', date)
+  .option('--to <date>', 'last day', date)
+  .addOption(new Option('--format <format>', 'file format').choices(['csv', 'json', 'parquet']).default('csv'))
+  .requiredOption('--out <file>', 'file to write')
+  .action(async (o) => {
+    const { rows } = await exportFile(resolveHome(o.home), { table: o.table, connections: o.connection, from: o.from, to: o.to, format: o.format }, o.out);
+    console.log(`wrote ${rows} rows to ${o.out}`);
+  });
+
+command(program, 'demo')
+  .description('load the bundled demo data, build and publish it')
+  .action(async (o) => demo(resolveHome(o.home)));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`mktdata: ${message.split('\n')[0]}`);
+  if (!(error instanceof MktdataError) && process.env.MKTDATA_DEBUG) console.error(error);
+  process.exitCode = 1;
+}

@@ -1,0 +1,20 @@
+import cliProgress from 'cli-progress';
+
+/** A progress bar on a terminal, silence elsewhere (ARCHITECTURE.md, "The command line"). */
+export function progress(label: string, total: number) {
+  if (!process.stderr.isTTY || total < 2) return { tick: (_name: string) => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { format: `${label} [{bar}] {value}/{total} {name}`, stream: process.stderr, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { name: '' });
+  return { tick: (name: string) => bar.increment(1, { name }), stop: () => bar.stop() };
+}
+
+/** Renders rows as an aligned text table. */
+export function formatTable(columns: string[], rows: unknown[][]): string {
+  const cells = rows.map((row) => row.map((v) => (v === null || v === undefined ? 'NULL' : String(v))));
+  const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
+}

@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { Kysely, Migrator, type Migration } from 'kysely';
+import { MktdataError } from '../errors.ts';
+import type { Home } from '../home.ts';
+import type { ControlPlane } from './control-plane.ts';
+import { DuckDbDialect } from './kysely-duckdb.ts';
+import * as controlPlane001 from './migrations/001-control-plane.ts';
+
+const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001 };
+
+/** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
+export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
+
+/** The one writer of a home: the DuckDB warehouse, a SQL connection and the control plane. */
+export interface Warehouse {
+  home: Home;
+  sql: DuckDBConnection;
+  db: Kysely<ControlPlane>;
+  close(): Promise<void>;
+}
+
+/** Who holds the write lock of a home, as recorded in `writer.json`. */
+interface WriterRecord {
+  pid: number;
+  command: string;
+  since: string;
+}
+
+/**
+ * Opens the warehouse of a home for writing, running pending control-plane migrations.
+ * A second writer fails with ERR_HOME_LOCKED naming the process that holds the home.
+ */
+export async function openWarehouse(home: Home, command: string, options: { create?: boolean } = {}): Promise<Warehouse> {
+  if (!options.create && !existsSync(home.warehouse)) {
+    throw new MktdataError('ERR_HOME_NOT_INITIALIZED', { home: home.root });
+  }
+  mkdirSync(home.root, { recursive: true });
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(home.warehouse, duckDbOptions);
+  } catch (error) {
+    if (/lock/i.test(String(error))) {
+      throw new MktdataError('ERR_HOME_LOCKED', { home: home.root, holder: describeHolder(home, error) }, { cause: error });
+    }
+    throw error;
+  }
+  writeFileSync(home.writerFile, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
+  const sql = await instance.connect();
+  const controlConnection = await instance.connect();
+  const db = new Kysely<ControlPlane>({ dialect: new DuckDbDialect(controlConnection) });
+  const close = async () => {
+    await db.destroy();
+    sql.closeSync();
+    controlConnection.closeSync();
+    instance.closeSync();
+    rmSync(home.writerFile, { force: true });
+  };
+  try {
+    await migrate(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { home, sql, db, close };
+}
+
+async function migrate(db: Kysely<ControlPlane>): Promise<void> {
+  const migrator = new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+function describeHolder(home: Home, error: unknown): string {
+  try {
+    const record = JSON.parse(readFileSync(home.writerFile, 'utf8')) as WriterRecord;
+    return `\`mktdata ${record.command}\`, pid ${record.pid}, since ${record.since}`;
+  } catch {
+    const pid = /PID (\d+)/.exec(String(error))?.[1];
+    return pid ? `pid ${pid}` : 'unknown process';
+  }
+}
+
+/** Runs `work` with the warehouse open and always closes it. */
+export async function withWarehouse<T>(home: Home, command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+  const wh = await openWarehouse(home, command);
+  try {
+    return await work(wh);
+  } finally {
+    await wh.close();
+  }
+}

@@ -1,0 +1,34 @@
+/** One registry of every error mktdata raises: code, HTTP status and message template. */
+export const errorRegistry = {
+  ERR_HOME_NOT_INITIALIZED: { status: 500, message: 'home {home} is not initialized: run `mktdata init --home {home}` first' },
+  ERR_HOME_LOCKED: { status: 503, message: 'home {home} is being written by another process ({holder}); wait for it to finish or stop it' },
+  ERR_NOT_PUBLISHED: { status: 404, message: 'nothing is published in {home} yet: run `mktdata build` first' },
+  ERR_ORG_NOT_FOUND: { status: 404, message: 'organization {id} not found' },
+  ERR_CONNECTION_NOT_FOUND: { status: 404, message: 'connection {id} not found' },
+  ERR_MARKETPLACE_UNKNOWN: { status: 400, message: 'unknown marketplace id {id}; known ids are in models/seeds/marketplaces.csv' },
+  ERR_SOURCE_UNKNOWN: { status: 400, message: 'unknown source {name}; known sources: {known}' },
+  ERR_INGEST_FILE_REFUSED: { status: 400, message: '{file}: line {line}: {reason}' },
+  ERR_TABLE_UNKNOWN: { status: 404, message: 'unknown table {name}; published tables: {known}' },
+  ERR_MODEL_UNKNOWN: { status: 400, message: 'unknown model {name}' },
+  ERR_INPUT_INVALID: { status: 400, message: '{where}: {reason}' },
+  ERR_BUILD_FAILED: { status: 500, message: '{count} model(s) failed: {names}' },
+  ERR_INGEST_FAILED: { status: 400, message: '{count} file(s) refused and kept in quarantine' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorRegistry;
+
+/** An expected failure with a registered code; its message is safe to show to the user. */
+export class MktdataError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+    options?: { cause?: unknown },
+  ) {
+    const { status, message } = errorRegistry[code];
+    super(message.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? `{${key}}`)), options);
+    this.name = 'MktdataError';
+    this.status = status;
+  }
+}

@@ -1,0 +1,184 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { RefusedFile, type LandContext } from './source.ts';
+import { readFirstLine } from './text-file.ts';
+
+/** How a column of a delimited upstream file is read, checked and typed. */
+export interface FlatColumn {
+  /** Canonical header name, e.g. `amazon-order-id`; the raw column is its snake_case form. */
+  name: string;
+  /** Header variants seen across marketplaces (`quantity-purchased`). */
+  aliases?: string[];
+  type: 'text' | 'decimal' | 'integer' | 'timestamp' | 'boolean' | 'date';
+  /** `header`: the column must be present; `value`: and non-empty on every line. */
+  required?: 'header' | 'value';
+}
+
+/** A delimited file format: its columns and dialect. */
+export interface FlatFormat {
+  columns: FlatColumn[];
+  delimiter: '\t' | ',';
+  /** Upstream flat files are unquoted: a `"` is data. User CSVs may quote. */
+  quoted: boolean;
+}
+
+const sqlTypes: Record<FlatColumn['type'], string> = {
+  text: 'varchar',
+  decimal: 'decimal(18,4)',
+  integer: 'bigint',
+  timestamp: 'timestamptz',
+  boolean: 'boolean',
+  date: 'date',
+};
+
+/** `amazon-order-id` → `amazon_order_id`. */
+export const rawName = (name: string) => name.replace(/[^a-z0-9]+/g, '_');
+
+const normalizeHeader = (field: string) => field.trim().toLowerCase().replace(/[\s_]+/g, '-');
+
+/** DDL of a raw table: typed upstream columns, unknown columns as JSON, lineage columns. */
+export function rawTableDdl(table: string, format: FlatFormat): string {
+  const columns = format.columns.map((c) => `${rawName(c.name)} ${sqlTypes[c.type]}`);
+  return `create table if not exists ${table} (${columns.join(', ')}, _extra json, ${lineageDdl})`;
+}
+
+export const lineageDdl =
+  '_file_id varchar not null, _line_number bigint not null, _landed_at timestamptz not null, _connection_id varchar not null, _marketplace_id varchar not null';
+
+/** A file read into a temporary all-text table `stage`, with its header mapped to canonical columns. */
+export interface StagedFile {
+  stage: string;
+  /** canonical column → stage column, for the columns present in the header */
+  present: Map<string, string>;
+  /** unknown header name → stage column */
+  extra: Map<string, string>;
+  /** SQL expression of a stage row's line number in the file (header = line 1). */
+  line: string;
+  drop(): Promise<void>;
+}
+
+/** Reads a delimited file with DuckDB into a temp table, refusing a bad header, ragged lines or bad values. */
+export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
+  const header = readFirstLine(ctx.path, fallback);
+  if (header === null || header.trim() === '') throw new RefusedFile(1, 'the file is empty: no header line');
+  const fields = header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
+  const { present, extra } = mapHeader(fields, format.columns);
+  const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
+  const columns = fields.map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
+  const quote = format.quoted ? `quote='"', escape='"'` : `quote='', escape=''`;
+  try {
+    await ctx.sql.run(
+      `create temp table ${stage} as select * from read_csv($path, delim=$delim, ${quote}, header=false, skip=1,
+         auto_detect=false, columns={${columns}}, strict_mode=true)`,
+      { path: ctx.path, delim: format.delimiter },
+    );
+  } catch (error) {
+    throw refusalFromCsvError(error);
+  }
+  // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
+  const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar as base from ${stage}`)).getRowsJson()[0]?.[0];
+  const line = `(rowid - ${String(base)} + 2)`;
+  const staged = { stage, present, extra, line, drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}) };
+  try {
+    await checkValues(ctx.sql, staged, format.columns);
+  } catch (error) {
+    await staged.drop();
+    throw error;
+  }
+  return staged;
+}
+
+function mapHeader(fields: string[], columns: FlatColumn[]) {
+  const byName = new Map<string, FlatColumn>();
+  for (const column of columns) {
+    for (const name of [column.name, ...(column.aliases ?? [])]) byName.set(normalizeHeader(name), column);
+  }
+  const present = new Map<string, string>();
+  const extra = new Map<string, string>();
+  fields.forEach((field, i) => {
+    const column = byName.get(normalizeHeader(field));
+    const target = column ? present : extra;
+    const key = column ? column.name : field.trim();
+    if (key === '') return;
+    if (target.has(key)) throw new RefusedFile(1, `column ${key} appears twice in the header`);
+    target.set(key, `f${i}`);
+  });
+  const missing = columns.filter((c) => c.required && !present.has(c.name)).map((c) => c.name);
+  if (missing.length > 0) {
+    throw new RefusedFile(1, `missing column(s) ${missing.join(', ')}; the header has: ${fields.slice(0, 12).join(', ')}${fields.length > 12 ? ', …' : ''}`);
+  }
+  return { present, extra };
+}
+
+function refusalFromCsvError(error: unknown): RefusedFile {
+  const text = String(error instanceof Error ? error.message : error);
+  const line = Number(/CSV Error on Line: (\d+)/.exec(text)?.[1] ?? NaN);
+  const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(text);
+  let reason = text.split('\n')[0] ?? 'unreadable file';
+  if (counts) reason = `expected ${counts[1]} fields as in the header, found ${counts[2]} (truncated or malformed line)`;
+  else if (/Invalid unicode/i.test(text)) reason = 'invalid text encoding';
+  else if (/gzip|compress|inflate/i.test(text)) reason = 'the gzip stream is damaged or truncated';
+  return new RefusedFile(Number.isFinite(line) ? line : null, reason);
+}
+
+/** A value of a typed column that does not parse, as a SQL condition on the stage column. */
+function badValue(column: FlatColumn, ref: string): string | null {
+  const v = `nullif(trim(${ref}), '')`;
+  switch (column.type) {
+    case 'decimal':
+      return `${v} is not null and try_cast(${v} as decimal(18,4)) is null`;
+    case 'integer':
+      return `${v} is not null and try_cast(${v} as bigint) is null`;
+    case 'timestamp':
+      return `${v} is not null and try_cast(${v} as timestamptz) is null`;
+    case 'date':
+      return `${v} is not null and try_strptime(${v}, '%Y-%m-%d') is null`;
+    case 'boolean':
+      return `${v} is not null and lower(${v}) not in ('true', 'false')`;
+    default:
+      return null;
+  }
+}
+
+async function checkValues(sql: DuckDBConnection, staged: StagedFile, columns: FlatColumn[]): Promise<void> {
+  const probes: string[] = [];
+  for (const column of columns) {
+    const ref = staged.present.get(column.name);
+    if (!ref) continue;
+    const bad = badValue(column, ref);
+    const label = column.name.replace(/'/g, "''");
+    if (bad) probes.push(`select min(${staged.line}) as r, '${label}: ' || any_value(${ref}) filter (where ${bad}) || ' is not a valid ${column.type}' as why from ${staged.stage} where ${bad}`);
+    if (column.required === 'value') {
+      probes.push(`select min(${staged.line}) as r, '${label} is empty' as why from ${staged.stage} where nullif(trim(${ref}), '') is null`);
+    }
+  }
+  if (probes.length === 0) return;
+  const reader = await sql.runAndReadAll(
+    `select r, why from (${probes.join(' union all ')}) where r is not null order by r limit 1`,
+  );
+  const first = reader.getRowObjectsJson()[0];
+  if (first) throw new RefusedFile(Number(first.r), String(first.why));
+}
+
+/** The select list that casts staged text into the raw table's typed columns, unknown columns to JSON. */
+export function typedSelectList(staged: StagedFile, columns: FlatColumn[]): string {
+  const typed = columns.map((column) => {
+    const ref = staged.present.get(column.name);
+    if (!ref) return `null::${sqlTypes[column.type]} as ${rawName(column.name)}`;
+    const v = `nullif(trim(${ref}), '')`;
+    const cast = column.type === 'date' ? `strptime(${v}, '%Y-%m-%d')::date` : column.type === 'boolean' ? `lower(${v})::boolean` : `${v}::${sqlTypes[column.type]}`;
+    return `${column.type === 'text' ? ref : cast} as ${rawName(column.name)}`;
+  });
+  const extras = [...staged.extra].map(([name, ref]) => `'${name.replace(/'/g, "''")}', ${ref}`);
+  typed.push(extras.length > 0 ? `json_object(${extras.join(', ')}) as _extra` : 'null::json as _extra');
+  return typed.join(',\n    ');
+}
+
+/** Lineage columns of a landed row. */
+export function lineageSelectList(staged: StagedFile): string {
+  return `$fileId as _file_id, ${staged.line} as _line_number, $landedAt::timestamptz as _landed_at, $connectionId as _connection_id, $marketplaceId as _marketplace_id`;
+}
+
+/** Named parameters for `lineageSelectList`. */
+export function lineageParams(ctx: LandContext) {
+  return { fileId: ctx.fileId, landedAt: ctx.landedAt, connectionId: ctx.connection.id, marketplaceId: ctx.connection.marketplaceId };
+}

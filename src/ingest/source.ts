@@ -1,0 +1,43 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** The connection a file is landed for, with what lineage needs of it. */
+export interface LandingConnection {
+  id: string;
+  marketplaceId: string;
+}
+
+/** What a source needs to land one file. */
+export interface LandContext {
+  sql: DuckDBConnection;
+  /** Path DuckDB reads: the original file, or its UTF-8 transcoding. */
+  path: string;
+  fileName: string;
+  fileId: string;
+  landedAt: string;
+  connection: LandingConnection;
+}
+
+/**
+ * An upstream source (INGEST.md): one folder under src/ingest/sources/ each.
+ * `land` runs inside the caller's transaction and throws RefusedFile for a bad file.
+ */
+export interface Source {
+  /** The marketplace's report type or operation name, as on the CLI and in landing/. */
+  name: string;
+  /** Schema-qualified table the rows land in. */
+  table: string;
+  /** DDL that creates `table` if it does not exist. */
+  createTable: string;
+  land(ctx: LandContext): Promise<number>;
+}
+
+/** A file refused whole: where and why. */
+export class RefusedFile extends Error {
+  constructor(
+    readonly line: number | null,
+    readonly reason: string,
+  ) {
+    super(reason);
+    this.name = 'RefusedFile';
+  }
+}

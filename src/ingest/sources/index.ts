@@ -1,0 +1,14 @@
+import { MktdataError } from '../../errors.ts';
+import type { Source } from '../source.ts';
+import { source as allOrders } from './GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/source.ts';
+import { source as cogs } from './cogs/source.ts';
+
+/** Every source mktdata can land, by name. */
+export const sources: Source[] = [allOrders, cogs];
+
+/** The source of that name, or ERR_SOURCE_UNKNOWN listing the known ones. */
+export function findSource(name: string): Source {
+  const found = sources.find((s) => s.name === name);
+  if (!found) throw new MktdataError('ERR_SOURCE_UNKNOWN', { name, known: sources.map((s) => s.name).join(', ') });
+  return found;
+}

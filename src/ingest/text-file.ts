@@ -1,0 +1,67 @@
+import { createReadStream, createWriteStream, openSync, readSync, closeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import iconv from 'iconv-lite';
+
+/** sha256 of a file's bytes, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/** True when the file starts with the gzip magic bytes. */
+export function isGzip(path: string): boolean {
+  const head = readHead(path, 2);
+  return head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+function readHead(path: string, bytes: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first line of a (possibly gzipped) text file, decoded as UTF-8 or else the fallback, without BOM. */
+export function readFirstLine(path: string, fallback: string): string | null {
+  let head = readHead(path, 256 * 1024);
+  if (head.length === 0) return null;
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    try {
+      head = gunzipSync(head, { finishFlush: 2 /* Z_SYNC_FLUSH: a prefix is enough */ });
+    } catch {
+      return null;
+    }
+  }
+  const end = head.indexOf(0x0a);
+  const line = end === -1 ? head : head.subarray(0, end);
+  return decode(line, fallback).replace(/^\uFEFF/, '').replace(/\r$/, '');
+}
+
+function decode(bytes: Buffer, fallback: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return iconv.decode(bytes, fallback);
+  }
+}
+
+/**
+ * Writes a UTF-8 copy of a (possibly gzipped) file in the fallback encoding (cp1252, shift_jis).
+ * iconv-lite, not TextDecoder: Node 20's 'windows-1252' decoder is plain latin-1 (0x80 is not €).
+ */
+export async function transcodeToUtf8(path: string, target: string, encoding: string): Promise<void> {
+  const stages = isGzip(path) ? [createGunzip()] : [];
+  await pipeline(createReadStream(path), ...stages, iconv.decodeStream(encoding), iconv.encodeStream('utf8'), createWriteStream(target));
+}
+
+/** The fallback encoding of flat files in a marketplace: cp932 in Japan, cp1252 elsewhere. */
+export function fallbackEncoding(marketplaceId: string): string {
+  return marketplaceId === 'A1VC38T7YXB528' ? 'cp932' : 'cp1252';
+}

@@ -1,0 +1,95 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { MktdataError } from '../errors.ts';
+import { columnSchema, defaultDataTypes, modelConfigSchema, type ColumnConfig, type ModelConfigInput } from './model-config.ts';
+
+/** The project's models folder. */
+export const modelsDir = resolve(fileURLToPath(import.meta.url), '../../../models');
+
+const schemas = ['seeds', 'staging', 'intermediate', 'marts'] as const;
+export type ModelSchema = (typeof schemas)[number];
+
+/** A column with its physical type resolved. */
+export type Column = ColumnConfig & { dataType: string };
+
+/** A model: a seed CSV or a SQL file, with its `.yml` and the models it reads. */
+export interface Model {
+  name: string;
+  schema: ModelSchema;
+  /** schema-qualified name, e.g. `marts.mkt_order_items_with_cogs` */
+  id: string;
+  kind: 'seed' | 'sql';
+  path: string;
+  sql: string;
+  config: Omit<ModelConfigInput, 'columns'> & { columns: Column[] };
+  /** ids of the models this one reads */
+  deps: string[];
+}
+
+const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]*)\b/g;
+
+/** Loads every model below `dir`, validating each `.yml`; order is dependency order. */
+export function loadModels(dir: string = modelsDir): Model[] {
+  const common = loadCommonColumns(dir);
+  const models: Model[] = [];
+  for (const schema of schemas) {
+    const folder = join(dir, schema);
+    if (!existsSync(folder)) continue;
+    for (const file of readdirSync(folder).sort()) {
+      const kind = file.endsWith('.sql') ? 'sql' : file.endsWith('.csv') && schema === 'seeds' ? 'seed' : null;
+      if (!kind) continue;
+      const name = basename(file).replace(/\.(sql|csv)$/, '');
+      const path = join(folder, file);
+      const sql = kind === 'sql' ? readFileSync(path, 'utf8') : '';
+      const config = loadConfig(join(folder, `${name}.yml`), common);
+      models.push({ name, schema, id: `${schema}.${name}`, kind, path, sql, config, deps: [] });
+    }
+  }
+  const ids = new Set(models.map((m) => m.id));
+  for (const model of models) {
+    const refs = [...model.sql.matchAll(referencePattern)].map((m) => `${m[1]}.${m[2]}`);
+    model.deps = [...new Set(refs)].filter((ref) => ref !== model.id && ids.has(ref));
+  }
+  return sortByDependencies(models);
+}
+
+function loadCommonColumns(dir: string): ColumnConfig[] {
+  const file = join(dir, 'common-columns.yml');
+  if (!existsSync(file)) return [];
+  const parsed = parse(readFileSync(file, 'utf8')) as { columns: unknown[] };
+  return parsed.columns.map((c) => columnSchema.parse(c));
+}
+
+function loadConfig(file: string, common: ColumnConfig[]): Model['config'] {
+  if (!existsSync(file)) throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'every model needs a same-named .yml' });
+  const result = modelConfigSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new MktdataError('ERR_INPUT_INVALID', { where: `${file} ${issue?.path.join('.')}`, reason: issue?.message ?? 'invalid' });
+  }
+  const columns = result.data.columns.flatMap((c) => ('include' in c ? common : [c]));
+  return {
+    ...result.data,
+    columns: columns.map((c) => ({ ...c, dataType: c.data_type ?? defaultDataTypes[c.type] })),
+  };
+}
+
+function sortByDependencies(models: Model[]): Model[] {
+  const byId = new Map(models.map((m) => [m.id, m]));
+  const sorted: Model[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (model: Model, path: string[]) => {
+    if (state.get(model.id) === 'done') return;
+    if (state.get(model.id) === 'visiting') {
+      throw new MktdataError('ERR_INPUT_INVALID', { where: model.path, reason: `dependency cycle: ${[...path, model.id].join(' → ')}` });
+    }
+    state.set(model.id, 'visiting');
+    for (const dep of model.deps) visit(byId.get(dep)!, [...path, model.id]);
+    state.set(model.id, 'done');
+    sorted.push(model);
+  };
+  for (const model of models) visit(model, []);
+  return sorted;
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+const severity = z.enum(['error', 'warn']).default('error');
+
+/** A column check of a model `.yml`; each compiles to a query returning the bad rows. */
+export const columnCheckSchema = z.union([
+  z.literal('not_null'),
+  z.literal('unique'),
+  z.object({ accepted_values: z.object({ values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1), severity }) }).strict(),
+  z.object({ relationships: z.object({ to: z.string(), field: z.string(), severity }) }).strict(),
+  z.object({ expression: z.object({ sql: z.string(), severity }) }).strict(),
+]);
+export type ColumnCheck = z.infer<typeof columnCheckSchema>;
+
+/** A table-level check: a unique combination of columns, or an expression every row satisfies. */
+export const modelCheckSchema = z.union([
+  z.object({ unique: z.object({ columns: z.array(z.string()).min(1), severity }) }).strict(),
+  z.object({ expression: z.object({ sql: z.string(), severity, description: z.string().optional() }) }).strict(),
+]);
+export type ModelCheck = z.infer<typeof modelCheckSchema>;
+
+export const catalogTypes = ['TEXT', 'NUMBER', 'DATE', 'LOGIC', 'JSON'] as const;
+
+/** Physical DuckDB type of a catalog type unless a column names its own `data_type`. */
+export const defaultDataTypes: Record<(typeof catalogTypes)[number], string> = {
+  TEXT: 'VARCHAR',
+  NUMBER: 'DECIMAL(18,4)',
+  DATE: 'DATE',
+  LOGIC: 'BOOLEAN',
+  JSON: 'JSON',
+};
+
+export const columnSchema = z
+  .object({
+    name: z.string().regex(/^[a-z_][a-z0-9_]*$/),
+    type: z.enum(catalogTypes),
+    data_type: z.string().optional(),
+    nullable: z.boolean().default(true),
+    description: z.string().nullable().default(null),
+    definition: z.string().optional(),
+    warehouseOnly: z.boolean().optional(),
+    checks: z.array(columnCheckSchema).default([]),
+  })
+  .strict();
+export type ColumnConfig = z.infer<typeof columnSchema>;
+
+const fetchPeriodSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('CONTINUOUS') }).strict(),
+  z.object({ type: z.literal('INITIAL'), numberOfDays: z.number().int().positive() }).strict(),
+  z.object({ type: z.literal('RECURRING_DAILY'), numberOfDays: z.number().int().positive() }).strict(),
+  z.object({ type: z.literal('RECURRING_MONTHLY'), numberOfDays: z.number().int().positive(), shiftDays: z.number().int().nonnegative() }).strict(),
+]);
+
+/** The catalog entry of a published table (spec document 000, "Catalog source entry"), columns aside. */
+export const catalogEntrySchema = z
+  .object({
+    id: z.string().regex(/^[0-9a-f]{64}$/),
+    name: z.string(),
+    type: z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']),
+    userManaged: z.boolean(),
+    isPremium: z.boolean(),
+    defaultDataset: z.boolean(),
+    enabled: z.boolean(),
+    rowCountBilling: z.boolean(),
+    description: z.string(),
+    requiresDatePeriod: z.boolean(),
+    issues: z.array(z.object({ title: z.string(), description: z.string() }).strict()),
+    fetchPeriods: z.array(fetchPeriodSchema),
+    dataAvailability: z
+      .object({ type: z.enum(['INTRADAY', 'REAL_TIME']), description: z.string(), refreshAt: z.string() })
+      .strict()
+      .optional(),
+    sources: z.array(z.string()),
+    containsPii: z.boolean(),
+    initialLoadProgress: z.null(),
+    searchAliases: z.array(z.string()).optional(),
+    relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) }).strict()).optional(),
+  })
+  .strict();
+export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
+
+/** A model's `.yml`: what the runner, the checks and the catalog read. */
+export const modelConfigSchema = z
+  .object({
+    description: z.string(),
+    grain: z.string(),
+    materialized: z.enum(['table', 'incremental']).default('table'),
+    /** Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. */
+    window: z.object({ date_column: z.string(), connection_column: z.string() }).strict().optional(),
+    catalog: catalogEntrySchema.optional(),
+    columns: z.array(z.union([columnSchema, z.object({ include: z.literal('common') }).strict()])).default([]),
+    checks: z.array(modelCheckSchema).default([]),
+  })
+  .strict()
+  .refine((c) => c.materialized === 'table' || c.window, { message: 'an incremental model needs `window`' });
+export type ModelConfigInput = z.infer<typeof modelConfigSchema>;

@@ -1,0 +1,199 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
+import { compileChecks } from './compile-checks.ts';
+import { loadModels, type Model } from './load-models.ts';
+
+/** Options of a build (CLI `mktdata build`). */
+export interface RunOptions {
+  /** Model names to run, with everything upstream of them; all when empty. */
+  select?: string[];
+  /** Inclusive date window of incremental models. @default every date */
+  from?: string;
+  to?: string;
+  /** Drop and rebuild incremental tables whole. @default false */
+  fullRefresh?: boolean;
+  onModel?: (model: Model, index: number, total: number) => void;
+}
+
+/** A check that found bad rows. */
+export interface CheckFinding {
+  name: string;
+  severity: 'error' | 'warn';
+  badRows: number;
+}
+
+/** The outcome of one model: success, error (its windows rolled back) or skipped (a dependency failed). */
+export interface ModelResult {
+  model: string;
+  status: 'success' | 'error' | 'skipped';
+  rows?: number;
+  windows?: number;
+  findings: CheckFinding[];
+  error?: string;
+  ms: number;
+}
+
+const allDates = { from: '1900-01-01', to: '9999-12-31' };
+
+/** Runs the models in dependency order; never throws for a model's failure, it reports it. */
+export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
+  await ensureRawTables(wh.sql);
+  const models = selectModels(loadModels(), options.select ?? []);
+  const connections = (await wh.db.selectFrom('control.connections').select('id').orderBy('id').execute()).map((c) => c.id);
+  const failed = new Set<string>();
+  const results: ModelResult[] = [];
+  for (const [index, model] of models.entries()) {
+    options.onModel?.(model, index, models.length);
+    const started = Date.now();
+    const blocker = model.deps.find((dep) => failed.has(dep));
+    if (blocker) {
+      failed.add(model.id);
+      results.push({ model: model.id, status: 'skipped', findings: [], error: `${blocker} did not succeed`, ms: 0 });
+      continue;
+    }
+    try {
+      const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model) : model.config.materialized === 'incremental'
+        ? await runIncremental(wh.sql, model, connections, options)
+        : await runTable(wh.sql, model);
+      results.push({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
+    } catch (error) {
+      failed.add(model.id);
+      const findings = error instanceof CheckFailure ? error.findings : [];
+      results.push({ model: model.id, status: 'error', findings, error: describe(error), ms: Date.now() - started });
+    }
+  }
+  return results;
+}
+
+function selectModels(models: Model[], select: string[]): Model[] {
+  if (select.length === 0) return models;
+  const byName = new Map(models.flatMap((m) => [[m.name, m], [m.id, m]] as const));
+  const wanted = new Set<string>();
+  const add = (model: Model) => {
+    if (wanted.has(model.id)) return;
+    wanted.add(model.id);
+    model.deps.forEach((dep) => add(byName.get(dep)!));
+  };
+  for (const name of select) {
+    const model = byName.get(name);
+    if (!model) throw new MktdataError('ERR_MODEL_UNKNOWN', { name });
+    add(model);
+  }
+  return models.filter((m) => wanted.has(m.id));
+}
+
+class CheckFailure extends Error {
+  constructor(readonly findings: CheckFinding[]) {
+    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows)`).join('; ')}`);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+async function runSeed(sql: DuckDBConnection, model: Model) {
+  const findings = await inTransaction(sql, async () => {
+    await sql.run(`create or replace table ${model.id} as select * from read_csv($path, header=true)`, { path: model.path });
+    return runChecks(sql, model, model.id, {});
+  });
+  return { rows: await countRows(sql, model.id), findings };
+}
+
+/** Replaces the whole table in one transaction: readers and a failure see the old rows. */
+async function runTable(sql: DuckDBConnection, model: Model) {
+  let findings: CheckFinding[] = [];
+  await inTransaction(sql, async () => {
+    if (model.config.catalog) {
+      await checkColumns(sql, model);
+      await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+      await sql.run(`insert into ${model.id} by name ${model.sql}`);
+    } else {
+      await sql.run(`create or replace table ${model.id} as ${model.sql}`);
+    }
+    findings = await runChecks(sql, model, model.id, {});
+  });
+  return { rows: await countRows(sql, model.id), findings };
+}
+
+/**
+ * Replaces each (connection, window) slice in its own transaction, so a failed slice keeps its old rows.
+ * A full refresh, or a table whose columns no longer match the `.yml`, is rebuilt whole in one transaction.
+ */
+async function runIncremental(sql: DuckDBConnection, model: Model, connections: string[], options: RunOptions) {
+  const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
+  await checkColumns(sql, model);
+  const rebuild = options.fullRefresh || !(await tableMatches(sql, model));
+  const window = rebuild ? allDates : { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
+  const slice = `${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date`;
+  const findings: CheckFinding[] = [];
+  const replaceSlice = async (connection: string) => {
+    const params = { connection_id: connection, ...window };
+    await sql.run(`delete from ${model.id} where ${slice}`, params);
+    await sql.run(`insert into ${model.id} by name select * from (${model.sql}) where ${slice}`, params);
+    findings.push(...(await runChecks(sql, model, `(select * from ${model.id} where ${slice})`, params)));
+  };
+  if (rebuild) {
+    await inTransaction(sql, async () => {
+      await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+      for (const connection of connections) await replaceSlice(connection);
+    });
+  } else {
+    for (const connection of connections) await inTransaction(sql, () => replaceSlice(connection));
+  }
+  return { rows: await countRows(sql, model.id), windows: connections.length, findings };
+}
+
+async function runChecks(sql: DuckDBConnection, model: Model, relation: string, params: Record<string, string>) {
+  const findings: CheckFinding[] = [];
+  for (const check of compileChecks(model, relation)) {
+    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`, relation === model.id ? {} : params);
+    const badRows = Number(reader.getRowsJson()[0]?.[0] ?? 0);
+    if (badRows > 0) findings.push({ name: check.name, severity: check.severity, badRows });
+  }
+  if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
+  return findings;
+}
+
+/** Fails when the model's SQL does not produce exactly the `.yml` columns, in order. */
+async function checkColumns(sql: DuckDBConnection, model: Model) {
+  const prepared = await sql.prepare(`select * from (${model.sql})`);
+  const actual = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+  prepared.destroySync();
+  const expected = model.config.columns.map((c) => c.name);
+  if (actual.join(',') !== expected.join(',')) {
+    const missing = expected.filter((c) => !actual.includes(c));
+    const extra = actual.filter((c) => !expected.includes(c));
+    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}; or another order)`);
+  }
+}
+
+async function tableMatches(sql: DuckDBConnection, model: Model): Promise<boolean> {
+  const reader = await sql.runAndReadAll(
+    `select column_name, data_type from information_schema.columns where table_schema = $schema and table_name = $name order by ordinal_position`,
+    { schema: model.schema, name: model.name },
+  );
+  const actual = reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
+  return actual.join(',') === model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(',');
+}
+
+const columnDdl = (model: Model) => model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(', ');
+
+async function countRows(sql: DuckDBConnection, table: string): Promise<number> {
+  return Number((await sql.runAndReadAll(`select count(*)::bigint from ${table}`)).getRowsJson()[0]?.[0] ?? 0);
+}
+
+/** Runs `work` in a transaction, rolling back on any error. */
+export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  await sql.run('begin transaction');
+  try {
+    const result = await work();
+    await sql.run('commit');
+    return result;
+  } catch (error) {
+    await sql.run('rollback');
+    throw error;
+  }
+}
