@@ -54,9 +54,8 @@ export function buildExportQuery(input: FileExport): { sql: string; params: Reco
     where.push('date between $from::date and $to::date');
     Object.assign(params, { from: request.from, to: request.to });
   }
-  const order = model.config.window ? `order by ${model.config.window.date_column}, all` : 'order by all';
   const select = model.config.columns.map(exportExpression).join(', ');
-  return { sql: `select ${select} from ${model.name} where ${where.join(' and ')} ${order}`, params };
+  return { sql: `select ${select} from ${model.name} where ${where.join(' and ')} order by all`, params };
 }
 
 /** DuckDB COPY options per output format; JSON is a flat array of row objects. */

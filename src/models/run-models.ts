@@ -15,6 +15,7 @@ export interface RunOptions {
   /** Drop and rebuild incremental tables whole. @default false */
   fullRefresh?: boolean;
   onModel?: (model: Model, index: number, total: number) => void;
+  onResult?: (result: ModelResult) => void;
 }
 
 /** A check that found bad rows. */
@@ -44,24 +45,28 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   const connections = (await wh.db.selectFrom('control.connections').select('id').orderBy('id').execute()).map((c) => c.id);
   const failed = new Set<string>();
   const results: ModelResult[] = [];
+  const report = (result: ModelResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
   for (const [index, model] of models.entries()) {
     options.onModel?.(model, index, models.length);
     const started = Date.now();
     const blocker = model.deps.find((dep) => failed.has(dep));
     if (blocker) {
       failed.add(model.id);
-      results.push({ model: model.id, status: 'skipped', findings: [], error: `${blocker} did not succeed`, ms: 0 });
+      report({ model: model.id, status: 'skipped', findings: [], error: `${blocker} did not succeed`, ms: 0 });
       continue;
     }
     try {
       const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model) : model.config.materialized === 'incremental'
         ? await runIncremental(wh.sql, model, connections, options)
         : await runTable(wh.sql, model);
-      results.push({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
+      report({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
     } catch (error) {
       failed.add(model.id);
       const findings = error instanceof CheckFailure ? error.findings : [];
-      results.push({ model: model.id, status: 'error', findings, error: describe(error), ms: Date.now() - started });
+      report({ model: model.id, status: 'error', findings, error: describe(error), ms: Date.now() - started });
     }
   }
   return results;

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -18,6 +18,10 @@ export interface PublishResult {
 export async function publish(wh: Warehouse): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
+  // A publish killed mid-copy leaves its unfinished file behind; no reader ever opened it.
+  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-'))) {
+    rmSync(join(home.publishedDir, stale), { force: true });
+  }
   const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const built = await builtTables(wh);
   const tables: PublishResult['tables'] = [];

@@ -4,24 +4,25 @@ import { runModels, type ModelResult, type RunOptions } from '../../models/run-m
 import { publish, type PublishResult } from '../../publish/publish.ts';
 import { progress } from '../output.ts';
 
+function printResult(r: ModelResult): void {
+  const mark = r.status === 'success' ? 'ok     ' : r.status === 'error' ? 'ERROR  ' : 'skipped';
+  const detail = r.status === 'success' ? `${r.rows} rows, ${r.ms} ms` : r.error;
+  console.log(`${mark} ${r.model}  ${detail}`);
+  for (const f of r.findings) console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${f.name}: ${f.badRows} bad row(s)`);
+}
+
 /** Runs the models, publishes the snapshot and prints one line per model; throws when a model failed. */
 export async function build(wh: Warehouse, options: RunOptions): Promise<{ results: ModelResult[]; published: PublishResult }> {
-  const bar = progress('build', 0);
-  let current = bar;
+  let bar = progress('build', 0);
   const results = await runModels(wh, {
     ...options,
     onModel: (model, index, total) => {
-      if (index === 0) current = progress('build', total);
-      current.tick(model.id);
+      if (index === 0) bar = progress('build', total);
+      bar.tick(model.id);
     },
+    onResult: printResult,
   });
-  current.stop();
-  for (const r of results) {
-    const mark = r.status === 'success' ? 'ok     ' : r.status === 'error' ? 'ERROR  ' : 'skipped';
-    const detail = r.status === 'success' ? `${r.rows} rows, ${r.ms} ms` : r.error;
-    console.log(`${mark} ${r.model}  ${detail}`);
-    for (const f of r.findings) console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${f.name}: ${f.badRows} bad row(s)`);
-  }
+  bar.stop();
   const published = await publish(wh);
   console.log(`published ${published.tables.length} table(s) to ${published.path}`);
   const failed = results.filter((r) => r.status !== 'success');
