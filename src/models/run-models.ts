@@ -16,6 +16,8 @@ export interface RunOptions {
   fullRefresh?: boolean;
   onModel?: (model: Model, index: number, total: number) => void;
   onResult?: (result: ModelResult) => void;
+  /** @default the project's models/ folder */
+  modelsDir?: string;
 }
 
 /** A check that found bad rows. */
@@ -41,7 +43,7 @@ const allDates = { from: '1900-01-01', to: '9999-12-31' };
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
   await ensureRawTables(wh.sql);
-  const models = selectModels(loadModels(), options.select ?? []);
+  const models = selectModels(loadModels(options.modelsDir), options.select ?? []);
   const connections = (await wh.db.selectFrom('control.connections').select('id').orderBy('id').execute()).map((c) => c.id);
   const failed = new Set<string>();
   const results: ModelResult[] = [];

@@ -1,3 +1,7 @@
+import { createReadStream, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Home } from '../../home.ts';
 import { withSnapshot } from '../../publish/open-snapshot.ts';
@@ -13,7 +17,15 @@ export async function query(home: Home, sqlText: string, format: z.infer<typeof 
       console.log(formatTable(reader.columnNames(), reader.getRowsJson()));
       return;
     }
+    // COPY to a file, then stream it: /dev/stdout is not reliable when stdout is a pipe.
+    mkdirSync(home.tmp, { recursive: true });
+    const file = join(home.tmp, `query-${randomUUID()}.${format}`);
     const options = format === 'csv' ? 'format csv, header true' : 'format json, array true';
-    await sql.run(`copy (${sqlText.replace(/;\s*$/, '')}) to '/dev/stdout' (${options})`);
+    try {
+      await sql.run(`copy (${sqlText.replace(/;\s*$/, '')}) to '${file}' (${options})`);
+      await pipeline(createReadStream(file), process.stdout, { end: false });
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 }

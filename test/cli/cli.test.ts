@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { cli, writeOrders } from '../helpers/home.ts';
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('mktdata CLI', () => {
+  it('walks init, org, keys, connections, ingest, cogs, build, query and export as a user would', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mktdata-cli-'));
+    const home = join(dir, 'home');
+    const h = ['--home', home];
+    expect((await cli(['init', ...h])).code).toBe(0);
+
+    const org = await cli(['org', 'create', '--name', 'Acme', '--tokens', '100', ...h]);
+    const orgId = lastLine(org.stdout);
+    expect(orgId).toMatch(uuid);
+
+    const key = lastLine((await cli(['keys', 'create', '--org', orgId, ...h])).stdout);
+    expect(key).toMatch(/^mkt_[A-Za-z0-9_-]{32}$/);
+
+    const conn = await cli(['connections', 'add', '--org', orgId, '--name', 'Acme US', '--marketplace', 'ATVPDKIKX0DER', '--seller-id', 'A1SELLER', ...h]);
+    const connectionId = lastLine(conn.stdout);
+    expect(connectionId).toMatch(uuid);
+
+    const bad = await cli(['connections', 'add', '--org', orgId, '--name', 'X', '--marketplace', 'NOPE', ...h]);
+    expect(bad).toMatchObject({ code: 1, stderr: 'mktdata: unknown marketplace id NOPE; known ids are in models/seeds/marketplaces.csv\n' });
+
+    const good = writeOrders(dir, 'good.tsv', [{ 'amazon-order-id': '111-1', 'purchase-date': '2026-03-01T20:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', asin: 'B000000001', 'item-status': 'Shipped', quantity: '3', currency: 'USD', 'item-price': '30.00' }]);
+    writeFileSync(join(dir, 'wrong.tsv'), 'sku\tprice\nA\t1\n');
+    const ingest = await cli(['ingest', '--connection', connectionId, '--source', 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', good, join(dir, 'wrong.tsv'), ...h]);
+    expect(ingest.code).toBe(1);
+    expect(ingest.stdout).toMatch(/landed {3}.*good\.tsv: 1 rows/);
+    expect(ingest.stderr).toMatch(/refused {2}.*wrong\.tsv: line 1: missing column\(s\) amazon-order-id/);
+
+    writeFileSync(join(dir, 'cogs.csv'), 'asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName\nB000000001,SKU-A,USD,2026-01-01,4.125,0.5,"Supplier, Inc."\n');
+    expect((await cli(['cogs', 'import', '--connection', connectionId, join(dir, 'cogs.csv'), ...h])).code).toBe(0);
+
+    const build = await cli(['build', ...h]);
+    expect(build.stdout).toMatch(/ok +marts\.mkt_order_items_with_cogs {2}1 rows/);
+    expect(build.code).toBe(0);
+
+    const csv = await cli(['query', 'select mkt_order_id, cogs_total_value, item_supplier_name from mkt_order_items_with_cogs', '--format', 'csv', ...h]);
+    // 3 units × (4.125 + 0.5) = 13.875
+    expect(csv.stdout).toBe('mkt_order_id,cogs_total_value,item_supplier_name\n111-1,13.8750,"Supplier, Inc."\n');
+
+    const out = join(dir, 'orders.parquet');
+    const exported = await cli(['export', '--table', 'mkt_order_items_with_cogs', '--connection', connectionId, '--from', '2026-03-01', '--to', '2026-03-31', '--format', 'parquet', '--out', out, ...h]);
+    expect(exported.stdout).toBe(`wrote 1 rows to ${out}\n`);
+    const reader = await (await (await DuckDBInstance.create()).connect()).runAndReadAll(`select marketplace_country_code, cogs_total_value::varchar as c from '${out}'`);
+    // Exports round amounts to the cent: 13.875 → 13.88.
+    expect(reader.getRowObjectsJson()).toEqual([{ marketplace_country_code: 'US', c: '13.88' }]);
+
+    const db = readFileSync(join(home, 'warehouse.duckdb'));
+    expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
+  });
+
+  it('rejects an export without the date period its table requires', async () => {
+    const result = await cli(['export', '--table', 'mkt_order_items_with_cogs', '--connection', 'x', '--out', '/tmp/x.csv', '--home', '/nonexistent']);
+    expect(result).toMatchObject({ code: 1 });
+    expect(result.stderr).toMatch(/^mktdata: /);
+  });
+});

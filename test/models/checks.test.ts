@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import { compileChecks } from '../../src/models/compile-checks.ts';
+import type { Model } from '../../src/models/load-models.ts';
+import { makeHome, rows } from '../helpers/home.ts';
+
+/** A model whose `.yml` holds one check of each kind. */
+const model = {
+  id: 'marts.t',
+  config: {
+    columns: [
+      { name: 'id', checks: ['not_null', 'unique'] },
+      { name: 'status', checks: [{ accepted_values: { values: ['Shipped', 'Pending'], severity: 'warn' } }] },
+      { name: 'marketplace_id', checks: [{ relationships: { to: 'seeds.m', field: 'marketplace_id', severity: 'error' } }] },
+      { name: 'quantity', checks: [{ expression: { sql: 'quantity >= 0', severity: 'error' } }] },
+    ],
+    checks: [
+      { unique: { columns: ['marketplace_id', 'status'], severity: 'error' } },
+      { expression: { sql: 'quantity < 100', severity: 'warn', description: 'quantities are small' } },
+    ],
+  },
+} as unknown as Model;
+
+describe('compileChecks', () => {
+  let wh: Warehouse;
+  beforeEach(async () => ({ wh } = await makeHome()));
+  afterEach(async () => wh.close());
+
+  it('compiles every kind of check to a query returning exactly the bad rows', async () => {
+    await wh.sql.run(`create table seeds.m as select 'US' as marketplace_id`);
+    await wh.sql.run(`create table marts.t as from (values
+      (1, 'Shipped', 'US', 1),
+      (1, 'Pending', 'US', 2),     -- id repeated
+      (null, 'Lost', 'XX', -1),    -- id null, status not accepted, unknown marketplace, negative quantity
+      (4, null, 'US', 500)         -- quantity not small; null status passes accepted_values
+    ) v(id, status, marketplace_id, quantity)`);
+    const checks = compileChecks(model, 'marts.t');
+    const counts: Record<string, number> = {};
+    for (const check of checks) counts[`${check.severity} ${check.name}`] = (await rows(wh, `select * from (${check.sql})`)).length;
+    expect(counts).toEqual({
+      'error id not_null': 1,
+      'error id unique': 1, // one duplicated value
+      'warn status accepted_values': 1,
+      'error marketplace_id relationships seeds.m.marketplace_id': 1,
+      'error quantity expression quantity >= 0': 1,
+      'error unique (marketplace_id, status)': 0,
+      'warn quantities are small': 1,
+    });
+  });
+});
+
+describe('runModels with a failing check', () => {
+  let wh: Warehouse;
+  let dir: string;
+  beforeEach(async () => ({ wh, dir } = await makeHome()));
+  afterEach(async () => wh.close());
+
+  it('keeps the old rows of the failing model and skips its dependants', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { runModels } = await import('../../src/models/run-models.ts');
+    const models = join(dir, 'models');
+    mkdirSync(join(models, 'staging'), { recursive: true });
+    mkdirSync(join(models, 'intermediate'), { recursive: true });
+    writeFileSync(join(models, 'staging', 'stg_numbers.sql'), '-- Numbers: one row per n.\nselect n from raw.numbers\n');
+    writeFileSync(join(models, 'staging', 'stg_numbers.yml'), 'description: numbers\ngrain: one row per n\ncolumns:\n  - name: n\n    type: NUMBER\n    checks: [{expression: {sql: n > 0}}]\n');
+    writeFileSync(join(models, 'intermediate', 'int_numbers_doubled.sql'), '-- Doubled numbers: one row per n.\nselect n * 2 as n from staging.stg_numbers\n');
+    writeFileSync(join(models, 'intermediate', 'int_numbers_doubled.yml'), 'description: doubled\ngrain: one row per n\n');
+    await wh.sql.run('create table raw.numbers as select 1 as n union all select 2');
+    expect((await runModels(wh, { modelsDir: models })).map((r) => r.status)).toEqual(['success', 'success']);
+
+    await wh.sql.run('insert into raw.numbers values (-5)');
+    const results = await runModels(wh, { modelsDir: models });
+    expect(results).toMatchObject([
+      { model: 'staging.stg_numbers', status: 'error', findings: [{ name: 'n expression n > 0', severity: 'error', badRows: 1 }] },
+      { model: 'intermediate.int_numbers_doubled', status: 'skipped', error: 'staging.stg_numbers did not succeed' },
+    ]);
+    expect(await rows(wh, 'select n from staging.stg_numbers order by n')).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(await rows(wh, 'select n from intermediate.int_numbers_doubled order by n')).toEqual([{ n: 2 }, { n: 4 }]);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import type { Home } from '../../src/home.ts';
+import { loadModels } from '../../src/models/load-models.ts';
+import { runModels } from '../../src/models/run-models.ts';
+import { publish } from '../../src/publish/publish.ts';
+import { withSnapshot } from '../../src/publish/open-snapshot.ts';
+import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
+
+const published = async (home: Home, sql: string) => withSnapshot(home, async (db) => (await db.runAndReadAll(sql)).getRowObjectsJson());
+
+describe('publish', () => {
+  let wh: Warehouse;
+  let home: Home;
+  let dir: string;
+  beforeEach(async () => {
+    ({ wh, home, dir } = await makeHome());
+    const lines = Array.from({ length: 50 }, (_, i) => ({ 'amazon-order-id': `P-${i}`, 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '1', currency: 'USD' }));
+    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'o.tsv', lines));
+    await runModels(wh);
+    await publish(wh);
+  });
+  afterEach(async () => wh.close());
+
+  it('publishes every catalog table with exactly the columns and types of its .yml', async () => {
+    for (const model of loadModels().filter((m) => m.config.catalog)) {
+      const columns = await published(home, `select column_name, data_type from information_schema.columns where table_name = '${model.name}' order by ordinal_position`);
+      expect(columns.map((c) => `${c.column_name} ${c.data_type}`), model.name).toEqual(model.config.columns.map((c) => `${c.name} ${c.dataType}`));
+    }
+  });
+
+  it('opens read-only from another process while the writer holds the warehouse', async () => {
+    const child = spawn('node', ['-e', `
+      const { DuckDBInstance } = require('@duckdb/node-api');
+      DuckDBInstance.create(${JSON.stringify(home.published)}, { access_mode: 'READ_ONLY' })
+        .then((i) => i.connect()).then((c) => c.runAndReadAll('select count(*)::int as n from mkt_order_items_with_cogs'))
+        .then((r) => console.log(JSON.stringify(r.getRowObjectsJson())));`]);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise((done) => child.on('close', done));
+    expect(out.trim()).toBe('[{"n":50}]');
+  });
+
+  it('keeps the previous snapshot openable and complete when a build is killed mid-run', async () => {
+    await wh.close();
+    // More data for the killed build, so that it has something to do.
+    const { openWarehouse } = await import('../../src/db/warehouse.ts');
+    wh = await openWarehouse(home, 'test');
+    const lines = Array.from({ length: 20_000 }, (_, i) => ({ 'amazon-order-id': `K-${i}`, 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '1', currency: 'USD' }));
+    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'more.tsv', lines));
+    await wh.close();
+
+    const build = spawn('node', ['bin/mktdata.js', 'build', '--home', home.root]);
+    // Kill as soon as the first model reports: the build is under way, the publish not yet done.
+    await new Promise<void>((done) => build.stdout.on('data', (d: Buffer) => d.toString().includes('ok') && done()));
+    build.kill('SIGKILL');
+    await new Promise((done) => build.on('close', done));
+
+    expect(await published(home, 'select count(*)::int as n from mkt_order_items_with_cogs')).toEqual([{ n: 50 }]);
+    wh = await openWarehouse(home, 'test'); // the killed writer's lock is gone
+  });
+});
