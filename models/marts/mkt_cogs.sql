@@ -4,25 +4,17 @@ with cogs as (
 ),
 
 contexts as (
-    select
-        c.id as connection_id,
-        c.name as connection_name,
-        c.seller_id,
-        m.marketplace_id,
-        m.country_code,
-        m.country_name,
-    from control.connections as c
-    join seeds.marketplaces as m on m.marketplace_id = c.marketplace_id
+    select * from intermediate.int_connections_described
 ),
 
 final as (
     select
         contexts.marketplace_id,
-        contexts.country_code as marketplace_country_code,
-        contexts.country_name as marketplace_country_name,
-        contexts.connection_id as seller_or_vendor_id,
-        contexts.connection_name as seller_or_vendor_name,
-        contexts.seller_id as marketplace_seller_id,
+        contexts.marketplace_country_code,
+        contexts.marketplace_country_name,
+        contexts.seller_or_vendor_id,
+        contexts.seller_or_vendor_name,
+        contexts.marketplace_seller_id,
         cogs.asin,
         cogs.sku,
         cogs.cost_currency,

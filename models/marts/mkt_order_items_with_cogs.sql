@@ -5,22 +5,14 @@ with order_items as (
 ),
 
 contexts as (
-    select
-        c.id as connection_id,
-        c.name as connection_name,
-        c.seller_id,
-        m.marketplace_id,
-        m.country_code,
-        m.country_name,
-        m.timezone,
-    from control.connections as c
-    join seeds.marketplaces as m on m.marketplace_id = c.marketplace_id
+    select * from intermediate.int_connections_described
+    where connection_id = $connection_id
 ),
 
 localized as (
     select
         order_items.*,
-        contexts.* exclude (connection_id, marketplace_id),
+        contexts.* exclude (connection_id, marketplace_id, currency),
         (order_items.purchased_at at time zone contexts.timezone)::date as local_date,
     from order_items
     join contexts using (connection_id)
@@ -51,11 +43,11 @@ costed as (
 final as (
     select
         marketplace_id,
-        country_code as marketplace_country_code,
-        country_name as marketplace_country_name,
-        connection_id as seller_or_vendor_id,
-        connection_name as seller_or_vendor_name,
-        seller_id as marketplace_seller_id,
+        marketplace_country_code,
+        marketplace_country_name,
+        seller_or_vendor_id,
+        seller_or_vendor_name,
+        marketplace_seller_id,
         local_date as date,
         timezone('UTC', purchased_at) as order_purchased_at_utc,
         order_id as mkt_order_id,
