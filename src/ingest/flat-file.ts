@@ -53,10 +53,12 @@ export interface StagedFile {
   extra: Map<string, string>;
   /** SQL expression of a stage row's line number in the file (header = line 1). */
   line: string;
+  /** Reads the file into the stage again, after a failed statement rolled the transaction back. */
+  restage(): Promise<void>;
   drop(): Promise<void>;
 }
 
-/** Reads a delimited file with DuckDB into a temp table, refusing a bad header, ragged lines or bad values. */
+/** Reads a delimited file with DuckDB into a temp table, refusing a bad header or ragged lines. */
 export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
   const header = readFirstLine(ctx.path, fallback);
   if (header === null || header.trim() === '') throw new RefusedFile(1, 'the file is empty: no header line');
@@ -65,26 +67,46 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
   const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
   const columns = fields.map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
   const quote = format.quoted ? `quote='"', escape='"'` : `quote='', escape=''`;
+  const staged: StagedFile = {
+    stage,
+    present,
+    extra,
+    line: '',
+    drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
+    restage: async () => {
+      await ctx.sql.run(
+        `create or replace temp table ${stage} as select * from read_csv($path, delim=$delim, ${quote}, header=false, skip=1,
+           auto_detect=false, columns={${columns}}, strict_mode=true)`,
+        { path: ctx.path, delim: format.delimiter },
+      );
+      // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
+      const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];
+      staged.line = `(rowid - ${String(base)} + 2)`;
+    },
+  };
   try {
-    await ctx.sql.run(
-      `create temp table ${stage} as select * from read_csv($path, delim=$delim, ${quote}, header=false, skip=1,
-         auto_detect=false, columns={${columns}}, strict_mode=true)`,
-      { path: ctx.path, delim: format.delimiter },
-    );
+    await staged.restage();
   } catch (error) {
     throw refusalFromCsvError(error);
   }
-  // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
-  const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar as base from ${stage}`)).getRowsJson()[0]?.[0];
-  const line = `(rowid - ${String(base)} + 2)`;
-  const staged = { stage, present, extra, line, drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}) };
-  try {
-    await checkValues(ctx.sql, staged, format.columns);
-  } catch (error) {
-    await staged.drop();
-    throw error;
-  }
   return staged;
+}
+
+/**
+ * Runs the typed insert of a staged file. Good files pay for one pass: the casts themselves reject
+ * bad values, and only then is the stage scanned again to name the first bad line and column.
+ */
+export async function insertOrExplain(ctx: LandContext, staged: StagedFile, columns: FlatColumn[], insert: string, params: Record<string, string>) {
+  try {
+    return await ctx.sql.run(insert, params);
+  } catch (error) {
+    // The failed statement aborted the transaction: start a clean one to look for the bad line.
+    await ctx.sql.run('rollback');
+    await ctx.sql.run('begin transaction');
+    await staged.restage();
+    await explainBadValue(ctx.sql, staged, columns);
+    throw new RefusedFile(null, String(error instanceof Error ? error.message : error).split('\n')[0]!);
+  }
 }
 
 function mapHeader(fields: string[], columns: FlatColumn[]) {
@@ -133,30 +155,36 @@ function badValue(column: FlatColumn, ref: string): string | null {
     case 'date':
       return `${v} is not null and try_strptime(${v}, '%Y-%m-%d') is null`;
     case 'boolean':
-      return `${v} is not null and lower(${v}) not in ('true', 'false')`;
+      return `${v} is not null and try_cast(${v} as boolean) is null`;
     default:
       return null;
   }
 }
 
-async function checkValues(sql: DuckDBConnection, staged: StagedFile, columns: FlatColumn[]): Promise<void> {
-  const probes: string[] = [];
+/** Finds the first bad value of a staged file in one scan and throws it as a RefusedFile. */
+async function explainBadValue(sql: DuckDBConnection, staged: StagedFile, columns: FlatColumn[]): Promise<void> {
+  const probes: { why: string; select: string }[] = [];
   for (const column of columns) {
     const ref = staged.present.get(column.name);
     if (!ref) continue;
     const bad = badValue(column, ref);
     const label = column.name.replace(/'/g, "''");
-    if (bad) probes.push(`select min(${staged.line}) as r, '${label}: ' || any_value(${ref}) filter (where ${bad}) || ' is not a valid ${column.type}' as why from ${staged.stage} where ${bad}`);
+    if (bad) probes.push({ why: `'${label}: ' || any_value(${ref}) filter (where ${bad}) || ' is not a valid ${column.type}'`, select: `min(${staged.line}) filter (where ${bad})` });
     if (column.required === 'value') {
-      probes.push(`select min(${staged.line}) as r, '${label} is empty' as why from ${staged.stage} where nullif(trim(${ref}), '') is null`);
+      const empty = `nullif(trim(${ref}), '') is null`;
+      probes.push({ why: `'${label} is empty'`, select: `min(${staged.line}) filter (where ${empty})` });
     }
   }
   if (probes.length === 0) return;
-  const reader = await sql.runAndReadAll(
-    `select r, why from (${probes.join(' union all ')}) where r is not null order by r limit 1`,
-  );
-  const first = reader.getRowObjectsJson()[0];
-  if (first) throw new RefusedFile(Number(first.r), String(first.why));
+  const reader = await sql.runAndReadAll(`select ${probes.map((p, i) => `${p.select} as l${i}, ${p.why} as w${i}`).join(', ')} from ${staged.stage}`);
+  const row = reader.getRowsJson()[0] ?? [];
+  let first: { line: number; why: string } | null = null;
+  for (let i = 0; i < probes.length; i++) {
+    const line = row[2 * i];
+    if (line === null || line === undefined) continue;
+    if (!first || Number(line) < first.line) first = { line: Number(line), why: String(row[2 * i + 1]) };
+  }
+  if (first) throw new RefusedFile(first.line, first.why);
 }
 
 /** The select list that casts staged text into the raw table's typed columns, unknown columns to JSON. */
@@ -165,8 +193,10 @@ export function typedSelectList(staged: StagedFile, columns: FlatColumn[]): stri
     const ref = staged.present.get(column.name);
     if (!ref) return `null::${sqlTypes[column.type]} as ${rawName(column.name)}`;
     const v = `nullif(trim(${ref}), '')`;
-    const cast = column.type === 'date' ? `strptime(${v}, '%Y-%m-%d')::date` : column.type === 'boolean' ? `lower(${v})::boolean` : `${v}::${sqlTypes[column.type]}`;
-    return `${column.type === 'text' ? ref : cast} as ${rawName(column.name)}`;
+    const cast = column.type === 'date' ? `strptime(${v}, '%Y-%m-%d')::date` : `${v}::${sqlTypes[column.type]}`;
+    const value = column.type === 'text' ? ref : cast;
+    const checked = column.required === 'value' ? `case when ${v} is null then error('${column.name} is empty') else ${value} end` : value;
+    return `${checked} as ${rawName(column.name)}`;
   });
   const extras = [...staged.extra].map(([name, ref]) => `'${name.replace(/'/g, "''")}', ${ref}`);
   typed.push(extras.length > 0 ? `json_object(${extras.join(', ')}) as _extra` : 'null::json as _extra');

@@ -78,6 +78,12 @@ describe('ingest GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', () => {
     expect(await land(wh, SOURCE, US, file)).toMatchObject({ status: 'refused', line: 3, reason: 'item-price: 12,x is not a valid decimal' });
   });
 
+  it('refuses a line whose required value is empty', async () => {
+    const file = writeOrders(dir, 'nosku.tsv', [shipped, { ...shipped, 'amazon-order-id': '111-0000005-0000005', sku: '' }]);
+    expect(await land(wh, SOURCE, US, file)).toMatchObject({ status: 'refused', line: 3, reason: 'sku is empty' });
+    expect(await rows(wh, `select count(*)::int as n from ${raw}`)).toEqual([{ n: 0 }]);
+  });
+
   it('refuses an empty file', async () => {
     const file = join(dir, 'empty.tsv');
     writeFileSync(file, '');

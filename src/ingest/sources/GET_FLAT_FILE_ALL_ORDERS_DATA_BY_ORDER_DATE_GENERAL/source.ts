@@ -1,4 +1,4 @@
-import { lineageParams, lineageSelectList, rawTableDdl, stageFlatFile, typedSelectList } from '../../flat-file.ts';
+import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, stageFlatFile, typedSelectList } from '../../flat-file.ts';
 import type { Source } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
 import { format } from './format.ts';
@@ -13,10 +13,8 @@ export const source: Source = {
   async land(ctx) {
     const staged = await stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId));
     try {
-      const result = await ctx.sql.run(
-        `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`,
-        lineageParams(ctx),
-      );
+      const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
+      const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
       return Number(result.rowsChanged);
     } finally {
       await staged.drop();

@@ -1,5 +1,5 @@
 import { RefusedFile, type Source } from '../../source.ts';
-import { stageFlatFile } from '../../flat-file.ts';
+import { insertOrExplain, stageFlatFile } from '../../flat-file.ts';
 import { format } from './format.ts';
 
 /**
@@ -16,14 +16,14 @@ export const source: Source = {
     try {
       const bad = await ctx.sql.runAndReadAll(
         `select min(${staged.line}) as line from ${staged.stage}
-         where ${col('costItemValue')}::decimal(18,4) < 0 or ${col('costItemShippingValue')}::decimal(18,4) < 0
+         where try_cast(${col('costItemValue')} as decimal(18,4)) < 0 or try_cast(${col('costItemShippingValue')} as decimal(18,4)) < 0
             or not regexp_full_match(trim(${col('costCurrency')}), '[A-Za-z]{3}')`,
       );
       const line = bad.getRowObjectsJson()[0]?.line;
       if (line !== null && line !== undefined) {
         throw new RefusedFile(Number(line), 'costs must be zero or positive and costCurrency a 3-letter ISO code');
       }
-      const result = await ctx.sql.run(
+      const result = await insertOrExplain(ctx, staged, format.columns,
         `insert into control.cogs
          select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
                 strptime(trim(${col('fromDate')}), '%Y-%m-%d')::date, ${col('costItemValue')}::decimal(18,4),
