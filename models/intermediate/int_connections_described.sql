@@ -18,6 +18,7 @@ described as (
         connections.seller_id as marketplace_seller_id,
         marketplaces.timezone,
         marketplaces.currency,
+        marketplaces.domain,
         marketplaces.prices_include_tax,
     from connections
     join marketplaces on marketplaces.marketplace_id = connections.marketplace_id

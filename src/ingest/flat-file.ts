@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RefusedFile, type LandContext } from './source.ts';
-import { readFirstLine } from './text-file.ts';
+import { RefusedFile, type LandContext, type Source } from './source.ts';
+import { fallbackEncoding, readFirstLine } from './text-file.ts';
 
 /** How a column of a delimited upstream file is read, checked and typed. */
 export interface FlatColumn {
@@ -30,8 +30,8 @@ const sqlTypes: Record<FlatColumn['type'], string> = {
   date: 'date',
 };
 
-/** `amazon-order-id` → `amazon_order_id`. */
-export const rawName = (name: string) => name.replace(/[^a-z0-9]+/g, '_');
+/** `amazon-order-id` → `amazon_order_id`, `advertisedAsin` → `advertised_asin`. */
+export const rawName = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_');
 
 const normalizeHeader = (field: string) => field.trim().toLowerCase().replace(/[\s_]+/g, '-');
 
@@ -51,6 +51,8 @@ export interface StagedFile {
   present: Map<string, string>;
   /** unknown header name → stage column */
   extra: Map<string, string>;
+  /** A stage column already holding the unknown fields as JSON text (JSON sources). */
+  extraJson?: string;
   /** SQL expression of a stage row's line number in the file (header = line 1). */
   line: string;
   /** Reads the file into the stage again, after a failed statement rolled the transaction back. */
@@ -142,23 +144,35 @@ function refusalFromCsvError(error: unknown): RefusedFile {
   return new RefusedFile(Number.isFinite(line) ? line : null, reason);
 }
 
+/** Day-first and locale forms seen in upstream files besides ISO (upstream-formats b1, f1). */
+const timestampPatterns = ['%d.%m.%Y %H:%M:%S %Z', '%d/%m/%Y %H:%M:%S %Z', '%d.%m.%Y %H:%M:%S', '%d/%m/%Y %H:%M:%S', '%d.%m.%Y', '%d/%m/%Y'];
+const datePatterns = ['%Y-%m-%d', '%d.%m.%Y', '%d/%m/%Y', '%d/%m/%y', '%d.%m.%y'];
+const list = (patterns: string[]) => `[${patterns.map((p) => `'${p}'`).join(', ')}]`;
+
+/** The typed value of a non-empty text expression `v`, or null when it does not parse. */
+function parsed(type: FlatColumn['type'], v: string): string {
+  switch (type) {
+    case 'decimal':
+      // Amounts are DECIMAL; some EU files write a decimal comma (`-12,34`).
+      return `coalesce(try_cast(${v} as decimal(18,4)), try_cast(replace(${v}, ',', '.') as decimal(18,4)))`;
+    case 'integer':
+      return `try_cast(${v} as bigint)`;
+    case 'timestamp':
+      return `coalesce(try_cast(${v} as timestamptz), try_strptime(${v}, ${list(timestampPatterns)})::timestamptz)`;
+    case 'date':
+      return `coalesce(try_strptime(${v}, ${list(datePatterns)})::date, try_cast(${v} as timestamptz)::date)`;
+    case 'boolean':
+      return `try_cast(${v} as boolean)`;
+    default:
+      return v;
+  }
+}
+
 /** A value of a typed column that does not parse, as a SQL condition on the stage column. */
 function badValue(column: FlatColumn, ref: string): string | null {
+  if (column.type === 'text') return null;
   const v = `nullif(trim(${ref}), '')`;
-  switch (column.type) {
-    case 'decimal':
-      return `${v} is not null and try_cast(${v} as decimal(18,4)) is null`;
-    case 'integer':
-      return `${v} is not null and try_cast(${v} as bigint) is null`;
-    case 'timestamp':
-      return `${v} is not null and try_cast(${v} as timestamptz) is null`;
-    case 'date':
-      return `${v} is not null and try_strptime(${v}, '%Y-%m-%d') is null`;
-    case 'boolean':
-      return `${v} is not null and try_cast(${v} as boolean) is null`;
-    default:
-      return null;
-  }
+  return `${v} is not null and ${parsed(column.type, v)} is null`;
 }
 
 /** Finds the first bad value of a staged file in one scan and throws it as a RefusedFile. */
@@ -193,13 +207,14 @@ export function typedSelectList(staged: StagedFile, columns: FlatColumn[]): stri
     const ref = staged.present.get(column.name);
     if (!ref) return `null::${sqlTypes[column.type]} as ${rawName(column.name)}`;
     const v = `nullif(trim(${ref}), '')`;
-    const cast = column.type === 'date' ? `strptime(${v}, '%Y-%m-%d')::date` : `${v}::${sqlTypes[column.type]}`;
-    const value = column.type === 'text' ? ref : cast;
-    const checked = column.required === 'value' ? `case when ${v} is null then error('${column.name} is empty') else ${value} end` : value;
+    const value = column.type === 'text' ? ref : `coalesce(${parsed(column.type, v)}, error('${column.name} is not a valid ${column.type}'))`;
+    const empty = column.required === 'value' ? `error('${column.name} is empty')` : `null`;
+    const checked = column.type === 'text' && !column.required ? ref : `case when ${v} is null then ${empty} else ${value} end`;
     return `${checked} as ${rawName(column.name)}`;
   });
   const extras = [...staged.extra].map(([name, ref]) => `'${name.replace(/'/g, "''")}', ${ref}`);
-  typed.push(extras.length > 0 ? `json_object(${extras.join(', ')}) as _extra` : 'null::json as _extra');
+  if (staged.extraJson) typed.push(`${staged.extraJson}::json as _extra`);
+  else typed.push(extras.length > 0 ? `json_object(${extras.join(', ')}) as _extra` : 'null::json as _extra');
   return typed.join(',\n    ');
 }
 
@@ -211,4 +226,23 @@ export function lineageSelectList(staged: StagedFile): string {
 /** Named parameters for `lineageSelectList`. */
 export function lineageParams(ctx: LandContext) {
   return { fileId: ctx.fileId, landedAt: ctx.landedAt, connectionId: ctx.connection.id, marketplaceId: ctx.connection.marketplaceId };
+}
+
+/** A source whose file is one delimited file landed as delivered into `table`. */
+export function flatFileSource(name: string, table: string, format: FlatFormat): Source {
+  return {
+    name,
+    table,
+    createTable: rawTableDdl(table, format),
+    async land(ctx) {
+      const staged = await stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId));
+      try {
+        const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
+        const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
+        return Number(result.rowsChanged);
+      } finally {
+        await staged.drop();
+      }
+    },
+  };
 }

@@ -40,7 +40,7 @@ export function compileChecks(model: Model, relation: string): CompiledCheck[] {
       checks.push({ name: `unique (${cols})`, severity: check.unique.severity, sql: `select ${cols}, count(*) as n from ${relation} group by all having count(*) > 1` });
     } else {
       const { sql, severity, description } = check.expression;
-      checks.push({ name: description ?? `expression ${sql}`, severity, sql: `select * from ${relation} where not (${sql})` });
+      checks.push({ name: description ?? `expression ${sql}`, severity, sql: `select * from ${relation} as this where not (${sql})` });
     }
   }
   return checks;

@@ -1,10 +1,14 @@
 import { MktdataError } from '../../errors.ts';
 import type { Source } from '../source.ts';
 import { source as allOrders } from './GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/source.ts';
+import { source as returns } from './GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA/source.ts';
+import { source as salesAndTraffic } from './GET_SALES_AND_TRAFFIC_REPORT/source.ts';
+import { source as settlements } from './GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2/source.ts';
+import { adsSources } from './ads/source.ts';
 import { source as cogs } from './cogs/source.ts';
 
 /** Every source mktdata can land, by name. */
-export const sources: Source[] = [allOrders, cogs];
+export const sources: Source[] = [allOrders, settlements, returns, salesAndTraffic, ...adsSources, cogs];
 
 /** The source of that name, or ERR_SOURCE_UNKNOWN listing the known ones. */
 export function findSource(name: string): Source {

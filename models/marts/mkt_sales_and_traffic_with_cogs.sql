@@ -1,0 +1,87 @@
+-- Sales and traffic per child ASIN (and SKU when reported) and date, with unit costs: one row per connection, date, granularity, child ASIN and SKU.
+with traffic as (
+    select * from staging.stg_mkt__sales_and_traffic
+    where connection_id = $connection_id and date between $from::date and $to::date
+),
+
+contexts as (
+    select * from intermediate.int_connections_described
+    where connection_id = $connection_id
+),
+
+product_names as (
+    select asin, arg_max(product_name, purchased_at) as product_name
+    from staging.stg_mkt__order_items
+    where connection_id = $connection_id and asin is not null and product_name is not null
+    group by all
+),
+
+-- PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.
+costed as (
+    select
+        traffic.*,
+        cogs.cost_item_value,
+        cogs.cost_item_shipping_value,
+        cogs.cost_currency,
+        cogs.item_supplier_name,
+    from traffic
+    left join intermediate.int_cogs_periods as cogs
+        on cogs.connection_id = traffic.connection_id
+        and cogs.asin = traffic.child_asin
+        and (traffic.sku is null or cogs.sku = traffic.sku)
+        and traffic.date between cogs.valid_from and cogs.valid_to
+    qualify row_number() over (
+        partition by traffic.date, traffic.asin_granularity, traffic.child_asin, traffic.sku
+        order by cogs.valid_from desc nulls last, (cogs.cost_currency = traffic.currency) desc nulls last, cogs.sku
+    ) = 1
+),
+
+final as (
+    select
+        contexts.marketplace_id,
+        contexts.marketplace_country_code,
+        contexts.marketplace_country_name,
+        contexts.seller_or_vendor_id,
+        contexts.seller_or_vendor_name,
+        contexts.marketplace_seller_id,
+        costed.date,
+        costed.child_asin,
+        costed.parent_asin,
+        product_names.product_name,
+        coalesce(costed.buy_box_percentage, 0) as buybox_percentage,
+        coalesce(costed.buy_box_percentage_b2b, 0) as buybox_percentage_b2b,
+        coalesce(costed.unit_session_percentage, 0) as units_session_percentage,
+        coalesce(costed.page_views, 0) as page_views,
+        coalesce(costed.page_views_b2b, 0) as page_views_b2b,
+        coalesce(costed.browser_page_views, 0) as browser_page_views,
+        coalesce(costed.mobile_app_sessions, 0) as mobile_session,
+        coalesce(costed.mobile_app_page_views, 0) as mobile_page_views,
+        coalesce(costed.sessions, 0) as session,
+        coalesce(costed.sessions_b2b, 0) as sessions_b2b,
+        coalesce(costed.browser_sessions, 0) as browser_session,
+        coalesce(costed.ordered_product_sales, 0) as total_sales,
+        coalesce(costed.units_ordered, 0) as total_units,
+        coalesce(costed.units_ordered_b2b, 0) as total_units_b2b,
+        coalesce(costed.total_order_items, 0) as total_orders,
+        coalesce(costed.shipped_product_sales, 0) as shipped_product_sales,
+        coalesce(costed.shipped_product_sales_b2b, 0) as shipped_product_sales_b2b,
+        coalesce(costed.units_shipped, 0) as units_shipped,
+        coalesce(costed.units_shipped_b2b, 0) as units_shipped_b2b,
+        coalesce(costed.orders_shipped, 0) as orders_shipped,
+        coalesce(costed.orders_shipped_b2b, 0) as orders_shipped_b2b,
+        coalesce(costed.units_refunded, 0) as units_refunded,
+        coalesce(costed.units_refunded_b2b, 0) as units_refunded_b2b,
+        coalesce(costed.refund_rate, 0) as refund_rate,
+        coalesce(costed.refund_rate_b2b, 0) as refund_rate_b2b,
+        costed.cost_item_value * coalesce(costed.units_ordered, 0) as cogs_item_value,
+        costed.cost_item_shipping_value * coalesce(costed.units_ordered, 0) as cogs_shipping_value,
+        (costed.cost_item_value + costed.cost_item_shipping_value) * coalesce(costed.units_ordered, 0) as cogs_total_value,
+        costed.cost_item_value is not null as cogs_present,
+        costed.cost_currency as cogs_currency,
+        costed.item_supplier_name,
+    from costed
+    join contexts using (connection_id)
+    left join product_names on product_names.asin = costed.child_asin
+)
+
+select * from final

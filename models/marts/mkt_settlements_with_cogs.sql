@@ -1,0 +1,169 @@
+-- Settlement events with amounts by category and unit costs: one row per connection and settlement event; date per PROFIT.md.
+with settlement_rows as (
+    select * from staging.stg_mkt__settlement_rows
+    where connection_id = $connection_id
+),
+
+contexts as (
+    select * from intermediate.int_connections_described
+    where connection_id = $connection_id
+),
+
+order_dates as (
+    select mkt_order_id as order_id, min(date) as order_date
+    from marts.mkt_order_items_with_cogs
+    where seller_or_vendor_id = $connection_id
+    group by all
+),
+
+-- PROFIT.md: an event is the rows sharing these nine fields.
+events as (
+    select
+        connection_id,
+        settlement_id,
+        transaction_type,
+        order_id,
+        adjustment_id,
+        shipment_id,
+        order_item_code,
+        merchant_adjustment_item_id,
+        sku,
+        posted_at,
+        md5(concat_ws('|', settlement_id, transaction_type, order_id, adjustment_id, shipment_id, order_item_code, merchant_adjustment_item_id, sku, posted_at)) as settlement_event_id,
+        any_value(settlement_total_amount) as settlement_total_amount,
+        any_value(merchant_order_id) as merchant_order_id,
+        any_value(fulfillment_id) as fulfillment_id,
+        any_value(currency) as currency,
+        coalesce(max(quantity_purchased), 0) as quantity,
+        -- An event takes the order date only when all its lines are order-dated (the map's date_basis).
+        bool_and(date_basis = 'order') as order_dated,
+        sum(amount) filter (where category = 'principal') as principal_amount,
+        sum(amount) filter (where category = 'shipping') as shipping_amount,
+        sum(amount) filter (where category = 'gift_wrap') as gift_wrap_amount,
+        sum(amount) filter (where category = 'tax') as tax_amount,
+        sum(amount) filter (where category = 'withheld_tax') as withheld_tax_amount,
+        sum(amount) filter (where category = 'promotion_item') as promotion_item_amount,
+        sum(amount) filter (where category = 'promotion_shipping') as promotion_shipping_amount,
+        sum(amount) filter (where category = 'referral_fee') as referral_fee_amount,
+        sum(amount) filter (where category = 'fba_fee') as fba_fee_amount,
+        sum(amount) filter (where category = 'awd_fee') as awd_fee_amount,
+        sum(amount) filter (where category = 'other_fee') as other_fee_amount,
+        sum(amount) filter (where category = 'refund_principal') as refund_principal_amount,
+        sum(amount) filter (where category = 'refund_shipping') as refund_shipping_amount,
+        sum(amount) filter (where category = 'refund_tax') as refund_tax_amount,
+        sum(amount) filter (where category = 'refund_referral_fee') as refund_referral_fee_amount,
+        sum(amount) filter (where category = 'refund_commission') as refund_commission_amount,
+        sum(amount) filter (where category = 'refund_shipping_promotion') as refund_shipping_promotion_amount,
+        sum(amount) filter (where category = 'refund_digital_services_fee') as refund_digital_services_fee_amount,
+        sum(amount) filter (where category = 'refund_other') as refund_other_amount,
+        sum(amount) filter (where category = 'inventory_lost') as inventory_lost_amount,
+        sum(amount) filter (where category = 'inventory_missing_inbound') as inventory_missing_inbound_amount,
+        sum(amount) filter (where category = 'inventory_other') as inventory_other_amount,
+        sum(amount) filter (where category = 'reserve') as reserve_amount,
+        sum(amount) filter (where category = 'advertising') as advertising_amount,
+        sum(amount) as total_amount,
+        string_agg(distinct concat_ws(' / ', transaction_type, amount_type, amount_description), '; ') filter (where is_uncategorized) as uncategorized_descriptions,
+    from settlement_rows
+    group by all
+),
+
+dated as (
+    select
+        events.*,
+        (events.posted_at at time zone contexts.timezone)::date as posted_date,
+        if(events.order_dated and order_dates.order_date is not null, order_dates.order_date, (events.posted_at at time zone contexts.timezone)::date) as event_date,
+        if(events.order_dated and order_dates.order_date is not null, 'order', 'posting') as date_basis,
+        contexts.* exclude (connection_id, currency),
+        contexts.currency as marketplace_currency,
+        sku_asins.asin,
+    from events
+    join contexts using (connection_id)
+    left join order_dates using (order_id)
+    left join intermediate.int_sku_asins as sku_asins
+        on sku_asins.connection_id = events.connection_id
+        and sku_asins.sku = events.sku
+    where event_date between $from::date and $to::date
+),
+
+-- PROFIT.md "Unit cost", applied to the event's SKU and quantity on its date.
+costed as (
+    select
+        dated.*,
+        cogs.cost_item_value,
+        cogs.cost_item_shipping_value,
+        cogs.cost_currency,
+    from dated
+    left join intermediate.int_cogs_periods as cogs
+        on cogs.connection_id = dated.connection_id
+        and cogs.sku = dated.sku
+        and (dated.asin is null or cogs.asin = dated.asin)
+        and dated.event_date between cogs.valid_from and cogs.valid_to
+    qualify row_number() over (
+        partition by dated.settlement_event_id
+        order by cogs.valid_from desc nulls last, (cogs.cost_currency = coalesce(dated.currency, dated.marketplace_currency)) desc nulls last, cogs.asin
+    ) = 1
+),
+
+final as (
+    select
+        marketplace_id,
+        marketplace_country_code,
+        marketplace_country_name,
+        seller_or_vendor_id,
+        seller_or_vendor_name,
+        marketplace_seller_id,
+        event_date as date,
+        date_basis,
+        posted_date,
+        timezone('UTC', posted_at) as posted_at_utc,
+        settlement_id,
+        settlement_event_id,
+        transaction_type,
+        order_id as mkt_order_id,
+        merchant_order_id,
+        adjustment_id,
+        shipment_id,
+        order_item_code,
+        merchant_adjustment_item_id,
+        sku,
+        asin as child_asin,
+        fulfillment_id,
+        quantity,
+        coalesce(currency, marketplace_currency) as currency,
+        coalesce(principal_amount, 0) as principal_amount,
+        coalesce(shipping_amount, 0) as shipping_amount,
+        coalesce(gift_wrap_amount, 0) as gift_wrap_amount,
+        coalesce(tax_amount, 0) as tax_amount,
+        coalesce(withheld_tax_amount, 0) as withheld_tax_amount,
+        coalesce(promotion_item_amount, 0) as promotion_item_amount,
+        coalesce(promotion_shipping_amount, 0) as promotion_shipping_amount,
+        coalesce(referral_fee_amount, 0) as referral_fee_amount,
+        coalesce(fba_fee_amount, 0) as fba_fee_amount,
+        coalesce(awd_fee_amount, 0) as awd_fee_amount,
+        coalesce(other_fee_amount, 0) as other_fee_amount,
+        coalesce(refund_principal_amount, 0) as refund_principal_amount,
+        coalesce(refund_shipping_amount, 0) as refund_shipping_amount,
+        coalesce(refund_tax_amount, 0) as refund_tax_amount,
+        coalesce(refund_referral_fee_amount, 0) as refund_referral_fee_amount,
+        coalesce(refund_commission_amount, 0) as refund_commission_amount,
+        coalesce(refund_shipping_promotion_amount, 0) as refund_shipping_promotion_amount,
+        coalesce(refund_digital_services_fee_amount, 0) as refund_digital_services_fee_amount,
+        coalesce(refund_other_amount, 0) as refund_other_amount,
+        coalesce(inventory_lost_amount, 0) as inventory_lost_amount,
+        coalesce(inventory_missing_inbound_amount, 0) as inventory_missing_inbound_amount,
+        coalesce(inventory_other_amount, 0) as inventory_other_amount,
+        coalesce(reserve_amount, 0) as reserve_amount,
+        coalesce(advertising_amount, 0) as advertising_amount,
+        total_amount,
+        total_amount - coalesce(principal_amount, 0) - coalesce(refund_principal_amount, 0) as total_non_principal_amount,
+        settlement_total_amount,
+        uncategorized_descriptions,
+        cost_item_value * quantity as cogs_item_value,
+        cost_item_shipping_value * quantity as cogs_shipping_value,
+        (cost_item_value + cost_item_shipping_value) * quantity as cogs_total_value,
+        cost_item_value is not null as cogs_present,
+        cost_currency as cogs_currency,
+    from costed
+)
+
+select * from final

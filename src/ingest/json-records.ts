@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, typedSelectList, type FlatColumn, type StagedFile } from './flat-file.ts';
+import { RefusedFile, type LandContext, type Source } from './source.ts';
+
+/** A JSON record's fields, by key; nested values stay JSON. */
+export type JsonRecord = Record<string, unknown>;
+
+/** Reads a JSON document (gzip or not, UTF-8 with or without BOM); refuses a file that is not JSON. */
+export function readJsonDocument(path: string): unknown {
+  let bytes = readFileSync(path);
+  if (bytes.length === 0) throw new RefusedFile(null, 'the file is empty');
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch {
+      throw new RefusedFile(null, 'the gzip stream is damaged or truncated');
+    }
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+  } catch {
+    throw new RefusedFile(null, 'invalid text encoding');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RefusedFile(null, `not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** A field as the text DuckDB casts: numbers keep their shortest exact spelling, objects become JSON. */
+function asText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Lands records (objects keyed by upstream field name) into a raw table with the same typed columns,
+ * `_extra` and lineage as a flat file; `_line_number` is the record's position (1-based).
+ * A value that does not parse refuses the file with the record number and field.
+ */
+export async function landJsonRecords(ctx: LandContext, table: string, columns: FlatColumn[], records: JsonRecord[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const keys = new Map<string, string>();
+  columns.forEach((column, i) => [column.name, ...(column.aliases ?? [])].forEach((key) => keys.set(key, `f${i}`)));
+  for (const [index, record] of records.entries()) {
+    for (const column of columns) {
+      if (column.required && ![column.name, ...(column.aliases ?? [])].some((key) => asText(record[key])?.trim())) {
+        throw new RefusedFile(index + 1, `record ${index + 1}: ${column.name} is missing`);
+      }
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mktdata-json-'));
+  const ndjson = join(dir, 'records.ndjson');
+  try {
+    const lines = records.map((record, index) => {
+      const row: Record<string, string | number | null> = { _line: index + 1 };
+      const extra: JsonRecord = {};
+      for (const [key, value] of Object.entries(record)) {
+        const target = keys.get(key);
+        if (target) row[target] ??= asText(value);
+        else extra[key] = value;
+      }
+      row._extra = Object.keys(extra).length > 0 ? JSON.stringify(extra) : null;
+      return JSON.stringify(row);
+    });
+    writeFileSync(ndjson, lines.join('\n') + '\n');
+    const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
+    const staged: StagedFile = {
+      stage,
+      present: new Map(columns.map((c, i) => [c.name, `f${i}`])),
+      extra: new Map(),
+      extraJson: '_extra',
+      line: '_line',
+      restage: async () => {
+        const types = [...columns.map((_, i) => `'f${i}': 'VARCHAR'`), `'_extra': 'VARCHAR'`, `'_line': 'BIGINT'`].join(', ');
+        await ctx.sql.run(`create or replace temp table ${stage} as select * from read_json($path, format='newline_delimited', columns={${types}})`, { path: ndjson });
+      },
+      drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
+    };
+    await staged.restage();
+    try {
+      const insert = `insert into ${table} select ${typedSelectList(staged, columns)}, ${lineageSelectList(staged)} from ${stage}`;
+      const result = await insertOrExplain(ctx, staged, columns, insert, lineageParams(ctx));
+      return Number(result.rowsChanged);
+    } catch (error) {
+      if (error instanceof RefusedFile && error.line !== null) throw new RefusedFile(error.line, `record ${error.line}: ${error.reason}`);
+      throw error;
+    } finally {
+      await staged.drop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A source whose file is one JSON document, turned into records by `records`. */
+export function jsonSource(name: string, table: string, columns: FlatColumn[], records: (document: unknown) => JsonRecord[]): Source {
+  return {
+    name,
+    table,
+    createTable: rawTableDdl(table, { columns, delimiter: '\t', quoted: false }),
+    land: (ctx) => landJsonRecords(ctx, table, columns, records(readJsonDocument(ctx.path))),
+  };
+}
