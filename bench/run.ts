@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDataDir, benchIngestOrders } from './ingest-orders.ts';
+import { benchProfit, sizes } from './profit.ts';
 
 /** One line of the printed table. */
 interface Step {
@@ -40,6 +41,28 @@ const benchmarks: Benchmark[] = [
         summary: [
           `ingest orders 1M lines: mktdata / bare read_csv = ${r.ratio.toFixed(2)}x (target ≤ ${target.toFixed(2)}x)` +
             (r.ratio > target ? '  ← above target' : ''),
+        ],
+      };
+    },
+  },
+  {
+    name: 'profit tables',
+    async run(workDir) {
+      const r = await benchProfit(workDir, log);
+      const ratio = r.modelsMs / r.directMs;
+      const windowShare = r.windowMs / r.modelsMs;
+      const scale = `${sizes.orderLines / 1e6}M order lines, ${sizes.settlementRows / 1e6}M settlement rows, ${sizes.trafficRows / 1e6}M traffic rows`;
+      return {
+        steps: [
+          { step: 'generate raw data (SQL)', ms: r.generateMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
+          { step: 'upstream models (full build)', ms: r.upstreamMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
+          { step: 'profit tables through mktdata (full)', ms: r.modelsMs, rows: r.profitRows },
+          { step: 'profit tables, same SQL run directly', ms: r.directMs, rows: r.profitRows },
+          { step: 'profit tables, 28-day window rebuild', ms: r.windowMs, rows: r.profitRows },
+        ],
+        summary: [
+          `profit tables on ${scale}: mktdata / direct SQL = ${ratio.toFixed(2)}x (target ≤ 1.30x)` + (ratio > 1.3 ? '  ← above target' : ''),
+          `profit tables 28-day window rebuild / full build = ${(windowShare * 100).toFixed(1)}% (target ≤ 10%)` + (windowShare > 0.1 ? '  ← above target' : ''),
         ],
       };
     },

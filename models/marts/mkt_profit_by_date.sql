@@ -73,8 +73,8 @@ return_measures as (
         date,
         sum(quantity) as return_units,
         sum(coalesce(cogs_total_value, 0)) as return_cogs,
-        sum(coalesce(cogs_total_value, 0)) filter (where upper(detailed_disposition) = 'SELLABLE')
-            - coalesce(sum(coalesce(cogs_total_value, 0)) filter (where detailed_disposition is not null and upper(detailed_disposition) <> 'SELLABLE'), 0) as refund_returns,
+        coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) = 'SELLABLE'), 0)
+            - coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) <> 'SELLABLE'), 0) as refund_returns,
         count(*) as costable_lines,
         count(*) filter (where not cogs_present) as uncosted_lines,
     from marts.mkt_returns
@@ -157,17 +157,6 @@ margin_days as (
     group by all
 ),
 
-sku_margins as (
-    select
-        sku,
-        date,
-        sum(profit_before_ads) over trailing_days as profit_before_ads,
-        sum(sales) over trailing_days as sales,
-        bool_or(has_uncosted) over trailing_days as has_uncosted,
-    from margin_days
-    window trailing_days as (partition by sku order by date range between interval 29 day preceding and current row)
-),
-
 ad_group_skus as (
     select distinct campaign_id, ad_group_id, advertised_sku as sku
     from staging.stg_ads__sp_advertised_product
@@ -189,6 +178,23 @@ report_as_of as (
     select 'target' as report, max(date) as as_of from staging.stg_ads__sp_targeting where connection_id = $connection_id
     union all
     select 'search_term', max(date) from staging.stg_ads__sp_search_term where connection_id = $connection_id
+),
+
+-- A dense calendar per advertised SKU, so that a day without a SKU row still has its trailing 30 days.
+sku_margins as (
+    select
+        skus.sku,
+        days.date,
+        sum(coalesce(margin_days.profit_before_ads, 0)) over trailing_days as profit_before_ads,
+        sum(coalesce(margin_days.sales, 0)) over trailing_days as sales,
+        coalesce(bool_or(margin_days.has_uncosted) over trailing_days, false) as has_uncosted,
+    from (select distinct sku from ad_group_skus) as skus
+    cross join (
+        select unnest(generate_series(min(date) - interval 29 day, max(date), interval 1 day))::date as date
+        from attribution_rows
+    ) as days
+    left join margin_days using (sku, date)
+    window trailing_days as (partition by skus.sku order by days.date rows between 29 preceding and current row)
 ),
 
 row_margins as (

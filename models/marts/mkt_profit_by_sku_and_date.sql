@@ -80,8 +80,8 @@ return_measures as (
         sku,
         sum(quantity) as return_units,
         sum(coalesce(cogs_total_value, 0)) as return_cogs,
-        sum(coalesce(cogs_total_value, 0)) filter (where upper(detailed_disposition) = 'SELLABLE')
-            - coalesce(sum(coalesce(cogs_total_value, 0)) filter (where detailed_disposition is not null and upper(detailed_disposition) <> 'SELLABLE'), 0) as refund_returns,
+        coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) = 'SELLABLE'), 0)
+            - coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) <> 'SELLABLE'), 0) as refund_returns,
         count(*) as costable_lines,
         count(*) filter (where not cogs_present) as uncosted_lines,
     from marts.mkt_returns

@@ -30,7 +30,6 @@ events as (
         sku,
         posted_at,
         md5(concat_ws('|', settlement_id, transaction_type, order_id, adjustment_id, shipment_id, order_item_code, merchant_adjustment_item_id, sku, posted_at)) as settlement_event_id,
-        any_value(settlement_total_amount) as settlement_total_amount,
         any_value(merchant_order_id) as merchant_order_id,
         any_value(fulfillment_id) as fulfillment_id,
         any_value(currency) as currency,
@@ -75,9 +74,12 @@ dated as (
         if(events.order_dated and order_dates.order_date is not null, 'order', 'posting') as date_basis,
         contexts.* exclude (connection_id, currency),
         contexts.currency as marketplace_currency,
+        settlements.settlement_total_amount,
         sku_asins.asin,
     from events
     join contexts using (connection_id)
+    -- Reading the reconciled settlements makes a settlement that does not add up stop this table.
+    join staging.stg_mkt__settlements as settlements using (connection_id, settlement_id)
     left join order_dates using (order_id)
     left join intermediate.int_sku_asins as sku_asins
         on sku_asins.connection_id = events.connection_id
