@@ -55,7 +55,7 @@ const benchmarks: Benchmark[] = [
       return {
         steps: [
           { step: 'generate raw data (SQL)', ms: r.generateMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
-          { step: 'upstream models (full build)', ms: r.upstreamMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
+          { step: 'every model, full build', ms: r.upstreamMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
           { step: 'profit tables through mktdata (full)', ms: r.modelsMs, rows: r.profitRows },
           { step: 'profit tables, same SQL run directly', ms: r.directMs, rows: r.profitRows },
           { step: 'profit tables, 28-day window rebuild', ms: r.windowMs, rows: r.profitRows },

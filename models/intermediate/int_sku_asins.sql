@@ -1,4 +1,4 @@
--- The child ASIN of each SKU, as last seen in orders, returns, ads or unit costs: one row per connection and SKU.
+-- The child ASIN and product name of each SKU, as last seen: one row per connection and SKU.
 with sightings as (
     select connection_id, sku, asin, purchased_at as seen_at, 1 as preference from staging.stg_mkt__order_items where asin is not null
     union all
@@ -15,6 +15,15 @@ latest as (
     select connection_id, sku, arg_max(asin, (-preference, seen_at)) as asin,
     from sightings
     group by all
+),
+
+product_names as (
+    select connection_id, sku, arg_max(product_name, purchased_at) as product_name
+    from staging.stg_mkt__order_items
+    where product_name is not null
+    group by all
 )
 
-select * from latest
+select latest.*, product_names.product_name
+from latest
+left join product_names using (connection_id, sku)

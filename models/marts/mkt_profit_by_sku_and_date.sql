@@ -184,18 +184,14 @@ with_traffic as (
         and traffic.child_asin = measures.child_asin
 ),
 
-product_names as (
-    select sku, arg_max(product_name, date) as product_name
-    from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id and product_name is not null
-    group by all
+sku_names as (
+    select sku, product_name from intermediate.int_sku_asins
+    where connection_id = $connection_id
 ),
 
 parent_asins as (
-    select child_asin, arg_max(parent_asin, date) as parent_asin
-    from staging.stg_mkt__sales_and_traffic
-    where connection_id = $connection_id and parent_asin is not null
-    group by all
+    select child_asin, parent_asin from intermediate.int_child_asin_parents
+    where connection_id = $connection_id
 ),
 
 amounts as (
@@ -272,7 +268,7 @@ final as (
         if(amounts.total_sales = 0, null, round(amounts.ad_spend / amounts.total_sales * 100, 4)) as tacos,
         if(total_cost = 0, null, round(profit / total_cost * 100, 4)) as roi,
         amounts.* exclude (date, child_asin, sku),
-        product_names.product_name,
+        sku_names.product_name,
         null::varchar as product_brand,
         null::varchar as product_category_root,
         null::varchar as product_category_node,
@@ -281,7 +277,7 @@ final as (
         contexts.currency,
     from amounts
     cross join contexts
-    left join product_names on product_names.sku = amounts.sku
+    left join sku_names on sku_names.sku = amounts.sku
     left join parent_asins on parent_asins.child_asin = amounts.child_asin
 )
 

@@ -20,33 +20,55 @@ localized as (
     select
         returns.*,
         contexts.* exclude (connection_id, marketplace_id),
-        (returns.returned_at at time zone contexts.timezone)::date as local_date,
+        timezone($timezone, returns.returned_at)::date as local_date,
         order_dates.order_date,
-        md5(concat_ws('|', returns.order_id, returns.sku, returns.returned_at, returns.license_plate_number, returns.fnsku)) as return_id,
+        md5(concat_ws('|', returns.order_id, returns.sku, returns.returned_at, coalesce(returns.license_plate_number, ''), coalesce(returns.fnsku, ''))) as return_id,
     from returns
     join contexts using (connection_id)
     left join order_dates using (order_id)
     where local_date between $from::date and $to::date
 ),
 
--- PROFIT.md "Unit cost": returns are costed with the returned quantity on the return date.
+-- PROFIT.md "Unit cost", resolved once per distinct SKU, ASIN, currency and day, then joined back
+-- (an OR in the join condition would turn the hash join into a nested loop).
+item_days as (
+    select distinct connection_id, sku, coalesce(asin, '') as asin_key, currency as currency, local_date as day
+    from localized
+    where sku is not null
+),
+
+item_day_costs as (
+    select
+        item_days.*,
+        if(asin_matches, cogs.cost_item_value, null) as cost_item_value,
+        if(asin_matches, cogs.cost_item_shipping_value, null) as cost_item_shipping_value,
+        if(asin_matches, cogs.cost_currency, null) as cost_currency,
+        if(asin_matches, cogs.item_supplier_name, null) as item_supplier_name,
+    from item_days
+    left join intermediate.int_cogs_periods as cogs
+        on cogs.connection_id = item_days.connection_id
+        and cogs.sku = item_days.sku
+        and item_days.day between cogs.valid_from and cogs.valid_to
+    cross join lateral (select item_days.asin_key = '' or cogs.asin = item_days.asin_key as asin_matches)
+    qualify row_number() over (
+        partition by item_days.sku, item_days.asin_key, item_days.currency, item_days.day
+        order by asin_matches desc nulls last, cogs.valid_from desc nulls last, (cogs.cost_currency = item_days.currency) desc nulls last, cogs.asin
+    ) = 1
+),
+
 costed as (
     select
         localized.*,
-        cogs.cost_item_value,
-        cogs.cost_item_shipping_value,
-        cogs.cost_currency,
-        cogs.item_supplier_name,
+        item_day_costs.cost_item_value,
+        item_day_costs.cost_item_shipping_value,
+        item_day_costs.cost_currency,
+        item_day_costs.item_supplier_name,
     from localized
-    left join intermediate.int_cogs_periods as cogs
-        on cogs.connection_id = localized.connection_id
-        and cogs.sku = localized.sku
-        and (localized.asin is null or cogs.asin = localized.asin)
-        and localized.local_date between cogs.valid_from and cogs.valid_to
-    qualify row_number() over (
-        partition by localized.return_id
-        order by cogs.valid_from desc nulls last, (cogs.cost_currency = localized.currency) desc nulls last, cogs.asin
-    ) = 1
+    left join item_day_costs
+        on item_day_costs.sku = localized.sku
+        and item_day_costs.asin_key = coalesce(localized.asin, '')
+        and item_day_costs.currency is not distinct from localized.currency
+        and item_day_costs.day = localized.local_date
 ),
 
 final as (

@@ -29,7 +29,7 @@ events as (
         merchant_adjustment_item_id,
         sku,
         posted_at,
-        md5(concat_ws('|', settlement_id, transaction_type, order_id, adjustment_id, shipment_id, order_item_code, merchant_adjustment_item_id, sku, posted_at)) as settlement_event_id,
+        md5(concat_ws('|', settlement_id, transaction_type, coalesce(order_id, ''), coalesce(adjustment_id, ''), coalesce(shipment_id, ''), coalesce(order_item_code, ''), coalesce(merchant_adjustment_item_id, ''), coalesce(sku, ''), posted_at)) as settlement_event_id,
         any_value(merchant_order_id) as merchant_order_id,
         any_value(fulfillment_id) as fulfillment_id,
         any_value(currency) as currency,
@@ -69,8 +69,8 @@ events as (
 dated as (
     select
         events.*,
-        (events.posted_at at time zone contexts.timezone)::date as posted_date,
-        if(events.order_dated and order_dates.order_date is not null, order_dates.order_date, (events.posted_at at time zone contexts.timezone)::date) as event_date,
+        timezone($timezone, events.posted_at)::date as posted_date,
+        if(events.order_dated and order_dates.order_date is not null, order_dates.order_date, timezone($timezone, events.posted_at)::date) as event_date,
         if(events.order_dated and order_dates.order_date is not null, 'order', 'posting') as date_basis,
         contexts.* exclude (connection_id, currency),
         contexts.currency as marketplace_currency,
@@ -87,23 +87,46 @@ dated as (
     where event_date between $from::date and $to::date
 ),
 
--- PROFIT.md "Unit cost", applied to the event's SKU and quantity on its date.
+-- PROFIT.md "Unit cost", resolved once per distinct SKU, ASIN, currency and day, then joined back
+-- (an OR in the join condition would turn the hash join into a nested loop).
+item_days as (
+    select distinct connection_id, sku, coalesce(asin, '') as asin_key, coalesce(currency, marketplace_currency) as currency, event_date as day
+    from dated
+    where sku is not null
+),
+
+item_day_costs as (
+    select
+        item_days.*,
+        if(asin_matches, cogs.cost_item_value, null) as cost_item_value,
+        if(asin_matches, cogs.cost_item_shipping_value, null) as cost_item_shipping_value,
+        if(asin_matches, cogs.cost_currency, null) as cost_currency,
+        if(asin_matches, cogs.item_supplier_name, null) as item_supplier_name,
+    from item_days
+    left join intermediate.int_cogs_periods as cogs
+        on cogs.connection_id = item_days.connection_id
+        and cogs.sku = item_days.sku
+        and item_days.day between cogs.valid_from and cogs.valid_to
+    cross join lateral (select item_days.asin_key = '' or cogs.asin = item_days.asin_key as asin_matches)
+    qualify row_number() over (
+        partition by item_days.sku, item_days.asin_key, item_days.currency, item_days.day
+        order by asin_matches desc nulls last, cogs.valid_from desc nulls last, (cogs.cost_currency = item_days.currency) desc nulls last, cogs.asin
+    ) = 1
+),
+
 costed as (
     select
         dated.*,
-        cogs.cost_item_value,
-        cogs.cost_item_shipping_value,
-        cogs.cost_currency,
+        item_day_costs.cost_item_value,
+        item_day_costs.cost_item_shipping_value,
+        item_day_costs.cost_currency,
+        item_day_costs.item_supplier_name,
     from dated
-    left join intermediate.int_cogs_periods as cogs
-        on cogs.connection_id = dated.connection_id
-        and cogs.sku = dated.sku
-        and (dated.asin is null or cogs.asin = dated.asin)
-        and dated.event_date between cogs.valid_from and cogs.valid_to
-    qualify row_number() over (
-        partition by dated.settlement_event_id
-        order by cogs.valid_from desc nulls last, (cogs.cost_currency = coalesce(dated.currency, dated.marketplace_currency)) desc nulls last, cogs.asin
-    ) = 1
+    left join item_day_costs
+        on item_day_costs.sku = dated.sku
+        and item_day_costs.asin_key = coalesce(dated.asin, '')
+        and item_day_costs.currency is not distinct from coalesce(dated.currency, dated.marketplace_currency)
+        and item_day_costs.day = dated.event_date
 ),
 
 final as (

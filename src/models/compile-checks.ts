@@ -5,7 +5,17 @@ export interface CompiledCheck {
   name: string;
   severity: 'error' | 'warn';
   sql: string;
+  /** For row-level checks: the condition a bad row of `relation as this` meets, so checks can share one scan. */
+  badRow?: string;
 }
+
+/** A row-level check: the bad-row query of a condition. */
+const rowCheck = (name: string, severity: 'error' | 'warn', relation: string, badRow: string): CompiledCheck => ({
+  name,
+  severity,
+  badRow,
+  sql: `select * from ${relation} as this where ${badRow}`,
+});
 
 const quote = (value: string | number | boolean) => (typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value));
 
@@ -19,18 +29,18 @@ export function compileChecks(model: Model, relation: string): CompiledCheck[] {
     const c = column.name;
     for (const check of column.checks) {
       if (check === 'not_null') {
-        checks.push({ name: `${c} not_null`, severity: 'error', sql: `select * from ${relation} where ${c} is null` });
+        checks.push(rowCheck(`${c} not_null`, 'error', relation, `${c} is null`));
       } else if (check === 'unique') {
         checks.push({ name: `${c} unique`, severity: 'error', sql: `select ${c}, count(*) as n from ${relation} where ${c} is not null group by ${c} having count(*) > 1` });
       } else if ('accepted_values' in check) {
         const { values, severity } = check.accepted_values;
-        checks.push({ name: `${c} accepted_values`, severity, sql: `select * from ${relation} where ${c} is not null and ${c} not in (${values.map(quote).join(', ')})` });
+        checks.push(rowCheck(`${c} accepted_values`, severity, relation, `${c} is not null and ${c} not in (${values.map(quote).join(', ')})`));
       } else if ('relationships' in check) {
         const { to, field, severity } = check.relationships;
-        checks.push({ name: `${c} relationships ${to}.${field}`, severity, sql: `select * from ${relation} where ${c} is not null and ${c} not in (select ${field} from ${to})` });
+        checks.push(rowCheck(`${c} relationships ${to}.${field}`, severity, relation, `${c} is not null and ${c} not in (select ${field} from ${to})`));
       } else {
         const { sql, severity } = check.expression;
-        checks.push({ name: `${c} expression ${sql}`, severity, sql: `select * from ${relation} where not (${sql})` });
+        checks.push(rowCheck(`${c} expression ${sql}`, severity, relation, `not (${sql})`));
       }
     }
   }
@@ -40,7 +50,7 @@ export function compileChecks(model: Model, relation: string): CompiledCheck[] {
       checks.push({ name: `unique (${cols})`, severity: check.unique.severity, sql: `select ${cols}, count(*) as n from ${relation} group by all having count(*) > 1` });
     } else {
       const { sql, severity, description } = check.expression;
-      checks.push({ name: description ?? `expression ${sql}`, severity, sql: `select * from ${relation} as this where not (${sql})` });
+      checks.push(rowCheck(description ?? `expression ${sql}`, severity, relation, `not (${sql})`));
     }
   }
   return checks;

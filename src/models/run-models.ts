@@ -2,13 +2,15 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
-import { compileChecks } from './compile-checks.ts';
+import { compileChecks, type CompiledCheck } from './compile-checks.ts';
 import { loadModels, type Model } from './load-models.ts';
 
 /** Options of a build (CLI `mktdata build`). */
 export interface RunOptions {
   /** Model names to run, with everything upstream of them; all when empty. */
   select?: string[];
+  /** With `select`: also run the models the selected ones read. @default true */
+  upstream?: boolean;
   /** Inclusive date window of incremental models. @default every date */
   from?: string;
   to?: string;
@@ -43,8 +45,7 @@ const allDates = { from: '1900-01-01', to: '9999-12-31' };
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
   await ensureRawTables(wh.sql);
-  const models = selectModels(loadModels(options.modelsDir), options.select ?? []);
-  const connections = (await wh.db.selectFrom('control.connections').select('id').orderBy('id').execute()).map((c) => c.id);
+  const models = selectModels(loadModels(options.modelsDir), options.select ?? [], options.upstream ?? true);
   const failed = new Set<string>();
   const results: ModelResult[] = [];
   const report = (result: ModelResult) => {
@@ -62,7 +63,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     }
     try {
       const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model) : model.config.materialized === 'incremental'
-        ? await runIncremental(wh.sql, model, connections, options)
+        ? await runIncremental(wh.sql, model, await sliceConnections(wh.sql), options)
         : await runTable(wh.sql, model);
       report({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
     } catch (error) {
@@ -74,14 +75,14 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   return results;
 }
 
-function selectModels(models: Model[], select: string[]): Model[] {
+function selectModels(models: Model[], select: string[], upstream: boolean): Model[] {
   if (select.length === 0) return models;
   const byName = new Map(models.flatMap((m) => [[m.name, m], [m.id, m]] as const));
   const wanted = new Set<string>();
   const add = (model: Model) => {
     if (wanted.has(model.id)) return;
     wanted.add(model.id);
-    model.deps.forEach((dep) => add(byName.get(dep)!));
+    if (upstream) model.deps.forEach((dep) => add(byName.get(dep)!));
   };
   for (const name of select) {
     const model = byName.get(name);
@@ -129,18 +130,38 @@ async function runTable(sql: DuckDBConnection, model: Model) {
  * Replaces each (connection, window) slice in its own transaction, so a failed slice keeps its old rows.
  * A full refresh, or a table whose columns no longer match the `.yml`, is rebuilt whole in one transaction.
  */
-async function runIncremental(sql: DuckDBConnection, model: Model, connections: string[], options: RunOptions) {
+/** A connection an incremental model is sliced by, with the parameters its SQL may bind besides the window. */
+interface SliceConnection {
+  connection_id: string;
+  /** The marketplace's timezone: `timezone($timezone, ts)` is far faster than a per-row zone column. */
+  timezone: string;
+}
+
+async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
+  const reader = await sql.runAndReadAll(`
+    select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
+    from control.connections as c left join seeds.marketplaces as m using (marketplace_id)
+    order by c.id`);
+  return reader.getRowObjectsJson() as unknown as SliceConnection[];
+}
+
+/** The parameters a statement references: DuckDB refuses to bind one it does not use. */
+const referenced = (statement: string, params: Record<string, string>) =>
+  Object.fromEntries(Object.entries(params).filter(([name]) => new RegExp(`\\$${name}\\b`).test(statement)));
+
+async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], options: RunOptions) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   await checkColumns(sql, model);
   const rebuild = options.fullRefresh || !(await tableMatches(sql, model));
   const window = rebuild ? allDates : { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
   const slice = `${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date`;
   const findings: CheckFinding[] = [];
-  const replaceSlice = async (connection: string) => {
-    const params = { connection_id: connection, ...window };
-    await sql.run(`delete from ${model.id} where ${slice}`, params);
-    await sql.run(`insert into ${model.id} by name select * from (${model.sql}) where ${slice}`, params);
-    findings.push(...(await runChecks(sql, model, `(select * from ${model.id} where ${slice})`, params)));
+  const replaceSlice = async (connection: SliceConnection) => {
+    const params = { ...connection, ...window };
+    const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${slice}`;
+    await sql.run(`delete from ${model.id} where ${slice}`, referenced(slice, params));
+    await sql.run(insert, referenced(insert, params));
+    findings.push(...(await runChecks(sql, model, `(select * from ${model.id} where ${slice})`, referenced(slice, params))));
   };
   if (rebuild) {
     await inTransaction(sql, async () => {
@@ -153,13 +174,24 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
   return { rows: await countRows(sql, model.id), windows: connections.length, findings };
 }
 
+/** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
 async function runChecks(sql: DuckDBConnection, model: Model, relation: string, params: Record<string, string>) {
-  const findings: CheckFinding[] = [];
-  for (const check of compileChecks(model, relation)) {
-    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`, relation === model.id ? {} : params);
-    const badRows = Number(reader.getRowsJson()[0]?.[0] ?? 0);
-    if (badRows > 0) findings.push({ name: check.name, severity: check.severity, badRows });
+  const bound = relation === model.id ? {} : params;
+  const checks = compileChecks(model, relation);
+  const rowChecks = checks.filter((c) => c.badRow);
+  const counts = new Map<CompiledCheck, number>();
+  if (rowChecks.length > 0) {
+    const select = rowChecks.map((c) => `count_if(${c.badRow})::integer`).join(', ');
+    const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`, bound)).getRowsJson()[0] ?? [];
+    rowChecks.forEach((c, i) => counts.set(c, Number(row[i] ?? 0)));
   }
+  for (const check of checks.filter((c) => !c.badRow)) {
+    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`, bound);
+    counts.set(check, Number(reader.getRowsJson()[0]?.[0] ?? 0));
+  }
+  const findings = checks
+    .filter((c) => counts.get(c)! > 0)
+    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)! }));
   if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
   return findings;
 }
