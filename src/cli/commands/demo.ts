@@ -47,17 +47,17 @@ export async function demo(home: Home): Promise<void> {
   }
   await withSnapshot(home, async (sql) => {
     const reader = await sql.runAndReadAll(`
-      select seller_or_vendor_name as connection, item_price_currency as currency, count(distinct mkt_order_id) as orders,
-             sum(quantity) filter (where item_status = 'Shipped') as units_shipped,
-             sum(item_price_value) filter (where item_status = 'Shipped') as shipped_sales,
-             sum(cogs_total_value) filter (where item_status = 'Shipped') as shipped_cogs,
-             min(date) as first_day, max(date) as last_day
-      from mkt_order_items_with_cogs group by all order by all`);
+      select seller_or_vendor_name as connection, currency, min(date) as first_day, max(date) as last_day,
+             sum(total_sales) as total_sales, sum(total_fees) as total_fees, sum(ad_spend) as ad_spend,
+             sum(cogs_total) as cogs_total, sum(refund_cost) as refund_cost, sum(profit) as profit,
+             round(sum(profit) / nullif(sum(total_sales), 0) * 100, 1) as margin_pct
+      from mkt_profit_by_date group by all order by all`);
     console.log(`\n${formatTable(reader.columnNames(), reader.getRowsJson())}`);
   });
   console.log(`
 Try it:
-  npx mktdata query --home ${home.root} "select date, count(*) as lines, sum(quantity) as units from mkt_order_items_with_cogs group by date order by date desc limit 7"
+  npx mktdata query --home ${home.root} "select date, seller_or_vendor_name, total_sales, total_fees, ad_spend, cogs_total, profit, roi from mkt_profit_by_date order by date desc limit 7"
+  npx mktdata query --home ${home.root} "select sku, sum(profit) as profit from mkt_profit_by_sku_and_date group by all order by profit desc limit 10"
   npx mktdata export --home ${home.root} --table mkt_order_items_with_cogs --connection ${'6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01'} --from 2026-09-01 --to 2026-09-30 --format csv --out orders.csv
   duckdb -readonly ${home.published}    # or any DuckDB client, read-only`);
 }
