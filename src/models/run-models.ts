@@ -138,9 +138,11 @@ interface SliceConnection {
 }
 
 async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
+  const seeded = await sql.runAndReadAll(`select 1 from information_schema.tables where table_schema = 'seeds' and table_name = 'marketplaces'`);
+  const zones = seeded.currentRowCount > 0 ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
   const reader = await sql.runAndReadAll(`
     select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
-    from control.connections as c left join seeds.marketplaces as m using (marketplace_id)
+    from control.connections as c left join ${zones} as m using (marketplace_id)
     order by c.id`);
   return reader.getRowObjectsJson() as unknown as SliceConnection[];
 }
