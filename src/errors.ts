@@ -13,6 +13,12 @@ export const errorRegistry = {
   ERR_INPUT_INVALID: { status: 400, message: '{where}: {reason}' },
   ERR_BUILD_FAILED: { status: 500, message: '{count} model(s) failed: {names}' },
   ERR_INGEST_FAILED: { status: 400, message: '{count} file(s) refused and kept in quarantine' },
+  ERR_AUTH_MISSING_KEY: { status: 401, message: 'the service-api-key header is missing' },
+  ERR_AUTH_INVALID_KEY: { status: 401, message: 'the service-api-key is not a valid API key' },
+  ERR_RATE_LIMITED: { status: 429, message: 'more than {perSecond} requests per second for this organization; retry after {retryAfter} s' },
+  ERR_ROUTE_NOT_FOUND: { status: 404, message: 'no endpoint {method} {path}' },
+  ERR_REQUEST_INVALID: { status: 400, message: 'the request is invalid: {summary}' },
+  ERR_INTERNAL: { status: 500, message: 'internal error; quote the request id {requestId} when reporting it' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

@@ -10,6 +10,7 @@ import { build } from './commands/build.ts';
 import { demo } from './commands/demo.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
+import { serve } from './commands/serve.ts';
 
 const program = new Command('mktdata')
   .description('Marketplace data warehouse: upstream reports in, catalog tables out.')
@@ -114,6 +115,13 @@ command(program, 'export')
     const { rows } = await exportFile(resolveHome(o.home), { table: o.table, connections: o.connection, from: o.from, to: o.to, format: o.format }, o.out);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
+
+command(program, 'serve')
+  .description('serve the /api/v1 HTTP API until stopped (Ctrl-C)')
+  .option('--port <port>', 'TCP port', wholeNumber, 8080)
+  .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)', '127.0.0.1')
+  .option('--requests-per-second <n>', 'rate limit per organization over key-protected endpoints', wholeNumber, 2)
+  .action(async (o) => serve(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: o.requestsPerSecond }));
 
 command(program, 'demo')
   .description('load the bundled demo data, build and publish it')

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { hashApiKey } from '../control/organizations.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
+import type { Home } from '../home.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { specRoutes } from './routes/spec.ts';
+import { utilRoutes } from './routes/util.ts';
+
+/** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
+export interface AppDeps {
+  wh: Warehouse;
+  home: Home;
+  /** Requests per second per organization over key-protected endpoints. @default 2 */
+  requestsPerSecond?: number;
+  /** Clock in ms, for tests. @default Date.now */
+  now?: () => number;
+  /** Fastify logger options; false in tests. @default pino at info level */
+  logger?: boolean | object;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The organization of the request's API key (key-protected routes only). */
+    organizationId: string;
+  }
+  interface FastifyContextConfig {
+    /** The route needs `service-api-key` and counts against the rate limit. */
+    auth?: boolean;
+  }
+}
+
+export type App = FastifyInstance;
+export const apiPrefix = '/api/v1';
+
+/** Builds the `/api/v1` app without listening; `mktdata serve` and the tests listen or inject. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    logger: deps.logger ?? { level: 'info' },
+    // The request id is the service-api-request-id of the response; logs carry it as reqId.
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('organizationId', '');
+
+  const limiter = new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('service-api-request-id', request.id);
+    if (!request.routeOptions.config.auth) return;
+    const key = request.headers['service-api-key'];
+    if (typeof key !== 'string' || key === '') throw new MktdataError('ERR_AUTH_MISSING_KEY');
+    const found = await deps.wh.db
+      .selectFrom('control.api_keys')
+      .select('organization_id')
+      .where('key_hash', '=', hashApiKey(key))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!found) throw new MktdataError('ERR_AUTH_INVALID_KEY');
+    request.organizationId = found.organization_id;
+    const retryAfter = limiter.take(found.organization_id);
+    if (retryAfter !== null) {
+      reply.header('Retry-After', String(retryAfter));
+      throw new MktdataError('ERR_RATE_LIMITED', { perSecond: limiter.perSecond, retryAfter });
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(new MktdataError('ERR_ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0]! }), request, reply),
+  );
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'mktdata', description: 'Marketplace data, export and action service (spec document 000).', version: '1.0.0' },
+      components: { securitySchemes: { serviceApiKey: { type: 'apiKey', in: 'header', name: 'service-api-key' } } },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await specRoutes(api);
+      await utilRoutes(api, deps);
+    },
+    { prefix: apiPrefix },
+  );
+  return app;
+}
+
+const reasons: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
+  410: 'Gone', 412: 'Precondition Failed', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  501: 'Not Implemented', 503: 'Service Unavailable',
+};
+
+/** One error body for every failure (API.md): a registered code, a safe message, the request id; never internals. */
+function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  let code: ErrorCode;
+  let message: string;
+  let status: number;
+  let issues: { path: (string | number)[]; code: string; message: string }[] | undefined;
+  if (error instanceof MktdataError) {
+    ({ code, message, status } = error);
+  } else if (hasZodFastifySchemaValidationErrors(error)) {
+    issues = error.validation.map((v) => ({
+      path: [error.validationContext ?? 'request', ...v.instancePath.split('/').filter(Boolean)],
+      code: String(v.params?.issue && typeof v.params.issue === 'object' && 'code' in v.params.issue ? v.params.issue.code : v.keyword),
+      message: v.message ?? 'invalid',
+    }));
+    const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    ({ status } = errorRegistry.ERR_REQUEST_INVALID);
+    code = 'ERR_REQUEST_INVALID';
+    message = new MktdataError(code, { summary }).message;
+  } else if (isClientError(error)) {
+    status = error.statusCode!;
+    code = 'ERR_REQUEST_INVALID';
+    message = new MktdataError(code, { summary: error.message }).message;
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+    code = 'ERR_INTERNAL';
+    status = 500;
+    message = new MktdataError(code, { requestId: request.id }).message;
+  }
+  return reply
+    .status(status)
+    .type('application/json')
+    .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}) });
+}
+
+/** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
+const isClientError = (error: unknown): error is FastifyError =>
+  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { loadMarketplaces } from '../../control/marketplaces.ts';
+import { MktdataError } from '../../errors.ts';
+import type { AppDeps } from '../app.ts';
+import { SellersAndVendorsResponseDto, UtilityOrganizationResponseDto, keyProtectedErrors, sellersAndVendorsQuery } from '../schemas.ts';
+
+const security = [{ serviceApiKey: [] }];
+
+/** Utility endpoints: the caller's organization and its connected sellers and vendors. */
+export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/util/organization',
+    { config: { auth: true }, schema: { tags: ['Utility'], security, response: { 200: UtilityOrganizationResponseDto, ...keyProtectedErrors } } },
+    async (request) => {
+      const org = await deps.wh.db
+        .selectFrom('control.organizations')
+        .select(['id', 'name', 'token_balance'])
+        .where('id', '=', request.organizationId)
+        .executeTakeFirst();
+      if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: request.organizationId });
+      return {
+        id: org.id,
+        name: org.name,
+        tokenBalance: Number(org.token_balance),
+        limits: { requestsPerSecond: deps.requestsPerSecond ?? 2, exportsPageSizeMax: 25, sellersAndVendorsPageSizeMax: 100 },
+      };
+    },
+  );
+
+  api.get(
+    '/util/sellers-and-vendors',
+    {
+      config: { auth: true },
+      schema: { tags: ['Utility'], security, querystring: sellersAndVendorsQuery, response: { 200: SellersAndVendorsResponseDto, ...keyProtectedErrors } },
+    },
+    async (request) => {
+      const { page, pageSize, query, marketplaceCountryCode } = request.query;
+      const marketplaces = loadMarketplaces();
+      // UK and GB both mean the United Kingdom marketplace.
+      const country = marketplaceCountryCode?.toUpperCase() === 'UK' ? 'GB' : marketplaceCountryCode?.toUpperCase();
+      const marketplaceIds = country ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId) : null;
+      let base = deps.wh.db.selectFrom('control.connections').where('organization_id', '=', request.organizationId);
+      if (query) base = base.where(sql<boolean>`contains(lower(name), ${query.toLowerCase()})`);
+      if (marketplaceIds) base = base.where('marketplace_id', 'in', marketplaceIds.length > 0 ? marketplaceIds : ['']);
+      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      const rows = await base.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const publishedAt = readPublishedAt(deps);
+      const landed = await deps.wh.db
+        .selectFrom('control.landed_files')
+        .select(['connection_id', (eb) => eb.fn.min('landed_at').as('first')])
+        .groupBy('connection_id')
+        .execute();
+      const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
+      const items = rows.map((c) => {
+        const marketplace = marketplaces.get(c.marketplace_id)!;
+        const first = firstLanded.get(c.id);
+        // API.md: first stage until a build has published data landed for the connection; landed files load whole.
+        const stage = first && publishedAt && Date.parse(first) <= Date.parse(publishedAt) ? 'COMPLETE' : 'FIRST_STAGE';
+        const accountType: 'SELLER' | 'VENDOR' | 'ADVERTISING' = c.type === 'VENDOR_CENTRAL' ? 'VENDOR' : c.type === 'MKT_ADS' ? 'ADVERTISING' : 'SELLER';
+        return {
+          sellerOrVendorId: c.id,
+          name: c.name,
+          accountType,
+          marketplaceId: c.marketplace_id,
+          marketplaceCountryCode: marketplace.countryCode,
+          marketplaceCountryName: marketplace.countryName,
+          marketplaceSellerId: c.seller_id,
+          connections: [{ type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS', createdAt: new Date(String(c.created_at)).toISOString() }],
+          // Connections fed by landed files are read-only: no action can write to the account.
+          accessLevel: 'READ' as const,
+          initialLoadStage: stage as 'FIRST_STAGE' | 'COMPLETE',
+        };
+      });
+      return { items, page, pageSize, totalCount: Number(total.n) };
+    },
+  );
+}
+
+function readPublishedAt(deps: AppDeps): string | null {
+  try {
+    return (JSON.parse(readFileSync(join(deps.home.publishedDir, 'manifest.json'), 'utf8')) as { publishedAt: string }).publishedAt;
+  } catch {
+    return null;
+  }
+}

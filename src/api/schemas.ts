@@ -1,0 +1,125 @@
+import { z } from 'zod';
+
+/** A schema that appears in the OpenAPI document under the spec's name. */
+const named = <T extends z.ZodType>(id: string, schema: T): T => {
+  z.globalRegistry.add(schema, { id });
+  return schema;
+};
+
+export const errorIssue = z.object({ path: z.array(z.union([z.string(), z.number()])), code: z.string(), message: z.string() });
+
+/** The error body of API.md, shared by every error status. */
+export const apiError = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  code: z.string(),
+  message: z.string(),
+  requestId: z.string(),
+  issues: z.array(errorIssue).optional(),
+});
+
+export const ApiBadRequestResponse = named('ApiBadRequestResponse', apiError);
+export const ApiUnauthorizedResponse = named('ApiUnauthorizedResponse', apiError);
+export const ApiNotFoundResponse = named('ApiNotFoundResponse', apiError);
+export const ApiRateLimitResponse = named('ApiRateLimitResponse', apiError);
+export const ApiInternalErrorResponse = named('ApiInternalErrorResponse', apiError);
+
+/** Responses every key-protected endpoint can give besides its own. */
+export const keyProtectedErrors = { 400: ApiBadRequestResponse, 401: ApiUnauthorizedResponse, 429: ApiRateLimitResponse };
+
+const sourceType = z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']);
+
+/** Boolean query parameters arrive as text. */
+export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const catalogFilterQuery = z
+  .object({
+    query: z.string().max(256).optional().describe('One short keyword: matches display name, table name, id, aliases, descriptions and columns.'),
+    sourceType: sourceType.optional(),
+    containsPii: booleanQuery.optional(),
+  })
+  .strict();
+
+const column = z.object({
+  name: z.string(),
+  type: z.enum(['TEXT', 'NUMBER', 'DATE', 'LOGIC', 'JSON']),
+  nullable: z.boolean(),
+  description: z.string().nullable(),
+  definition: z.string().optional(),
+  warehouseOnly: z.boolean().optional(),
+});
+
+const fetchPeriod = z.object({
+  type: z.enum(['CONTINUOUS', 'INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY']),
+  numberOfDays: z.number().int().optional(),
+  shiftDays: z.number().int().optional(),
+});
+
+export const CatalogSourceEntry = named('CatalogSourceEntry', z.object({
+  id: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string(),
+  tableName: z.string(),
+  type: sourceType,
+  columns: z.array(column),
+  userManaged: z.boolean(),
+  isPremium: z.boolean(),
+  defaultDataset: z.boolean(),
+  enabled: z.boolean(),
+  rowCountBilling: z.boolean(),
+  description: z.string(),
+  requiresDatePeriod: z.boolean(),
+  issues: z.array(z.object({ title: z.string(), description: z.string() })),
+  fetchPeriods: z.array(fetchPeriod),
+  dataAvailability: z.object({ type: z.enum(['INTRADAY', 'REAL_TIME']), description: z.string(), refreshAt: z.string() }).optional(),
+  sources: z.array(z.string()),
+  containsPii: z.boolean(),
+  initialLoadProgress: z.null(),
+  searchAliases: z.array(z.string()).optional(),
+  relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) })).optional(),
+}));
+
+export const ExportSourcesResponse = named('ExportSourcesResponse', z.object({
+  sources: z.array(CatalogSourceEntry),
+  recommendedSources: z.array(z.object({ id: z.string(), name: z.string(), tableName: z.string() }))
+    .describe('The default datasets among the matches: where to start.'),
+}));
+
+export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponseDto', z.object({
+  id: z.string(),
+  name: z.string(),
+  tokenBalance: z.number().int(),
+  limits: z.object({
+    requestsPerSecond: z.number(),
+    exportsPageSizeMax: z.number().int(),
+    sellersAndVendorsPageSizeMax: z.number().int(),
+  }),
+}));
+
+export const sellersAndVendorsQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(100),
+    query: z.string().max(256).optional(),
+    marketplaceCountryCode: z.string().length(2).optional(),
+  })
+  .strict();
+
+export const SellerOrVendor = named('SellerOrVendor', z.object({
+  sellerOrVendorId: z.string(),
+  name: z.string(),
+  accountType: z.enum(['SELLER', 'VENDOR', 'ADVERTISING']),
+  marketplaceId: z.string(),
+  marketplaceCountryCode: z.string(),
+  marketplaceCountryName: z.string(),
+  marketplaceSellerId: z.string().nullable(),
+  connections: z.array(z.object({ type: sourceType, createdAt: z.string() })),
+  accessLevel: z.enum(['READ', 'READ_AND_WRITE']),
+  initialLoadStage: z.enum(['FIRST_STAGE', 'SECOND_STAGE', 'COMPLETE']),
+}));
+
+export const SellersAndVendorsResponseDto = named('SellersAndVendorsResponseDto', z.object({
+  items: z.array(SellerOrVendor),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  totalCount: z.number().int(),
+}));

@@ -1,0 +1,55 @@
+import { loadModels, modelsDir } from '../models/load-models.ts';
+import type { CatalogEntry } from '../models/model-config.ts';
+
+/** A column as the catalog publishes it (spec document 000, "Catalog source entry"). */
+export interface CatalogColumn {
+  name: string;
+  type: 'TEXT' | 'NUMBER' | 'DATE' | 'LOGIC' | 'JSON';
+  nullable: boolean;
+  description: string | null;
+  definition?: string;
+  warehouseOnly?: boolean;
+}
+
+/** A catalog source entry: the mart's `.yml` catalog block with its table name and columns. */
+export type CatalogSource = Omit<CatalogEntry, 'id'> & { id: string; tableName: string; columns: CatalogColumn[] };
+
+const cache = new Map<string, CatalogSource[]>();
+
+/** Every catalog table, from the marts' `.yml` files (whether or not its data is built yet). */
+export function catalogSources(dir: string = modelsDir): CatalogSource[] {
+  let sources = cache.get(dir);
+  if (!sources) {
+    sources = loadModels(dir)
+      .filter((m) => m.config.catalog)
+      .map((m) => {
+        const { id, ...entry } = m.config.catalog!;
+        const columns = m.config.columns.map(({ name, type, nullable, description, definition, warehouseOnly }) => ({
+          name, type, nullable, description, ...(definition ? { definition } : {}), ...(warehouseOnly ? { warehouseOnly } : {}),
+        }));
+        return { id, tableName: m.name, ...entry, columns };
+      })
+      .sort((a, b) => a.tableName.localeCompare(b.tableName));
+    cache.set(dir, sources);
+  }
+  return sources;
+}
+
+/** Catalog filters of the spec endpoints: one keyword, the source type, the PII flag. */
+export interface CatalogFilter {
+  query?: string;
+  sourceType?: CatalogSource['type'];
+  containsPii?: boolean;
+}
+
+/** The entries matching a filter; `query` matches name, table name, id, aliases, descriptions and columns, case-insensitively. */
+export function findSources(filter: CatalogFilter, dir?: string): CatalogSource[] {
+  const keyword = filter.query?.trim().toLowerCase();
+  return catalogSources(dir).filter((s) => {
+    if (filter.sourceType && s.type !== filter.sourceType) return false;
+    if (filter.containsPii !== undefined && s.containsPii !== filter.containsPii) return false;
+    if (!keyword) return true;
+    const haystack = [s.name, s.tableName, s.id, s.description, ...(s.searchAliases ?? []), ...s.columns.flatMap((c) => [c.name, c.description ?? ''])];
+    return haystack.some((text) => text.toLowerCase().includes(keyword));
+  });
+}

@@ -1,0 +1,25 @@
+import { buildApp } from '../../api/app.ts';
+import { openWarehouse } from '../../db/warehouse.ts';
+import type { Home } from '../../home.ts';
+
+/** Options of `mktdata serve`. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  requestsPerSecond: number;
+}
+
+/** Serves `/api/v1` until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
+export async function serve(home: Home, options: ServeOptions): Promise<void> {
+  const wh = await openWarehouse(home, 'serve');
+  const app = await buildApp({ wh, home, requestsPerSecond: options.requestsPerSecond });
+  const url = await app.listen({ host: options.host, port: options.port });
+  console.log(`mktdata serving ${url}/api/v1 (home ${home.root})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await app.close();
+  await wh.close();
+}

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { addConnection } from '../../src/control/connections.ts';
+import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
+import { buildApp, type App } from '../../src/api/app.ts';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import { makeHome, DE, US } from '../helpers/home.ts';
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('HTTP API: server, authentication, limits, errors, catalog and utility endpoints', () => {
+  let wh: Warehouse;
+  let app: App;
+  let key: string;
+  let otherKey: string;
+  let clock = 1_000_000;
+
+  beforeAll(async () => {
+    const made = await makeHome();
+    wh = made.wh;
+    const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
+    key = await createApiKey(wh, org);
+    // A third connection in the UK, and another organization with a connection of its own.
+    await addConnection(wh, { organizationId: org, id: '00000000-0000-4000-8000-00000000a003', name: 'Test UK shop', marketplaceId: 'A1F83G8C2ARO7P' });
+    const other = await createOrganization(wh, { name: 'Other org', tokens: 5 });
+    otherKey = await createApiKey(wh, other);
+    await addConnection(wh, { organizationId: other, id: '00000000-0000-4000-8000-00000000b001', name: 'Other US', marketplaceId: US.marketplaceId });
+    // A fake clock, advanced by hand, so that the rate limit never interferes unless a test wants it to.
+    app = await buildApp({ wh, home: made.home, logger: false, now: () => clock });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await wh?.close();
+  });
+
+  const get = (url: string, headers: Record<string, string> = { 'service-api-key': key }) => {
+    clock += 1000; // a fresh second per call: a full bucket
+    return app.inject({ method: 'GET', url, headers });
+  };
+
+  describe('authentication', () => {
+    it('answers 401 without the service-api-key header, whatever other header carries the key', async () => {
+      for (const headers of [{}, { 'x-api-key': key }, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
+        const res = await get('/api/v1/util/organization', headers);
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toMatchObject({ statusCode: 401, error: 'Unauthorized', code: 'ERR_AUTH_MISSING_KEY' });
+      }
+    });
+
+    it('answers 401 for an unknown key', async () => {
+      const res = await get('/api/v1/util/organization', { 'service-api-key': 'mkt_not-a-key' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json().code).toBe('ERR_AUTH_INVALID_KEY');
+    });
+
+    it('puts a uuid service-api-request-id on every response, success or error, and in error bodies', async () => {
+      const ok = await get('/api/v1/util/organization');
+      const bad = await get('/api/v1/util/organization', {});
+      const spec = await get('/api/v1/spec/data-scheme', {});
+      const missing = await get('/api/v1/nope', {});
+      for (const res of [ok, bad, spec, missing]) expect(res.headers['service-api-request-id']).toMatch(uuid);
+      expect(bad.json().requestId).toBe(bad.headers['service-api-request-id']);
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json()).toMatchObject({ code: 'ERR_ROUTE_NOT_FOUND', message: 'no endpoint GET /api/v1/nope' });
+    });
+  });
+
+  describe('GET /util/organization', () => {
+    it('answers the key\'s organization with its token balance and limits', async () => {
+      const res = await get('/api/v1/util/organization');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        id: expect.stringMatching(uuid),
+        name: 'Test org',
+        tokenBalance: 10,
+        limits: { requestsPerSecond: 2, exportsPageSizeMax: 25, sellersAndVendorsPageSizeMax: 100 },
+      });
+      expect((await get('/api/v1/util/organization', { 'service-api-key': otherKey })).json()).toMatchObject({ name: 'Other org', tokenBalance: 5 });
+    });
+  });
+
+  describe('GET /util/sellers-and-vendors', () => {
+    it('lists only the organization\'s connections, paginated, with account type, marketplace, access level and load stage', async () => {
+      const res = await get('/api/v1/util/sellers-and-vendors');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ page: 1, pageSize: 100, totalCount: 3 });
+      expect(body.items.map((i: { name: string }) => i.name)).toEqual(['Test DE', 'Test UK shop', 'Test US']);
+      expect(body.items[2]).toEqual({
+        sellerOrVendorId: US.id,
+        name: 'Test US',
+        accountType: 'SELLER',
+        marketplaceId: 'ATVPDKIKX0DER',
+        marketplaceCountryCode: 'US',
+        marketplaceCountryName: 'United States',
+        marketplaceSellerId: 'SELLERUS',
+        connections: [{ type: 'SELLER_CENTRAL', createdAt: expect.any(String) }],
+        accessLevel: 'READ',
+        initialLoadStage: 'FIRST_STAGE', // nothing landed and published yet
+      });
+      const page2 = (await get('/api/v1/util/sellers-and-vendors?page=2&pageSize=1')).json();
+      expect(page2).toMatchObject({ page: 2, pageSize: 1, totalCount: 3, items: [{ sellerOrVendorId: '00000000-0000-4000-8000-00000000a003' }] });
+      const other = (await get('/api/v1/util/sellers-and-vendors', { 'service-api-key': otherKey })).json();
+      expect(other.items.map((i: { name: string }) => i.name)).toEqual(['Other US']);
+    });
+
+    it('filters by a case-insensitive name query and by country code, where UK and GB both mean the United Kingdom', async () => {
+      const names = async (qs: string) => (await get(`/api/v1/util/sellers-and-vendors?${qs}`)).json().items.map((i: { name: string }) => i.name);
+      expect(await names('query=tEsT%20d')).toEqual(['Test DE']);
+      expect(await names('marketplaceCountryCode=UK')).toEqual(['Test UK shop']);
+      expect(await names('marketplaceCountryCode=gb')).toEqual(['Test UK shop']);
+      expect(await names('marketplaceCountryCode=FR')).toEqual([]);
+      expect((await get(`/api/v1/util/sellers-and-vendors?marketplaceCountryCode=DE`)).json().items[0].sellerOrVendorId).toBe(DE.id);
+    });
+
+    it.each([
+      ['page=0', 'page'],
+      ['page=-1', 'page'],
+      ['page=abc', 'page'],
+      ['page=1.5', 'page'],
+      ['pageSize=0', 'pageSize'],
+      ['pageSize=101', 'pageSize'],
+      ['pageSize[]=5', 'pageSize[]'],
+      ['page=1&page=2', 'page'],
+      [`query=${'x'.repeat(257)}`, 'query'],
+      ['marketplaceCountryCode=USA', 'marketplaceCountryCode'],
+      ['unknown=1', 'unknown'],
+    ])('answers 400 with issues for %s, never 500', async (qs, field) => {
+      const res = await get(`/api/v1/util/sellers-and-vendors?${qs}`);
+      expect(res.statusCode).toBe(400);
+      const body = res.json();
+      expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'ERR_REQUEST_INVALID' });
+      expect(JSON.stringify(body.issues)).toContain(field);
+    });
+  });
+
+  describe('GET /spec/data-scheme', () => {
+    it('needs no key and lists every catalog table with its columns and metadata', async () => {
+      const res = await get('/api/v1/spec/data-scheme', {});
+      expect(res.statusCode).toBe(200);
+      const { sources, recommendedSources } = res.json();
+      const profit = sources.find((s: { tableName: string }) => s.tableName === 'mkt_profit_by_date');
+      expect(profit).toMatchObject({ name: 'Profit by Date', type: 'SELLER_CENTRAL', isPremium: true, requiresDatePeriod: true, containsPii: false, initialLoadProgress: null });
+      expect(profit.id).toMatch(/^[0-9a-f]{64}$/);
+      expect(profit.columns[0]).toEqual({ name: 'marketplace_id', type: 'TEXT', nullable: false, description: 'Marketplace identifier.' });
+      expect(recommendedSources.map((s: { tableName: string }) => s.tableName)).toContain('mkt_profit_by_sku_and_date');
+    });
+
+    it('filters by keyword (aliases, columns, id prefix), source type and PII flag', async () => {
+      const tables = async (qs: string) => (await get(`/api/v1/spec/data-scheme?${qs}`, {})).json().sources.map((s: { tableName: string }) => s.tableName);
+      expect(await tables('query=P%26L')).toEqual(['mkt_profit_by_date', 'mkt_profit_by_sku_and_date']);
+      expect(await tables('query=ad_target_count')).toEqual(['mkt_profit_by_date']);
+      expect(await tables('query=9eb9e70668')).toEqual(['mkt_profit_by_date']);
+      expect(await tables('sourceType=MKT_ADS')).toEqual(['mkt_ads_performance_by_asin_and_date']);
+      expect(await tables('containsPii=true')).toEqual([]);
+      const bad = await get('/api/v1/spec/data-scheme?containsPii=maybe', {});
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().issues[0].path).toContain('containsPii');
+    });
+  });
+
+  describe('rate limit', () => {
+    it('allows 2 requests per second per organization, then answers 429 with Retry-After; the spec endpoints are not limited', async () => {
+      clock += 5000;
+      const at = (headers: Record<string, string> = { 'service-api-key': key }) => app.inject({ method: 'GET', url: '/api/v1/util/organization', headers });
+      expect((await at()).statusCode).toBe(200);
+      expect((await at()).statusCode).toBe(200);
+      const limited = await at();
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['retry-after']).toBe('1');
+      expect(limited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'ERR_RATE_LIMITED' });
+      // Another organization has its own bucket; the spec endpoints take none.
+      expect((await at({ 'service-api-key': otherKey })).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await app.inject({ method: 'GET', url: '/api/v1/spec/data-scheme' })).statusCode).toBe(200);
+      clock += 500; // half a second refills one token
+      expect((await at()).statusCode).toBe(200);
+      expect((await at()).statusCode).toBe(429);
+    });
+  });
+
+  describe('GET /openapi.json', () => {
+    it('is a valid OpenAPI 3.1 document with the spec\'s schema names', async () => {
+      const res = await get('/api/v1/openapi.json', {});
+      expect(res.statusCode).toBe(200);
+      const document = res.json();
+      expect(document.openapi).toBe('3.1.0');
+      const result = await new Validator().validate(document);
+      expect(result.errors ?? []).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining([
+        'ExportSourcesResponse', 'UtilityOrganizationResponseDto', 'SellersAndVendorsResponseDto', 'ApiNotFoundResponse', 'ApiRateLimitResponse',
+      ]));
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/spec/data-scheme', '/api/v1/util/organization', '/api/v1/util/sellers-and-vendors']));
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { createApiKey } from '../../src/control/organizations.ts';
+import { makeHome } from '../helpers/home.ts';
+
+describe('mktdata serve (end to end over HTTP)', () => {
+  it('serves /api/v1 on a loopback port with a key, limits a burst with 429 and Retry-After, and stops gracefully', async () => {
+    const { home, wh } = await makeHome();
+    const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
+    const key = await createApiKey(wh, org);
+    await wh.close();
+
+    const server = spawn('node', ['bin/mktdata.js', 'serve', '--home', home.root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      server.stdout.setEncoding('utf8');
+      const base = await new Promise<string>((resolve, reject) => {
+        server.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)?.[1];
+          if (url) resolve(url);
+        });
+        server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+      });
+
+      const call = (path: string) => fetch(`${base}${path}`, { headers: { 'service-api-key': key } });
+      const burst = await Promise.all([1, 2, 3, 4].map(() => call('/util/organization')));
+      const statuses = burst.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 200, 429, 429]);
+      const limited = burst.find((r) => r.status === 429)!;
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get('service-api-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await limited.json()).toMatchObject({ statusCode: 429, code: 'ERR_RATE_LIMITED' });
+
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      const after = await call('/util/organization');
+      expect(after.status).toBe(200);
+      expect(await after.json()).toMatchObject({ name: 'Test org' });
+      expect((await fetch(`${base}/spec/data-scheme?query=pnl`)).status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+      if (server.exitCode === null) await once(server, 'exit');
+    }
+    expect(server.exitCode).toBe(0);
+  });
+});
