@@ -49,7 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ?? { level: 'info' },
     // The request id is the service-api-request-id of the response; logs carry it as reqId.
     genReqId: () => randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -93,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await specRoutes(api);
+      await specRoutes(api, { requestsPerSecond: limiter.perSecond });
       await utilRoutes(api, deps);
     },
     { prefix: apiPrefix },

@@ -123,3 +123,27 @@ export const SellersAndVendorsResponseDto = named('SellersAndVendorsResponseDto'
   pageSize: z.number().int(),
   totalCount: z.number().int(),
 }));
+
+const eventField: z.ZodType<{ name: string; type: 'STRING' | 'NUMBER' | 'JSON' | 'OBJECT_LIST'; optional: boolean; description?: string; fields?: unknown[] }> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    type: z.enum(['STRING', 'NUMBER', 'JSON', 'OBJECT_LIST']),
+    optional: z.boolean(),
+    description: z.string().optional(),
+    fields: z.array(eventField).optional(),
+  }),
+);
+
+export const WebhookSchemeResponse = named('WebhookSchemeResponse', z.object({
+  messages: z.array(z.object({
+    messageType: z.string(),
+    description: z.string(),
+    highVolume: z.literal(true).optional(),
+    availabilityNote: z.string().optional(),
+    prerequisites: z.string().optional(),
+    summary: z.object({ description: z.string(), fields: z.array(eventField) }),
+    details: z.object({ description: z.string(), fields: z.array(eventField) }),
+  })),
+}));
+
+export const tableFileParams = z.object({ file: z.string() });

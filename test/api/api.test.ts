@@ -159,6 +159,68 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
     });
   });
 
+  describe('Markdown and webhook specification endpoints', () => {
+    it('serves the data-scheme index with one section per source type, linking each table page', async () => {
+      const res = await get('/api/v1/spec/data-scheme.md', {});
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+      expect(res.body).toMatch(/^# Data scheme/);
+      expect(res.body).toContain('## SELLER_CENTRAL');
+      expect(res.body).toContain('## MKT_ADS');
+      expect(res.body).toContain('- [Profit by Date](data-scheme/mkt_profit_by_date.md) `mkt_profit_by_date`');
+      const filtered = (await get('/api/v1/spec/data-scheme.md?query=pnl', {})).body;
+      expect(filtered.match(/^- \[/gm)).toHaveLength(2);
+    });
+
+    it('serves a table page with its metadata and every column', async () => {
+      const res = await get('/api/v1/spec/data-scheme/mkt_profit_by_date.md', {});
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toMatch(/^# mkt_profit_by_date\n\n## Profit by Date \(SELLER_CENTRAL\)/);
+      expect(res.body).toContain('| ad_target_count | NUMBER | true |');
+      expect(res.body).toContain('- fetchPeriods: CONTINUOUS');
+      expect(res.body).toContain('| roi | NUMBER | true |');
+    });
+
+    it.each(['nope.md', 'mkt_profit_by_date', 'MKT_PROFIT_BY_DATE.md', 'mkt_profit_by_date.md.bak', '..%2F..%2Fwarehouse.duckdb', '%2E%2E%2Fetc%2Fpasswd', 'a%00.md', `${'x'.repeat(300)}.md`])(
+      'answers 404 with the Markdown page titled Table not found for %s',
+      async (file) => {
+        const res = await get(`/api/v1/spec/data-scheme/${file}`, {});
+        expect(res.statusCode).toBe(404);
+        expect(res.headers['content-type']).toMatch(/^text\/markdown/);
+        expect(res.body).toMatch(/^# Table not found\n/);
+        expect(res.body).not.toContain('passwd');
+      },
+    );
+
+    it('lists every webhook event of spec document 002 with its fields, flags and prerequisites', async () => {
+      const res = await get('/api/v1/spec/webhook-scheme', {});
+      expect(res.statusCode).toBe(200);
+      const { messages } = res.json();
+      expect(messages).toHaveLength(19);
+      const byType = Object.fromEntries(messages.map((m: { messageType: string }) => [m.messageType, m]));
+      expect(byType.MKT_ORDER_UPDATE.summary.fields.find((f: { name: string }) => f.name === 'orderItems')).toMatchObject({
+        type: 'OBJECT_LIST', optional: true, fields: [{ name: 'sku', type: 'STRING', optional: false }, { name: 'childAsin' }, { name: 'quantity', type: 'NUMBER' }, { name: 'itemPriceValue' }],
+      });
+      expect(byType.MKT_ORDER_BUYER_INFO_UPDATE.details.fields).toHaveLength(20);
+      expect(byType.MKT_ANY_OFFER_CHANGED.highVolume).toBe(true);
+      expect(byType.MKT_FEE_PROMOTION.highVolume).toBeUndefined();
+      expect(byType.MKT_SHIPMENT_TRACKING_MILESTONE_CHANGED.prerequisites).toContain('MKT_SHIPMENT_TRACKING_SUBSCRIBE');
+      expect(byType.MKT_TRANSACTION_UPDATE.summary.fields.map((f: { name: string }) => f.name)).toEqual([
+        'marketplaceId', 'marketplaceCountryCode', 'marketplaceCountryName', 'sellerOrVendorId', 'sellerOrVendorName', 'marketplaceSellerId',
+        'spApiNotificationId', 'spApiNotificationType', 'eventTimeUtc',
+      ]);
+      expect(byType.MKT_TRANSACTION_UPDATE.details.fields.map((f: { name: string; optional: boolean }) => `${f.name}:${f.optional}`)).toEqual(['notificationMetadata:false', 'payload:false']);
+    });
+
+    it('serves instructions for agents: the flow, limits and errors', async () => {
+      const res = await get('/api/v1/spec/service_api.md', {});
+      expect(res.statusCode).toBe(200);
+      for (const text of ['service-api-key', '/api/v1/util/sellers-and-vendors', '/api/v1/exports/sources', 'POST /api/v1/exports', '/raw', 'Retry-After', '2 requests per second']) {
+        expect(res.body).toContain(text);
+      }
+    });
+  });
+
   describe('rate limit', () => {
     it('allows 2 requests per second per organization, then answers 429 with Retry-After; the spec endpoints are not limited', async () => {
       clock += 5000;

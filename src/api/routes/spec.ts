@@ -1,25 +1,55 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { findSources } from '../../catalog/catalog.ts';
-import { ApiBadRequestResponse, ExportSourcesResponse, catalogFilterQuery } from '../schemas.ts';
+import { catalogSources, findSources } from '../../catalog/catalog.ts';
+import { dataSchemeIndex, tableNotFoundPage, tablePage } from '../../catalog/markdown.ts';
+import { eventDefinitions } from '../../webhooks/events.ts';
+import { ApiBadRequestResponse, ExportSourcesResponse, WebhookSchemeResponse, catalogFilterQuery, tableFileParams } from '../schemas.ts';
+import { serviceApiMarkdown } from '../service-api-md.ts';
 
-/** The specification endpoints: no key, no rate limit. */
-export async function specRoutes(app: FastifyInstance) {
+const markdown = 'text/markdown; charset=utf-8';
+const tableFile = /^([a-z][a-z0-9_]{0,127})\.md$/;
+
+/** The specification endpoints: no key, no rate limit; generated from the catalog .yml files and event definitions. */
+export async function specRoutes(app: FastifyInstance, limits: { requestsPerSecond: number }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Specification'];
+
   api.get(
     '/spec/data-scheme',
-    {
-      schema: {
-        tags: ['Specification'],
-        summary: 'The catalog of data tables, filtered',
-        querystring: catalogFilterQuery,
-        response: { 200: ExportSourcesResponse, 400: ApiBadRequestResponse },
-      },
-    },
+    { schema: { tags, summary: 'The catalog of data tables, filtered', querystring: catalogFilterQuery, response: { 200: ExportSourcesResponse, 400: ApiBadRequestResponse } } },
     async (request) => {
       const sources = findSources(request.query);
       const recommendedSources = sources.filter((s) => s.defaultDataset).map(({ id, name, tableName }) => ({ id, name, tableName }));
       return { sources, recommendedSources };
     },
+  );
+
+  api.get(
+    '/spec/data-scheme.md',
+    { schema: { tags, summary: 'Markdown index of the catalog', querystring: catalogFilterQuery, produces: ['text/markdown'] } },
+    async (request, reply) => reply.type(markdown).send(dataSchemeIndex(findSources(request.query))),
+  );
+
+  api.get(
+    '/spec/data-scheme/:file',
+    { schema: { tags, summary: 'Markdown page of one table (<table_name>.md)', params: tableFileParams, produces: ['text/markdown'] } },
+    async (request, reply) => {
+      const name = tableFile.exec(request.params.file)?.[1];
+      const sources = name ? catalogSources().filter((s) => s.tableName === name) : [];
+      if (sources.length === 0) return reply.status(404).type(markdown).send(tableNotFoundPage);
+      return reply.type(markdown).send(tablePage(name!, sources));
+    },
+  );
+
+  api.get(
+    '/spec/webhook-scheme',
+    { schema: { tags, summary: 'Every webhook event definition', response: { 200: WebhookSchemeResponse } } },
+    async () => ({ messages: eventDefinitions }),
+  );
+
+  api.get(
+    '/spec/service_api.md',
+    { schema: { tags, summary: 'Instructions for agents: the flow, limits and errors', produces: ['text/markdown'] } },
+    async (_request, reply) => reply.type(markdown).send(serviceApiMarkdown(limits)),
   );
 }

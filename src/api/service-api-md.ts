@@ -1,0 +1,40 @@
+/** GET /api/v1/spec/service_api.md: instructions for agents and scripts calling the API. */
+export function serviceApiMarkdown(limits: { requestsPerSecond: number }): string {
+  return `# mktdata service API: instructions for agents
+
+Base path \`/api/v1\`. Send the organization API key in the header \`service-api-key\` on every
+endpoint except \`/spec/*\` (not \`X-Api-Key\`, not \`Authorization\`). Bodies are JSON.
+
+## The flow
+
+1. **Sellers**: \`GET /api/v1/util/sellers-and-vendors\` lists the connected accounts; keep the
+   \`sellerOrVendorId\` of each one you need (filter with \`query\` or \`marketplaceCountryCode\`).
+2. **Sources**: \`GET /api/v1/exports/sources?sellerOrVendorIds=<id>\` lists the tables available to
+   those accounts, with their columns. Search the catalog without a key at
+   \`GET /api/v1/spec/data-scheme?query=<one keyword>\` (or read \`/api/v1/spec/data-scheme.md\`).
+   Prefer the recommended sources; \`mkt_profit_by_date\` and \`mkt_profit_by_sku_and_date\` answer
+   profit questions.
+3. **Export**: \`POST /api/v1/exports\` with \`{ "sellerOrVendorIds": [...], "sourceId": "<64-hex id or its first 10 characters>",
+   "columns": [...], "from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "outputType": "CSV" | "JSON" | "PARQUET" }\`.
+   \`from\`/\`to\` are required exactly when the source has \`requiresDatePeriod\`. It answers 202 with the export.
+4. **Poll**: \`GET /api/v1/exports/{exportId}/raw\`. 202 means still processing: wait the interval its
+   message recommends and ask again. 410 (file expired) and 422 (failed, or no tokens) mean stop:
+   create a new export if needed.
+5. **Raw**: a 302 answer's \`Location\` is a signed, expiring URL of this server; fetch it without the key.
+
+## Limits
+
+- ${limits.requestsPerSecond} requests per second per organization over the key-protected endpoints; a 429 carries
+  \`Retry-After\` in whole seconds: wait that long.
+- Lists are paginated with \`page\` (from 1) and \`pageSize\` (exports at most 25, sellers and vendors at most 100).
+- Array query parameters repeat the name: \`sellerOrVendorIds=a&sellerOrVendorIds=b\`.
+
+## Errors
+
+Every response has a \`service-api-request-id\` header; quote it when reporting a problem. Errors are
+\`{ "statusCode", "error", "code", "message", "requestId" }\`, and 400 answers add \`issues\` naming
+each invalid field. 401: missing or unknown key. 402: no tokens left. 404: unknown, or belongs to
+another organization. 429: too many requests. Do not retry a 4xx unchanged, except 429 after
+\`Retry-After\` and 202 on \`/raw\` after the recommended interval.
+`;
+}
