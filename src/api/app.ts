@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
@@ -14,6 +15,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
 import type { Home } from '../home.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { specRoutes } from './routes/spec.ts';
 import { utilRoutes } from './routes/util.ts';
 
@@ -95,9 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await specRoutes(api, { requestsPerSecond: limiter.perSecond });
       await utilRoutes(api, deps);
+      await inviteApiRoutes(api, deps);
     },
     { prefix: apiPrefix },
   );
+  await app.register(fastifyFormbody);
+  await invitePageRoutes(app, deps);
   return app;
 }
 

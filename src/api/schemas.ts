@@ -147,3 +147,22 @@ export const WebhookSchemeResponse = named('WebhookSchemeResponse', z.object({
 }));
 
 export const tableFileParams = z.object({ file: z.string() });
+
+export const CreatePublicInvitationRequest = named('CreatePublicInvitationRequest', z.object({
+  accountType: z.enum(['SELLER', 'VENDOR']).default('SELLER').describe('Kind of account the invited party connects.'),
+  name: z.string().trim().min(1).max(256).optional().describe('Suggested name of the connection, shown pre-filled.'),
+  marketplaceCountryCode: z.string().length(2).optional().describe('Suggested marketplace (UK and GB both mean the United Kingdom).'),
+}).strict());
+
+export const CreatePublicInvitationResponse = named('CreatePublicInvitationResponse', z.object({
+  invitationId: z.string(),
+  url: z.string().describe('Public link (no key needed) to a page where the seller or vendor registers the connection.'),
+  accountType: z.enum(['SELLER', 'VENDOR']),
+  expiresAt: z.string().describe('The link stops working after this time (7 days after creation).'),
+}));
+
+export const invitationForm = z.object({
+  name: z.string().trim().min(1, 'a name is required').max(256),
+  marketplaceId: z.string().trim().min(1, 'choose a marketplace'),
+  sellerId: z.string().trim().max(64).optional().transform((v) => (v ? v : undefined)),
+});

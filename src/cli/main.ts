@@ -124,8 +124,10 @@ command(program, 'serve')
   .action(async (o) => serve(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: o.requestsPerSecond }));
 
 command(program, 'demo')
-  .description('load the bundled demo data, build and publish it')
-  .action(async (o) => demo(resolveHome(o.home)));
+  .description('load the bundled demo data, build and publish it, then serve the API until stopped')
+  .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
+  .option('--host <host>', 'interface to listen on', '127.0.0.1')
+  .action(async (o) => demo(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: 2 }));
 
 try {
   await program.parseAsync();

@@ -3,6 +3,18 @@ import type { Generated } from 'kysely';
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
 export interface ControlPlane {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
+  'control.invitations': {
+    id: string;
+    organization_id: string;
+    token_hash: string;
+    account_type: 'SELLER' | 'VENDOR';
+    suggested_name: string | null;
+    marketplace_id: string | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+    connection_id: string | null;
+  };
   'control.api_keys': {
     id: string;
     organization_id: string;

@@ -221,6 +221,76 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
     });
   });
 
+  describe('POST /util/sellers-and-vendors/invite and the public invitation page', () => {
+    const post = (url: string, payload: unknown, headers: Record<string, string> = { 'service-api-key': key }) => {
+      clock += 1000;
+      return app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers });
+    };
+    const invite = async (body: unknown) => post('/api/v1/util/sellers-and-vendors/invite', body);
+    const pathOf = (url: string) => new URL(url).pathname;
+
+    it('creates a public link valid 7 days that opens a registration page, registers the connection once, then answers 410', async () => {
+      const created = await invite({ accountType: 'SELLER', name: 'Invited FR shop', marketplaceCountryCode: 'FR' });
+      expect(created.statusCode).toBe(201);
+      const body = created.json();
+      expect(body).toEqual({ invitationId: expect.stringMatching(uuid), url: expect.stringMatching(/^http:\/\/localhost(:\d+)?\/invite\/[A-Za-z0-9_-]{32}$/), accountType: 'SELLER', expiresAt: new Date(clock + 7 * 86_400_000).toISOString() });
+
+      const page = await app.inject({ method: 'GET', url: pathOf(body.url) });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('Connect your seller account');
+      expect(page.body).toContain('value="Invited FR shop"');
+      expect(page.body).toContain('<option value="A13V1IB3VIYZZH" selected>');
+
+      const form = (fields: Record<string, string>) =>
+        app.inject({ method: 'POST', url: pathOf(body.url), payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const missing = await form({ name: '', marketplaceId: 'A13V1IB3VIYZZH' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.body).toContain('a name is required');
+      expect((await form({ name: 'X', marketplaceId: 'NOPE' })).statusCode).toBe(400);
+
+      const done = await form({ name: 'Invited FR shop', marketplaceId: 'A13V1IB3VIYZZH', sellerId: 'AFRSELLER' });
+      expect(done.statusCode).toBe(201);
+      const connectionId = /<code>([0-9a-f-]{36})<\/code>/.exec(done.body)?.[1];
+      expect(connectionId).toMatch(uuid);
+      const listed = (await get('/api/v1/util/sellers-and-vendors?marketplaceCountryCode=FR')).json();
+      expect(listed.items).toMatchObject([{ sellerOrVendorId: connectionId, name: 'Invited FR shop', marketplaceSellerId: 'AFRSELLER', accountType: 'SELLER' }]);
+      expect((await get('/api/v1/util/sellers-and-vendors?marketplaceCountryCode=FR', { 'service-api-key': otherKey })).json().items).toEqual([]);
+
+      const again = await form({ name: 'Twice', marketplaceId: 'A13V1IB3VIYZZH' });
+      expect(again.statusCode).toBe(410);
+      expect(again.body).toContain('Invitation already used');
+    });
+
+    it('expires a link after 7 days and answers 404 for an unknown one', async () => {
+      const { url } = (await invite({ accountType: 'VENDOR' })).json();
+      clock += 7 * 86_400_000 + 1;
+      const expired = await app.inject({ method: 'GET', url: pathOf(url) });
+      expect(expired.statusCode).toBe(410);
+      expect(expired.body).toContain('Invitation expired');
+      expect((await app.inject({ method: 'GET', url: '/invite/not-a-token' })).statusCode).toBe(404);
+    });
+
+    it.each([
+      [{ accountType: 'ADMIN' }, 'accountType'],
+      [{ marketplaceCountryCode: 'ZZ' }, 'marketplaceCountryCode'],
+      [{ marketplaceCountryCode: 'FRA' }, 'marketplaceCountryCode'],
+      [{ name: '' }, 'name'],
+      [{ extra: true }, 'extra'],
+    ])('answers 400 naming the field for %j', async (payload, field) => {
+      const res = await invite(payload);
+      expect(res.statusCode).toBe(400);
+      expect(JSON.stringify(res.json())).toContain(field);
+    });
+
+    it('answers 400, not 500, for a body that is not JSON, and 401 without a key', async () => {
+      const res = await app.inject({ method: 'POST', url: '/api/v1/util/sellers-and-vendors/invite', payload: '{not json', headers: { 'service-api-key': key, 'content-type': 'application/json' } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('ERR_REQUEST_INVALID');
+      expect((await post('/api/v1/util/sellers-and-vendors/invite', {}, {})).statusCode).toBe(401);
+    });
+  });
+
   describe('rate limit', () => {
     it('allows 2 requests per second per organization, then answers 429 with Retry-After; the spec endpoints are not limited', async () => {
       clock += 5000;

@@ -1,43 +1,73 @@
-import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { cli } from '../helpers/home.ts';
 
 describe('mktdata demo (what npm start runs)', () => {
-  it('lands every bundled file, builds every model and publishes reconciled profit tables', async () => {
+  it('lands every bundled file, builds reconciled profit tables, publishes them and serves the API with a demo key', async () => {
     const home = join(mkdtempSync(join(tmpdir(), 'mktdata-demo-')), 'home');
-    const demo = await cli(['demo', '--home', home]);
-    expect(demo.stderr).toBe('');
-    expect(demo.code).toBe(0);
-    expect(demo.stdout).not.toMatch(/^(refused|ERROR|skipped)/m);
-    expect(demo.stdout).toMatch(/^ok {6}marts\.mkt_profit_by_sku_and_date/m);
-    expect(demo.stdout).toMatch(/^ok {6}marts\.mkt_profit_by_date/m);
-    // The deliberate unknown settlement description (fixtures/demo/README.md) is the only warning, once per connection.
-    expect(demo.stdout.match(/warn: .*/g)).toEqual([
-      'warn: settlement descriptions that fell to the catch-all category (other_fee) of the amount map: 1 bad row(s)',
-      'warn: settlement descriptions that fell to the catch-all category (other_fee) of the amount map: 1 bad row(s)',
-    ]);
+    const demo = spawn('node', ['bin/mktdata.js', 'demo', '--home', home, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    demo.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const [, key, api] = await new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const found = /The API \(key: (mkt_\S+)\):\n {2}curl -s (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(stdout);
+          if (found) {
+            clearInterval(timer);
+            resolve(found);
+          }
+        }, 100);
+        demo.once('exit', (code) => {
+          clearInterval(timer);
+          reject(new Error(`demo exited with ${code}: ${stderr}`));
+        });
+      });
+      expect(stderr).toBe('');
+      expect(stdout).not.toMatch(/^(refused|ERROR|skipped)/m);
+      expect(stdout).toMatch(/^ok {6}marts\.mkt_profit_by_sku_and_date/m);
+      expect(stdout).toMatch(/^ok {6}marts\.mkt_profit_by_date/m);
+      // The deliberate unknown settlement description (fixtures/demo/README.md) is the only warning, once per connection.
+      expect(stdout.match(/warn: .*/g)).toEqual([
+        'warn: settlement descriptions that fell to the catch-all category (other_fee) of the amount map: 1 bad row(s)',
+        'warn: settlement descriptions that fell to the catch-all category (other_fee) of the amount map: 1 bad row(s)',
+      ]);
 
-    const totals = await cli(['query', '--home', home, '--format', 'json', `
-      select seller_or_vendor_name as connection, count(*) as days, sum(total_sales) as sales, sum(total_fees) as fees,
-             sum(ad_spend) as ad_spend, sum(sponsored_tv_ad_spend) as tv, sum(refund_count) as refunds, sum(profit) as profit,
-             count(*) filter (where ad_target_count is not null) as target_days
-      from mkt_profit_by_date group by all order by all`]);
-    expect(totals.code).toBe(0);
-    const rows = JSON.parse(totals.stdout) as Record<string, string | number>[];
-    expect(rows.map((r) => r.connection)).toEqual(['Acme Outdoor DE', 'Acme Outdoor US']);
-    for (const r of rows) {
-      const sales = Number(r.sales);
-      // Plausible: fees between 10 % and 40 % of sales, some ads, refunds and target summaries, a positive profit below sales.
-      expect(Number(r.fees) / sales).toBeGreaterThan(0.1);
-      expect(Number(r.fees) / sales).toBeLessThan(0.4);
-      expect(Number(r.ad_spend)).toBeGreaterThan(0);
-      expect(Number(r.refunds)).toBeGreaterThan(0);
-      expect(Number(r.target_days)).toBeGreaterThan(20);
-      expect(Number(r.profit)).toBeGreaterThan(0);
-      expect(Number(r.profit)).toBeLessThan(sales);
+      const sellers = await fetch(`${api}/util/sellers-and-vendors`, { headers: { 'service-api-key': key! } });
+      expect(sellers.status).toBe(200);
+      const body = (await sellers.json()) as { items: { name: string; initialLoadStage: string }[] };
+      expect(body.items.map((i) => `${i.name} ${i.initialLoadStage}`)).toEqual(['Acme Outdoor DE COMPLETE', 'Acme Outdoor US COMPLETE']);
+
+      // The published snapshot stays readable while the server holds the warehouse.
+      const totals = await cli(['query', '--home', home, '--format', 'json', `
+        select seller_or_vendor_name as connection, sum(total_sales) as sales, sum(total_fees) as fees, sum(ad_spend) as ad_spend,
+               sum(sponsored_tv_ad_spend) as tv, sum(refund_count) as refunds, sum(profit) as profit,
+               count(*) filter (where ad_target_count is not null) as target_days
+        from mkt_profit_by_date group by all order by all`]);
+      expect(totals.code).toBe(0);
+      const rows = JSON.parse(totals.stdout) as Record<string, string | number>[];
+      expect(rows.map((r) => r.connection)).toEqual(['Acme Outdoor DE', 'Acme Outdoor US']);
+      for (const r of rows) {
+        const sales = Number(r.sales);
+        // Plausible: fees between 10 % and 40 % of sales, some ads, refunds and target summaries, a positive profit below sales.
+        expect(Number(r.fees) / sales).toBeGreaterThan(0.1);
+        expect(Number(r.fees) / sales).toBeLessThan(0.4);
+        expect(Number(r.ad_spend)).toBeGreaterThan(0);
+        expect(Number(r.refunds)).toBeGreaterThan(0);
+        expect(Number(r.target_days)).toBeGreaterThan(20);
+        expect(Number(r.profit)).toBeGreaterThan(0);
+        expect(Number(r.profit)).toBeLessThan(sales);
+      }
+      expect(Number(rows[1]!.tv)).toBeGreaterThan(0); // sponsored TV runs in the US only
+    } finally {
+      demo.kill('SIGTERM');
+      if (demo.exitCode === null) await once(demo, 'exit');
     }
-    expect(Number(rows[1]!.tv)).toBeGreaterThan(0); // sponsored TV runs in the US only
+    expect(demo.exitCode).toBe(0);
   });
 });

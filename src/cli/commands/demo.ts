@@ -11,6 +11,7 @@ import { findSource } from '../../ingest/sources/index.ts';
 import { withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable } from '../output.ts';
 import { build } from './build.ts';
+import { serve, type ServeOptions } from './serve.ts';
 
 /** The bundled demo set. */
 export const demoDir = resolve(fileURLToPath(import.meta.url), '../../../../fixtures/demo');
@@ -20,13 +21,14 @@ const demoConnections = z.array(
 );
 
 /** Loads the bundled demo data into a home (idempotently), builds and publishes it, and prints a first look. */
-export async function demo(home: Home): Promise<void> {
+export async function demo(home: Home, options: ServeOptions): Promise<void> {
   const wh = await openWarehouse(home, 'demo', { create: true });
+  let key: string;
   try {
     const connections = demoConnections.parse(JSON.parse(readFileSync(join(demoDir, 'connections.json'), 'utf8')));
     const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
     const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
-    const key = await createApiKey(wh, organizationId);
+    key = await createApiKey(wh, organizationId);
     for (const c of connections) {
       const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', c.id).executeTakeFirst();
       if (!exists) await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
@@ -59,5 +61,14 @@ Try it:
   npx mktdata query --home ${home.root} "select date, seller_or_vendor_name, total_sales, total_fees, ad_spend, cogs_total, profit, roi from mkt_profit_by_date order by date desc limit 7"
   npx mktdata query --home ${home.root} "select sku, sum(profit) as profit from mkt_profit_by_sku_and_date group by all order by profit desc limit 10"
   npx mktdata export --home ${home.root} --table mkt_order_items_with_cogs --connection ${'6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01'} --from 2026-09-01 --to 2026-09-30 --format csv --out orders.csv
-  duckdb -readonly ${home.published}    # or any DuckDB client, read-only`);
+  duckdb -readonly ${home.published}    # or any DuckDB client, read-only
+`);
+  await serve(home, options, (api) =>
+    console.log(`
+The API (key: ${key}):
+  curl -s ${api}/spec/data-scheme?query=pnl
+  curl -s -H "service-api-key: ${key}" ${api}/util/organization
+  curl -s -H "service-api-key: ${key}" ${api}/util/sellers-and-vendors
+`),
+  );
 }

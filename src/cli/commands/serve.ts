@@ -10,11 +10,12 @@ export interface ServeOptions {
 }
 
 /** Serves `/api/v1` until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
-export async function serve(home: Home, options: ServeOptions): Promise<void> {
+export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const wh = await openWarehouse(home, 'serve');
   const app = await buildApp({ wh, home, requestsPerSecond: options.requestsPerSecond });
   const url = await app.listen({ host: options.host, port: options.port });
-  console.log(`mktdata serving ${url}/api/v1 (home ${home.root})`);
+  console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
+  onListening?.(`${url}/api/v1`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -1,0 +1,65 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Warehouse } from '../db/warehouse.ts';
+import { addConnection } from './connections.ts';
+
+/** How long a public invitation link stays valid. */
+export const invitationDays = 7;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Creates a public invitation; the token appears only in the returned link and is stored hashed. */
+export async function createInvitation(
+  wh: Warehouse,
+  input: { organizationId: string; accountType: 'SELLER' | 'VENDOR'; suggestedName?: string; marketplaceId?: string; now?: Date },
+) {
+  const now = input.now ?? new Date();
+  const token = randomBytes(24).toString('base64url');
+  const id = randomUUID();
+  const expiresAt = new Date(now.getTime() + invitationDays * 86_400_000).toISOString();
+  await wh.db
+    .insertInto('control.invitations')
+    .values({
+      id,
+      organization_id: input.organizationId,
+      token_hash: hashToken(token),
+      account_type: input.accountType,
+      suggested_name: input.suggestedName ?? null,
+      marketplace_id: input.marketplaceId ?? null,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      used_at: null,
+      connection_id: null,
+    })
+    .execute();
+  return { id, token, expiresAt };
+}
+
+/** The invitation of a token and whether it can still be used. */
+export async function findInvitation(wh: Warehouse, token: string, now = new Date()) {
+  const found = await wh.db.selectFrom('control.invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  if (!found) return { status: 'unknown' as const };
+  if (found.used_at) return { status: 'used' as const, invitation: found };
+  if (Date.parse(String(found.expires_at)) <= now.getTime()) return { status: 'expired' as const, invitation: found };
+  return { status: 'open' as const, invitation: found };
+}
+
+/** Registers the connection of an open invitation; the link can be used once. */
+export async function acceptInvitation(
+  wh: Warehouse,
+  invitation: { id: string; organization_id: string; account_type: 'SELLER' | 'VENDOR' },
+  form: { name: string; marketplaceId: string; sellerId?: string },
+) {
+  const connectionId = await addConnection(wh, {
+    organizationId: invitation.organization_id,
+    name: form.name,
+    marketplaceId: form.marketplaceId,
+    type: invitation.account_type === 'VENDOR' ? 'VENDOR_CENTRAL' : 'SELLER_CENTRAL',
+    ...(form.sellerId ? { sellerId: form.sellerId } : {}),
+  });
+  await wh.db
+    .updateTable('control.invitations')
+    .set({ used_at: new Date().toISOString(), connection_id: connectionId })
+    .where('id', '=', invitation.id)
+    .execute();
+  return connectionId;
+}
