@@ -17,7 +17,7 @@ describe('mktdata demo (what npm start runs)', () => {
     try {
       const [, key, api] = await new Promise<RegExpExecArray>((resolve, reject) => {
         const timer = setInterval(() => {
-          const found = /The API \(key: (mkt_\S+)\):\n {2}curl -s (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(stdout);
+          const found = /The API \(key: (mkt_\S+)\):\n {2}curl -s '?(http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(stdout);
           if (found) {
             clearInterval(timer);
             resolve(found);

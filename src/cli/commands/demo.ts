@@ -66,7 +66,7 @@ Try it:
   await serve(home, options, (api) =>
     console.log(`
 The API (key: ${key}):
-  curl -s ${api}/spec/data-scheme?query=pnl
+  curl -s '${api}/spec/data-scheme?query=pnl'
   curl -s -H "service-api-key: ${key}" ${api}/util/organization
   curl -s -H "service-api-key: ${key}" ${api}/util/sellers-and-vendors
 `),
