@@ -1,4 +1,4 @@
-import { loadModels, modelsDir } from '../models/load-models.ts';
+import { loadModels, loadPlannedTables, modelsDir } from '../models/load-models.ts';
 import type { CatalogEntry } from '../models/model-config.ts';
 
 /** A column as the catalog publishes it (spec document 000, "Catalog source entry"). */
@@ -16,12 +16,13 @@ export type CatalogSource = Omit<CatalogEntry, 'id'> & { id: string; tableName: 
 
 const cache = new Map<string, CatalogSource[]>();
 
-/** Every catalog table, from the marts' `.yml` files (whether or not its data is built yet). */
+/** Every catalog table: the marts' `.yml` files and the planned tables of models/catalog/ (described before they are built). */
 export function catalogSources(dir: string = modelsDir): CatalogSource[] {
   let sources = cache.get(dir);
   if (!sources) {
-    sources = loadModels(dir)
-      .filter((m) => m.config.catalog)
+    const built = loadModels(dir).filter((m) => m.config.catalog);
+    const planned = loadPlannedTables(dir).filter((p) => p.config.catalog && !built.some((m) => m.name === p.name));
+    sources = [...built, ...planned]
       .map((m) => {
         const { id, ...entry } = m.config.catalog!;
         const columns = m.config.columns.map(({ name, type, nullable, description, definition, warehouseOnly }) => ({
