@@ -79,7 +79,8 @@ brand_asin_parts as (
         select
             *,
             sum(weight) over campaign_day as total_weight,
-            round(cost::double * weight::double / nullif(sum(weight) over campaign_day, 0)::double, 4)::decimal(18,4) as rounded,
+            -- Exact in ten-thousandths: floor(cost × weight / total weight), computed on integers, never floats.
+            ((cost * 10000)::hugeint * (weight * 10000)::hugeint // (sum(weight) over campaign_day * 10000)::hugeint)::decimal(38,0) * 0.0001 as rounded,
             row_number() over (partition by date, campaign_id order by weight desc, child_asin) as rank,
         from brand_asin_weights
         where weight > 0
@@ -87,7 +88,7 @@ brand_asin_parts as (
     )
 ),
 
--- The largest share absorbs the rounding remainder, so the parts add up to the campaign's cost exactly.
+-- The largest share absorbs the remainder of the floors, so the parts add up to the campaign's cost exactly.
 brand_asin_costs as (
     select
         date,
@@ -130,7 +131,7 @@ brand_sku_weights as (
 brand_sku_parts as (
     select
         *,
-        round(cost::double * weight::double / sum(weight) over asin_day::double, 4)::decimal(18,4) as rounded,
+        ((cost * 10000)::hugeint * (weight * 10000)::hugeint // (sum(weight) over asin_day * 10000)::hugeint)::decimal(38,0) * 0.0001 as rounded,
         row_number() over (partition by date, campaign_id, child_asin order by weight desc, sku) as rank,
     from brand_sku_weights
     where weight > 0
