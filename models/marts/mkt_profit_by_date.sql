@@ -217,7 +217,7 @@ estimated as (
         case
             when attribution_rows.sales = 0 then -attribution_rows.spend
             when row_margins.skus > 0 and row_margins.costed_skus = row_margins.skus
-                then round(attribution_rows.sales * row_margins.margin_rate - attribution_rows.spend, 4)
+                then round(attribution_rows.sales * row_margins.margin_rate::decimal(38,10) - attribution_rows.spend, 4)
         end as estimated_profit_after_ads,
     from attribution_rows
     join row_margins using (report, row_id)
