@@ -14,6 +14,7 @@ import { hashApiKey } from '../control/organizations.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
 import type { Home } from '../home.ts';
+import { tableNotFoundPage } from '../catalog/markdown.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { specRoutes } from './routes/spec.ts';
@@ -51,6 +52,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ?? { level: 'info' },
     // The request id is the service-api-request-id of the response; logs carry it as reqId.
     genReqId: () => randomUUID(),
+    // Malformed URLs and the like: the same error body as every other error.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('service-api-request-id', request.id);
+      if (!request.url.startsWith(`${apiPrefix}/spec/data-scheme/`)) return sendError(error, request, reply);
+      return (reply as FastifyReply).code(404).type('text/markdown; charset=utf-8').send(tableNotFoundPage);
+    },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -95,10 +95,14 @@ export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponse
   }),
 }));
 
+/** A page number or size: decimal digits only (not `1e3`, `0x10` or `1.5`), within its range. */
+export const pageParam = (max: number, fallback: number) =>
+  z.string().regex(/^\d{1,9}$/, 'expected a whole number').transform(Number).pipe(z.number().int().min(1).max(max)).default(fallback);
+
 export const sellersAndVendorsQuery = z
   .object({
-    page: z.coerce.number().int().min(1).default(1),
-    pageSize: z.coerce.number().int().min(1).max(100).default(100),
+    page: pageParam(999_999_999, 1),
+    pageSize: pageParam(100, 100),
     query: z.string().max(256).optional(),
     marketplaceCountryCode: z.string().length(2).optional(),
   })

@@ -118,6 +118,9 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       ['page=-1', 'page'],
       ['page=abc', 'page'],
       ['page=1.5', 'page'],
+      ['page=1e3', 'page'],
+      ['pageSize=0x10', 'pageSize'],
+      ['page=99999999999999999999', 'page'],
       ['pageSize=0', 'pageSize'],
       ['pageSize=101', 'pageSize'],
       ['pageSize[]=5', 'pageSize[]'],
@@ -181,7 +184,7 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(res.body).toContain('| roi | NUMBER | true |');
     });
 
-    it.each(['nope.md', 'mkt_profit_by_date', 'MKT_PROFIT_BY_DATE.md', 'mkt_profit_by_date.md.bak', '..%2F..%2Fwarehouse.duckdb', '%2E%2E%2Fetc%2Fpasswd', 'a%00.md', `${'x'.repeat(300)}.md`])(
+    it.each(['%', '%E0%A4%A.md', 'nope.md', 'mkt_profit_by_date', 'MKT_PROFIT_BY_DATE.md', 'mkt_profit_by_date.md.bak', '..%2F..%2Fwarehouse.duckdb', '%2E%2E%2Fetc%2Fpasswd', 'a%00.md', `${'x'.repeat(300)}.md`])(
       'answers 404 with the Markdown page titled Table not found for %s',
       async (file) => {
         const res = await get(`/api/v1/spec/data-scheme/${file}`, {});
