@@ -29,46 +29,20 @@ localized as (
     where local_date between $from::date and $to::date
 ),
 
--- PROFIT.md "Unit cost", resolved once per distinct SKU, ASIN, currency and day, then joined back
--- (an OR in the join condition would turn the hash join into a nested loop).
-item_days as (
-    select distinct connection_id, sku, coalesce(asin, '') as asin_key, currency as currency, local_date as day
-    from localized
-    where sku is not null
-),
-
-item_day_costs as (
-    select
-        item_days.*,
-        if(asin_matches, cogs.cost_item_value, null) as cost_item_value,
-        if(asin_matches, cogs.cost_item_shipping_value, null) as cost_item_shipping_value,
-        if(asin_matches, cogs.cost_currency, null) as cost_currency,
-        if(asin_matches, cogs.item_supplier_name, null) as item_supplier_name,
-    from item_days
-    left join intermediate.int_cogs_periods as cogs
-        on cogs.connection_id = item_days.connection_id
-        and cogs.sku = item_days.sku
-        and item_days.day between cogs.valid_from and cogs.valid_to
-    cross join lateral (select item_days.asin_key = '' or cogs.asin = item_days.asin_key as asin_matches)
-    qualify row_number() over (
-        partition by item_days.sku, item_days.asin_key, item_days.currency, item_days.day
-        order by asin_matches desc nulls last, cogs.valid_from desc nulls last, (cogs.cost_currency = item_days.currency) desc nulls last, cogs.asin
-    ) = 1
-),
-
+-- PROFIT.md "Unit cost": the returned quantity, costed on the return date.
 costed as (
     select
         localized.*,
-        item_day_costs.cost_item_value,
-        item_day_costs.cost_item_shipping_value,
-        item_day_costs.cost_currency,
-        item_day_costs.item_supplier_name,
+        costs.cost_item_value,
+        costs.cost_item_shipping_value,
+        costs.cost_currency,
+        costs.item_supplier_name,
     from localized
-    left join item_day_costs
-        on item_day_costs.sku = localized.sku
-        and item_day_costs.asin_key = coalesce(localized.asin, '')
-        and item_day_costs.currency is not distinct from localized.currency
-        and item_day_costs.day = localized.local_date
+    left join intermediate.int_unit_costs as costs
+        on costs.connection_id = localized.connection_id
+        and costs.sku_key = localized.sku
+        and costs.asin_key = coalesce(localized.asin, '')
+        and localized.local_date between costs.valid_from and costs.valid_to
 ),
 
 final as (

@@ -17,43 +17,19 @@ product_names as (
 ),
 
 -- PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.
--- Resolved once per distinct ASIN, SKU and day (an OR in the join condition would make it a nested loop).
-item_days as (
-    select distinct child_asin, coalesce(sku, '') as sku_key, currency, date
-    from traffic
-),
-
-item_day_costs as (
-    select
-        item_days.*,
-        if(sku_matches, cogs.cost_item_value, null) as cost_item_value,
-        if(sku_matches, cogs.cost_item_shipping_value, null) as cost_item_shipping_value,
-        if(sku_matches, cogs.cost_currency, null) as cost_currency,
-        if(sku_matches, cogs.item_supplier_name, null) as item_supplier_name,
-    from item_days
-    left join (select * from intermediate.int_cogs_periods where connection_id = $connection_id) as cogs
-        on cogs.asin = item_days.child_asin
-        and item_days.date between cogs.valid_from and cogs.valid_to
-    cross join lateral (select item_days.sku_key = '' or cogs.sku = item_days.sku_key as sku_matches)
-    qualify row_number() over (
-        partition by item_days.child_asin, item_days.sku_key, item_days.currency, item_days.date
-        order by sku_matches desc nulls last, cogs.valid_from desc nulls last, (cogs.cost_currency = item_days.currency) desc nulls last, cogs.sku
-    ) = 1
-),
-
 costed as (
     select
         traffic.*,
-        item_day_costs.cost_item_value,
-        item_day_costs.cost_item_shipping_value,
-        item_day_costs.cost_currency,
-        item_day_costs.item_supplier_name,
+        costs.cost_item_value,
+        costs.cost_item_shipping_value,
+        costs.cost_currency,
+        costs.item_supplier_name,
     from traffic
-    left join item_day_costs
-        on item_day_costs.child_asin = traffic.child_asin
-        and item_day_costs.sku_key = coalesce(traffic.sku, '')
-        and item_day_costs.currency is not distinct from traffic.currency
-        and item_day_costs.date = traffic.date
+    left join intermediate.int_unit_costs as costs
+        on costs.connection_id = traffic.connection_id
+        and costs.sku_key = coalesce(traffic.sku, '')
+        and costs.asin_key = traffic.child_asin
+        and traffic.date between costs.valid_from and costs.valid_to
 ),
 
 final as (

@@ -118,7 +118,7 @@ describe('mkt_order_items_with_cogs', () => {
     await build(wh);
     await wh.sql.run(`update marts.mkt_order_items_with_cogs set product_name = 'marker'`);
     const results = await runModels(wh, { select: ['mkt_order_items_with_cogs'], from: '2026-03-05', to: '2026-03-05' });
-    expect(results.map((r) => `${r.model} ${r.status}`)).toEqual(['seeds.marketplaces success', 'staging.stg_mkt__order_items success', 'intermediate.int_cogs_periods success', 'intermediate.int_connections_described success', 'marts.mkt_order_items_with_cogs success']);
+    expect(results.map((r) => `${r.model} ${r.status}`)).toEqual(['seeds.marketplaces success', 'staging.stg_mkt__order_items success', 'intermediate.int_connections_described success', 'intermediate.int_unit_costs success', 'marts.mkt_order_items_with_cogs success']);
     expect(await rows(wh, `select mkt_order_id, product_name from marts.mkt_order_items_with_cogs order by 1`)).toEqual([
       { mkt_order_id: 'W-1', product_name: 'marker' },
       { mkt_order_id: 'W-2', product_name: null },
