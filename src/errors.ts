@@ -18,6 +18,17 @@ export const errorRegistry = {
   ERR_RATE_LIMITED: { status: 429, message: 'more than {perSecond} requests per second for this organization; retry after {retryAfter} s' },
   ERR_ROUTE_NOT_FOUND: { status: 404, message: 'no endpoint {method} {path}' },
   ERR_REQUEST_INVALID: { status: 400, message: 'the request is invalid: {summary}' },
+  ERR_SOURCE_NOT_FOUND: { status: 404, message: 'unknown source {source}: give a source id, its first 10 hex characters or a table name from GET /api/v1/exports/sources' },
+  ERR_SOURCE_NOT_BUILT: { status: 400, message: '{table} is described in the catalog but this version of mktdata does not build it yet' },
+  ERR_SOURCE_NOT_AVAILABLE: { status: 400, message: '{table} is a {type} table and has no data for {id}, a {connectionType} connection' },
+  ERR_SOURCE_DISABLED: { status: 400, message: '{table} is disabled for this organization; enable it with `mktdata sources enable --org {org} --table {table}`' },
+  ERR_INITIAL_LOAD_IN_PROGRESS: { status: 400, message: 'seller or vendor {id} has not finished the first stage of its initial load: land its reports and run `mktdata build` first' },
+  ERR_EXPORT_NOT_FOUND: { status: 404, message: 'export {id} not found' },
+  ERR_EXPORT_FILE_GONE: { status: 410, message: 'the file of export {id} has expired or is missing; do not poll, create a new export' },
+  ERR_EXPORT_FAILED: { status: 422, message: 'export {id} ended {status}: {reason}; do not poll, create a new export' },
+  ERR_EXPORT_SIGNATURE_INVALID: { status: 403, message: 'this download link is invalid or has expired; ask GET /api/v1/exports/{id}/raw for a new one' },
+  ERR_SCHEDULE_NOT_FOUND: { status: 404, message: 'export schedule {id} not found' },
+  ERR_NO_TOKENS: { status: 402, message: 'organization {org} has no tokens left; add tokens to go on' },
   ERR_INTERNAL: { status: 500, message: 'internal error; quote the request id {requestId} when reporting it' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
+import { Cron } from 'croner';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -15,7 +16,12 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
 import type { Home } from '../home.ts';
 import { tableNotFoundPage } from '../catalog/markdown.ts';
+import { ExportWorker } from '../exports/export-worker.ts';
+import { ScheduleRunner } from '../exports/schedule-runner.ts';
+import { urlSigningKey } from '../exports/signed-url.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { exportScheduleRoutes } from './routes/export-schedules.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { specRoutes } from './routes/spec.ts';
 import { utilRoutes } from './routes/util.ts';
@@ -30,12 +36,30 @@ export interface AppDeps {
   now?: () => number;
   /** Fastify logger options; false in tests. @default pino at info level */
   logger?: boolean | object;
+  /** Exports written at the same time. @default 2 */
+  exportWorkers?: number;
+  /** Hours a completed export file stays downloadable. @default 24 */
+  exportRetentionHours?: number;
+  /** Minutes a signed download link stays valid. @default 15 */
+  signedUrlMinutes?: number;
+}
+
+/** The export machinery behind the routes: workers, schedules and the link signing key. */
+export interface ExportServices {
+  worker: ExportWorker;
+  schedules: ScheduleRunner;
+  signingKey: string;
+  signedUrlTtlMs: number;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The organization of the request's API key (key-protected routes only). */
     organizationId: string;
+  }
+  interface FastifyInstance {
+    /** Export workers and schedules, started when the app is ready and stopped when it closes. */
+    exportServices: ExportServices;
   }
   interface FastifyContextConfig {
     /** The route needs `service-api-key` and counts against the rate limit. */
@@ -90,6 +114,32 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sendError(new MktdataError('ERR_ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0]! }), request, reply),
   );
 
+  const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
+  const worker = new ExportWorker(deps.wh, deps.home, {
+    concurrency: deps.exportWorkers,
+    retentionMs: (deps.exportRetentionHours ?? 24) * 3_600_000,
+    now: deps.now,
+    onFinished: (row) => schedules.notify(row),
+    log,
+  });
+  const schedules = new ScheduleRunner(deps.wh, worker, log);
+  const services: ExportServices = { worker, schedules, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
+  app.decorate('exportServices', services);
+  let sweeper: Cron | undefined;
+  app.addHook('onReady', async () => {
+    await worker.start();
+    await worker.sweep();
+    await schedules.start();
+    sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export sweep failed', e) }, async () => {
+      await worker.sweep();
+    });
+  });
+  app.addHook('onClose', async () => {
+    sweeper?.stop();
+    schedules.stop();
+    await worker.stop();
+  });
+
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -105,6 +155,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await specRoutes(api, { requestsPerSecond: limiter.perSecond });
       await utilRoutes(api, deps);
       await inviteApiRoutes(api, deps);
+      await exportRoutes(api, deps, services);
+      await exportScheduleRoutes(api, deps, services);
     },
     { prefix: apiPrefix },
   );
@@ -127,6 +179,10 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   let issues: { path: (string | number)[]; code: string; message: string }[] | undefined;
   if (error instanceof MktdataError) {
     ({ code, message, status } = error);
+    if (code === 'ERR_INPUT_INVALID') {
+      const path = String(error.params.where).split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      issues = [{ path: ['body', ...path], code: 'invalid', message: String(error.params.reason) }];
+    }
   } else if (hasZodFastifySchemaValidationErrors(error)) {
     issues = error.validation.map((v) => ({
       path: [error.validationContext ?? 'request', ...v.instancePath.split('/').filter(Boolean)],

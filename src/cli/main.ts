@@ -4,10 +4,10 @@ import { connectionTypes } from '../db/control-plane.ts';
 import { createApiKey, createOrganization } from '../control/organizations.ts';
 import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
-import { exportFile } from '../exports/export-file.ts';
 import { resolveHome } from '../home.ts';
 import { build } from './commands/build.ts';
 import { demo } from './commands/demo.ts';
+import { exportToFile } from './commands/export.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
 import { serve } from './commands/serve.ts';
@@ -105,14 +105,15 @@ command(program, 'query')
 
 command(program, 'export')
   .description('write a catalog table to a file, as the HTTP export would')
-  .requiredOption('--table <name>', 'catalog table, e.g. mkt_order_items_with_cogs')
-  .requiredOption('--connection <ids...>', 'sellerOrVendorIds')
-  .option('--from <date>', 'first day', date)
-  .option('--to <date>', 'last day', date)
-  .addOption(new Option('--format <format>', 'file format').choices(['csv', 'json', 'parquet']).default('csv'))
+  .option('--table <name>', 'catalog table, e.g. mkt_order_items_with_cogs')
+  .option('--connection <ids...>', 'sellerOrVendorIds')
+  .option('--from <date>', 'first day (YYYY-MM-DD, or an ISO date-time: its marketplace-local date)')
+  .option('--to <date>', 'last day, inclusive')
+  .addOption(new Option('--format <format>', 'file format (default: csv)').choices(['csv', 'json', 'parquet']))
+  .option('--request <file>', 'a JSON ExportRequest as the API takes it (filters, groupBy, …); the flags above override its fields')
   .requiredOption('--out <file>', 'file to write')
   .action(async (o) => {
-    const { rows } = await exportFile(resolveHome(o.home), { table: o.table, connections: o.connection, from: o.from, to: o.to, format: o.format }, o.out);
+    const rows = await exportToFile(resolveHome(o.home), o);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
 
@@ -121,7 +122,10 @@ command(program, 'serve')
   .option('--port <port>', 'TCP port', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)', '127.0.0.1')
   .option('--requests-per-second <n>', 'rate limit per organization over key-protected endpoints', wholeNumber, 2)
-  .action(async (o) => serve(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: o.requestsPerSecond }));
+  .option('--export-workers <n>', 'exports written at the same time', wholeNumber, 2)
+  .option('--export-retention-hours <n>', 'hours a finished export file stays downloadable', wholeNumber, 24)
+  .option('--signed-url-minutes <n>', 'minutes a download link from /raw stays valid', wholeNumber, 15)
+  .action(async (o) => serve(resolveHome(o.home), o));
 
 command(program, 'demo')
   .description('load the bundled demo data, build and publish it, then serve the API until stopped')

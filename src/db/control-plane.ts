@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane {
+export interface ControlPlane extends ExportTables {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
   'control.invitations': {
     id: string;
@@ -66,6 +66,60 @@ export interface ControlPlane {
     line_number: number | null;
     updated_at: Generated<string>;
   };
+}
+
+export type ExportStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'ERROR' | 'BLOCKED_NO_TOKENS';
+
+/** Exports, schedules, usage and settings (migration 003). */
+export interface ExportTables {
+  'control.exports': {
+    id: string;
+    organization_id: string;
+    source_id: string;
+    source_name: string;
+    table_name: string;
+    seller_or_vendor_ids: string;
+    request: string;
+    output_type: 'CSV' | 'JSON' | 'PARQUET';
+    status: ExportStatus;
+    creator: 'API' | 'SCHEDULE';
+    schedule_id: string | null;
+    tokens: number | string;
+    row_count: number | string | null;
+    file_size_bytes: number | string | null;
+    file_name: string | null;
+    error: string | null;
+    created_at: string;
+    started_at: string | null;
+    completed_at: string | null;
+    expires_at: string | null;
+  };
+  'control.export_schedules': {
+    id: string;
+    organization_id: string;
+    name: string;
+    request: string;
+    cron: string;
+    timezone: string;
+    active: boolean;
+    relative_period: string | null;
+    integrations: string;
+    creator: 'API';
+    created_at: string;
+    updated_at: string;
+  };
+  'control.usage_records': {
+    id: string;
+    organization_id: string;
+    usage_type: string;
+    usage_pool: string;
+    specific_usage_type: string;
+    tokens: number | string;
+    resource_id: string | null;
+    used_at: string;
+  };
+  'control.organization_sources': { organization_id: string; source_id: string; enabled: boolean; updated_at: string };
+  'control.settings': { name: string; value: string };
 }
 
 export const connectionTypes = ['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS'] as const;

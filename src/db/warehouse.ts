@@ -7,8 +7,9 @@ import type { ControlPlane } from './control-plane.ts';
 import { DuckDbDialect } from './kysely-duckdb.ts';
 import * as controlPlane001 from './migrations/001-control-plane.ts';
 import * as invitations002 from './migrations/002-invitations.ts';
+import * as exports003 from './migrations/003-exports.ts';
 
-const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002 };
+const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003 };
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };

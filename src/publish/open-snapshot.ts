@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { duckDbOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
+import type { PublishResult } from './publish.ts';
 
 /** Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. */
 export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -14,5 +16,14 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
   } finally {
     sql.closeSync();
     instance.closeSync();
+  }
+}
+
+/** The manifest of the published snapshot, or null before the first publish. */
+export function readManifest(home: Home): PublishResult | null {
+  try {
+    return JSON.parse(readFileSync(join(home.publishedDir, 'manifest.json'), 'utf8')) as PublishResult;
+  } catch {
+    return null;
   }
 }

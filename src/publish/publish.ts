@@ -9,6 +9,16 @@ export interface PublishResult {
   path: string;
   tables: { name: string; rows: number }[];
   publishedAt: string;
+  /** the connections known when it was published: `mktdata export` reads them from the manifest, not the writer's file */
+  connections: PublishedConnection[];
+}
+
+/** A connection as the manifest records it. */
+export interface PublishedConnection {
+  id: string;
+  organizationId: string;
+  type: string;
+  marketplaceId: string;
 }
 
 /**
@@ -40,11 +50,13 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     throw error;
   }
   const publishedAt = new Date().toISOString();
+  const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
+    .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
   renameSync(next, home.published);
   const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
-  writeFileSync(manifest, JSON.stringify({ publishedAt, tables }, null, 2));
+  writeFileSync(manifest, JSON.stringify({ publishedAt, tables, connections }, null, 2));
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
-  return { path: home.published, tables, publishedAt };
+  return { path: home.published, tables, publishedAt, connections };
 }
 
 /** Catalog tables (marts with a catalog entry) that exist in the warehouse. */

@@ -44,8 +44,8 @@ describe('mktdata CLI', () => {
     expect(build.code).toBe(0);
 
     const csv = await cli(['query', 'select mkt_order_id, cogs_total_value, item_supplier_name from mkt_order_items_with_cogs', '--format', 'csv', ...h]);
-    // 3 units × (4.125 + 0.5) = 13.875
-    expect(csv.stdout).toBe('mkt_order_id,cogs_total_value,item_supplier_name\n111-1,13.8750,"Supplier, Inc."\n');
+    // 3 units × (4.125 + 0.5) = 13.875; CSV per RFC 4180, as the HTTP export writes it
+    expect(csv.stdout).toBe('mkt_order_id,cogs_total_value,item_supplier_name\r\n111-1,13.8750,"Supplier, Inc."\r\n');
 
     const out = join(dir, 'orders.parquet');
     const exported = await cli(['export', '--table', 'mkt_order_items_with_cogs', '--connection', connectionId, '--from', '2026-03-01', '--to', '2026-03-31', '--format', 'parquet', '--out', out, ...h]);

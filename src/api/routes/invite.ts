@@ -5,7 +5,7 @@ import { acceptInvitation, createInvitation, findInvitation } from '../../contro
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import type { AppDeps } from '../app.ts';
-import { CreatePublicInvitationRequest, CreatePublicInvitationResponse, invitationForm, keyProtectedErrors } from '../schemas.ts';
+import { CreatePublicInvitationRequest, CreatePublicInvitationResponse, invitationForm, keyProtectedErrors } from '../schemas/common.ts';
 
 const html = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const page = (title: string, body: string) =>

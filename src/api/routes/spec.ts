@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogSources, findSources } from '../../catalog/catalog.ts';
 import { dataSchemeIndex, tableNotFoundPage, tablePage } from '../../catalog/markdown.ts';
 import { eventDefinitions } from '../../webhooks/events.ts';
-import { ApiBadRequestResponse, ExportSourcesResponse, WebhookSchemeResponse, catalogFilterQuery, tableFileParams } from '../schemas.ts';
+import { ApiBadRequestResponse, ExportSourcesResponse, WebhookSchemeResponse, catalogFilterQuery, tableFileParams } from '../schemas/common.ts';
 import { serviceApiMarkdown } from '../service-api-md.ts';
 
 const markdown = 'text/markdown; charset=utf-8';

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
+import { initialLoadStages } from '../../control/load-stages.ts';
 import type { AppDeps } from '../app.ts';
-import { SellersAndVendorsResponseDto, UtilityOrganizationResponseDto, keyProtectedErrors, sellersAndVendorsQuery } from '../schemas.ts';
+import { SellersAndVendorsResponseDto, UtilityOrganizationResponseDto, keyProtectedErrors, sellersAndVendorsQuery } from '../schemas/common.ts';
 
 const security = [{ serviceApiKey: [] }];
 
@@ -50,18 +49,9 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       if (marketplaceIds) base = base.where('marketplace_id', 'in', marketplaceIds.length > 0 ? marketplaceIds : ['']);
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
-      const publishedAt = readPublishedAt(deps);
-      const landed = await deps.wh.db
-        .selectFrom('control.landed_files')
-        .select(['connection_id', (eb) => eb.fn.min('landed_at').as('first')])
-        .groupBy('connection_id')
-        .execute();
-      const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
+      const stageOf = await initialLoadStages(deps.wh, deps.home);
       const items = rows.map((c) => {
         const marketplace = marketplaces.get(c.marketplace_id)!;
-        const first = firstLanded.get(c.id);
-        // API.md: first stage until a build has published data landed for the connection; landed files load whole.
-        const stage = first && publishedAt && Date.parse(first) <= Date.parse(publishedAt) ? 'COMPLETE' : 'FIRST_STAGE';
         const accountType: 'SELLER' | 'VENDOR' | 'ADVERTISING' = c.type === 'VENDOR_CENTRAL' ? 'VENDOR' : c.type === 'MKT_ADS' ? 'ADVERTISING' : 'SELLER';
         return {
           sellerOrVendorId: c.id,
@@ -74,7 +64,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
           connections: [{ type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS', createdAt: new Date(String(c.created_at)).toISOString() }],
           // Connections fed by landed files are read-only: no action can write to the account.
           accessLevel: 'READ' as const,
-          initialLoadStage: stage as 'FIRST_STAGE' | 'COMPLETE',
+          initialLoadStage: stageOf(c.id),
         };
       });
       return { items, page, pageSize, totalCount: Number(total.n) };
@@ -82,10 +72,3 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 }
 
-function readPublishedAt(deps: AppDeps): string | null {
-  try {
-    return (JSON.parse(readFileSync(join(deps.home.publishedDir, 'manifest.json'), 'utf8')) as { publishedAt: string }).publishedAt;
-  } catch {
-    return null;
-  }
-}

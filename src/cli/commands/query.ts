@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { Home } from '../../home.ts';
+import { copyOptions } from '../../exports/write-export.ts';
 import { withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable } from '../output.ts';
 
@@ -20,9 +21,8 @@ export async function query(home: Home, sqlText: string, format: z.infer<typeof 
     // COPY to a file, then stream it: /dev/stdout is not reliable when stdout is a pipe.
     mkdirSync(home.tmp, { recursive: true });
     const file = join(home.tmp, `query-${randomUUID()}.${format}`);
-    const options = format === 'csv' ? 'format csv, header true' : 'format json, array true';
     try {
-      await sql.run(`copy (${sqlText.replace(/;\s*$/, '')}) to '${file}' (${options})`);
+      await sql.run(`copy (${sqlText.replace(/;\s*$/, '')}) to '${file}' (${copyOptions[format === 'csv' ? 'CSV' : 'JSON']})`);
       await pipeline(createReadStream(file), process.stdout, { end: false });
     } finally {
       rmSync(file, { force: true });

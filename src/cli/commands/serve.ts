@@ -7,12 +7,19 @@ export interface ServeOptions {
   host: string;
   port: number;
   requestsPerSecond: number;
+  /** @default 2 */
+  exportWorkers?: number;
+  /** @default 24 */
+  exportRetentionHours?: number;
+  /** @default 15 */
+  signedUrlMinutes?: number;
 }
 
-/** Serves `/api/v1` until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
+/** Serves `/api/v1`, runs export workers and schedules until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
 export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const wh = await openWarehouse(home, 'serve');
-  const app = await buildApp({ wh, home, requestsPerSecond: options.requestsPerSecond });
+  const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
+  const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes });
   const url = await app.listen({ host: options.host, port: options.port });
   console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
   onListening?.(`${url}/api/v1`);

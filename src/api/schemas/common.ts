@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A schema that appears in the OpenAPI document under the spec's name. */
-const named = <T extends z.ZodType>(id: string, schema: T): T => {
+export const named = <T extends z.ZodType>(id: string, schema: T): T => {
   z.globalRegistry.add(schema, { id });
   return schema;
 };
@@ -24,10 +24,13 @@ export const ApiNotFoundResponse = named('ApiNotFoundResponse', apiError);
 export const ApiRateLimitResponse = named('ApiRateLimitResponse', apiError);
 export const ApiInternalErrorResponse = named('ApiInternalErrorResponse', apiError);
 
+/** A 204 answer: no body. */
+export const noContent = z.null().describe('No content');
+
 /** Responses every key-protected endpoint can give besides its own. */
 export const keyProtectedErrors = { 400: ApiBadRequestResponse, 401: ApiUnauthorizedResponse, 429: ApiRateLimitResponse };
 
-const sourceType = z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']);
+export const sourceType = z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']);
 
 /** Boolean query parameters arrive as text. */
 export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -82,6 +85,8 @@ export const ExportSourcesResponse = named('ExportSourcesResponse', z.object({
   sources: z.array(CatalogSourceEntry),
   recommendedSources: z.array(z.object({ id: z.string(), name: z.string(), tableName: z.string() }))
     .describe('The default datasets among the matches: where to start.'),
+  historicalDataStillLoadingNotice: z.object({ message: z.string(), sellerOrVendorIds: z.array(z.string()) }).optional()
+    .describe('Present on GET /exports/sources while a selected seller or vendor is still loading its history (SECOND_STAGE).'),
 }));
 
 export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponseDto', z.object({

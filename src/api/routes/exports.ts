@@ -1,0 +1,194 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findSources } from '../../catalog/catalog.ts';
+import { initialLoadStages } from '../../control/load-stages.ts';
+import { MktdataError } from '../../errors.ts';
+import { createExport, deleteExport, outOfTokens, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
+import { availableTo, organizationAccounts, sourceEnabled } from '../../exports/export-source.ts';
+import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
+import { fileExtensions } from '../../exports/write-export.ts';
+import { loadModels } from '../../models/load-models.ts';
+import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
+import { ApiNotFoundResponse, noContent, ExportSourcesResponse, keyProtectedErrors } from '../schemas/common.ts';
+import {
+  ApiForbiddenResponse, ApiNoTokensResponse, ExportRawNotCompletedResponse, ExportRequest, ExportResponse, ExportsResponse,
+  downloadQuery, exportParams, exportSourcesQuery, exportsListQuery,
+} from '../schemas/exports.ts';
+
+const security = [{ serviceApiKey: [] }];
+const tags = ['Exports'];
+/** Seconds a client should wait before polling `/raw` again. */
+const pollSeconds = 5;
+const contentTypes = { CSV: 'text/csv; charset=utf-8', JSON: 'application/json; charset=utf-8', PARQUET: 'application/vnd.apache.parquet' };
+
+const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+const num = (value: number | string | null) => (value === null ? null : Number(value));
+
+/** The ExportResponse of API.md. */
+export const exportResponse = (row: ExportRow) => ({
+  id: row.id,
+  exportId: row.id,
+  organizationId: row.organization_id,
+  sourceId: row.source_id,
+  sourceName: row.source_name,
+  tableName: row.table_name,
+  sellerOrVendorIds: JSON.parse(row.seller_or_vendor_ids) as string[],
+  status: row.status,
+  outputType: row.output_type,
+  rowCount: num(row.row_count),
+  fileSizeBytes: num(row.file_size_bytes),
+  createdAt: iso(row.created_at)!,
+  completedAt: iso(row.completed_at),
+  expiresAt: iso(row.expires_at),
+  error: row.error,
+  historicalDataStillLoadingNotice: null,
+});
+
+/** The Exports group of spec document 000: create, list, get, delete, raw download, sources. */
+export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services: ExportServices) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const { wh } = deps;
+  const now = () => new Date(services.worker.now());
+
+  api.post(
+    '/exports',
+    { config: { auth: true }, schema: { tags, security, body: ExportRequest, response: { 202: ExportResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    async (request, reply) => {
+      const row = await createExport(wh, request.organizationId, request.body, { kind: 'API' }, now());
+      if (row.status === 'PENDING') services.worker.enqueue(row.id);
+      return reply.status(202).send(exportResponse(row));
+    },
+  );
+
+  api.get(
+    '/exports',
+    { config: { auth: true }, schema: { tags, security, querystring: exportsListQuery, response: { 200: ExportsResponse, ...keyProtectedErrors } } },
+    async (request) => {
+      const { exportIds, page, pageSize } = request.query;
+      let base = wh.db.selectFrom('control.exports').where('organization_id', '=', request.organizationId);
+      if (exportIds) base = base.where('id', 'in', exportIds.length ? exportIds : ['']);
+      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+      const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+      return { items: rows.map(exportResponse), page, pageSize, totalCount: Number(total.n) };
+    },
+  );
+
+  api.get(
+    '/exports/sources',
+    { config: { auth: true }, schema: { tags, security, querystring: exportSourcesQuery, response: { 200: ExportSourcesResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    async (request) => {
+      const { sellerOrVendorIds, enabled, ...filter } = request.query;
+      const ids = [...new Set(sellerOrVendorIds)];
+      const accounts = await organizationAccounts(wh, request.organizationId, ids);
+      const missing = ids.find((id) => !accounts.some((a) => a.id === id));
+      if (missing) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: missing });
+      const stageOf = await initialLoadStages(wh, deps.home);
+      const loading = ids.find((id) => stageOf(id) === 'FIRST_STAGE');
+      if (loading) throw new MktdataError('ERR_INITIAL_LOAD_IN_PROGRESS', { id: loading });
+      const built = new Set(loadModels().filter((m) => m.schema === 'marts').map((m) => m.name));
+      const sources = [];
+      for (const source of findSources(filter)) {
+        if (!built.has(source.tableName) || !accounts.every((a) => availableTo(source, a.type))) continue;
+        const on = await sourceEnabled(wh, request.organizationId, source);
+        if (enabled === undefined || enabled === on) sources.push({ ...source, enabled: on });
+      }
+      const recommendedSources = sources.filter((s) => s.defaultDataset).map(({ id, name, tableName }) => ({ id, name, tableName }));
+      const historical = ids.filter((id) => stageOf(id) === 'SECOND_STAGE');
+      const notice = historical.length
+        ? { historicalDataStillLoadingNotice: { message: 'Older data is still loading for some sellers or vendors; exports cover what is loaded.', sellerOrVendorIds: historical } }
+        : {};
+      return { sources, recommendedSources, ...notice };
+    },
+  );
+
+  api.get(
+    '/exports/:exportId',
+    { config: { auth: true }, schema: { tags, security, params: exportParams, response: { 200: ExportResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    async (request) => {
+      const row = await requireExport(wh, request.organizationId, request.params.exportId);
+      // Spec document 000, "Errors": reading an export answers 402 while the organization has no tokens left.
+      if (await outOfTokens(wh, request.organizationId)) throw new MktdataError('ERR_NO_TOKENS', { org: request.organizationId });
+      return exportResponse(row);
+    },
+  );
+
+  api.delete(
+    '/exports/:exportId',
+    { config: { auth: true }, schema: { tags, security, params: exportParams, response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    async (request, reply) => {
+      await deleteExport(wh, deps.home, request.organizationId, request.params.exportId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
+    '/exports/:exportId/raw',
+    {
+      config: { auth: true },
+      schema: {
+        tags, security, params: exportParams,
+        response: { 202: ExportRawNotCompletedResponse, 404: ApiNotFoundResponse, 410: ExportRawNotCompletedResponse, 422: ExportRawNotCompletedResponse, ...keyProtectedErrors },
+      },
+    },
+    async (request, reply) => {
+      const row = await requireExport(wh, request.organizationId, request.params.exportId);
+      if (row.status === 'PENDING' || row.status === 'IN_PROGRESS') {
+        reply.header('Retry-After', String(pollSeconds));
+        const message = `export ${row.id} is ${row.status}; poll again in ${pollSeconds} seconds`;
+        return notCompleted(request, reply, row, 202, 'EXPORT_NOT_READY', message, { retryAfterSeconds: pollSeconds });
+      }
+      if (row.status !== 'COMPLETED') {
+        const error = new MktdataError('ERR_EXPORT_FAILED', { id: row.id, status: row.status, reason: row.error ?? 'no reason recorded' });
+        return notCompleted(request, reply, row, 422, error.code, error.message);
+      }
+      if (!fileAvailable(row, now())) {
+        const error = new MktdataError('ERR_EXPORT_FILE_GONE', { id: row.id });
+        return notCompleted(request, reply, row, 410, error.code, error.message);
+      }
+      return reply.redirect(downloadUrl(request, services, row.id), 302);
+    },
+  );
+
+  api.get(
+    '/exports/:exportId/download',
+    {
+      schema: {
+        tags, summary: 'The file behind a signed link from /raw (no key)', params: exportParams, querystring: downloadQuery,
+        response: { 200: z.unknown().describe('The export file (CSV, JSON or Parquet).'), 403: ApiForbiddenResponse, 404: ApiNotFoundResponse, 410: ApiNotFoundResponse },
+      },
+    },
+    async (request, reply) => {
+      const { exportId } = request.params;
+      if (!verifyDownload(services.signingKey, exportId, request.query.expires, request.query.signature, services.worker.now())) {
+        throw new MktdataError('ERR_EXPORT_SIGNATURE_INVALID', { id: exportId });
+      }
+      const row = await wh.db.selectFrom('control.exports').selectAll().where('id', '=', exportId).executeTakeFirst();
+      if (!row) throw new MktdataError('ERR_EXPORT_NOT_FOUND', { id: exportId });
+      if (!fileAvailable(row, now())) throw new MktdataError('ERR_EXPORT_FILE_GONE', { id: exportId });
+      const path = join(deps.home.exports, row.file_name!);
+      return reply
+        .type(contentTypes[row.output_type])
+        .header('content-disposition', `attachment; filename="${row.table_name}-${row.id}.${fileExtensions[row.output_type]}"`)
+        .header('content-length', String(row.file_size_bytes))
+        .send(createReadStream(path));
+    },
+  );
+
+  function fileAvailable(row: ExportRow, at: Date): boolean {
+    return Boolean(row.file_name && row.expires_at && new Date(row.expires_at) > at && existsSync(join(deps.home.exports, row.file_name)));
+  }
+}
+
+/** An absolute, key-less link to an export's file, signed and valid for the configured minutes. */
+export function downloadUrl(request: FastifyRequest, services: ExportServices, exportId: string): string {
+  const expires = Math.floor((services.worker.now() + services.signedUrlTtlMs) / 1000);
+  return `${request.protocol}://${request.host}${apiPrefix}/exports/${exportId}/download?${signDownload(services.signingKey, exportId, expires)}`;
+}
+
+function notCompleted(request: FastifyRequest, reply: FastifyReply, row: ExportRow, status: 202 | 410 | 422, code: string, message: string, extra = {}) {
+  const error = { 202: 'Accepted', 410: 'Gone', 422: 'Unprocessable Entity' }[status];
+  return reply.status(status).send({ statusCode: status, error, code, message, requestId: request.id, exportId: row.id, status: row.status, ...extra });
+}

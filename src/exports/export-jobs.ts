@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExportStatus, ExportTables } from '../db/control-plane.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import type { Home } from '../home.ts';
+import { organizationAccounts, resolveExport, sourceEnabled } from './export-source.ts';
+import type { ExportRequest } from './export-request.ts';
+
+export type ExportRow = ExportTables['control.exports'];
+
+/** Tokens an export costs (API.md "Tokens and usage"). */
+export const exportCost = (isPremium: boolean) => (isPremium ? 5 : 2);
+
+/** Who asked for an export; decides its usage record's specific type. */
+export type ExportCreator = { kind: 'API' } | { kind: 'SCHEDULE'; scheduleId: string };
+
+/**
+ * Accepts an export: checks the request, charges its tokens and writes its usage record and its PENDING job in
+ * one transaction. Without enough tokens the export is kept as BLOCKED_NO_TOKENS and nothing is charged.
+ */
+export async function createExport(wh: Warehouse, organizationId: string, request: ExportRequest, creator: ExportCreator, now: Date): Promise<ExportRow> {
+  const accounts = await organizationAccounts(wh, organizationId, request.sellerOrVendorIds);
+  const { source, connections } = resolveExport(request, accounts);
+  if (!(await sourceEnabled(wh, organizationId, source))) {
+    throw new MktdataError('ERR_SOURCE_DISABLED', { table: source.tableName, org: organizationId });
+  }
+  const id = randomUUID();
+  const cost = exportCost(source.isPremium);
+  return wh.db.transaction().execute(async (trx) => {
+    const charged = await trx
+      .updateTable('control.organizations')
+      .set((eb) => ({ token_balance: eb('token_balance', '-', cost) }))
+      .where('id', '=', organizationId)
+      .where('token_balance', '>=', cost)
+      .executeTakeFirst();
+    const paid = charged.numUpdatedRows > 0n;
+    const row: ExportRow = {
+      id,
+      organization_id: organizationId,
+      source_id: source.id,
+      source_name: source.name,
+      table_name: source.tableName,
+      seller_or_vendor_ids: JSON.stringify(connections.map((c) => c.id)),
+      request: JSON.stringify(request),
+      output_type: request.outputType,
+      status: paid ? 'PENDING' : 'BLOCKED_NO_TOKENS',
+      creator: creator.kind,
+      schedule_id: creator.kind === 'SCHEDULE' ? creator.scheduleId : null,
+      tokens: paid ? cost : 0,
+      row_count: null,
+      file_size_bytes: null,
+      file_name: null,
+      error: paid ? null : `organization ${organizationId} had fewer than the ${cost} tokens this export costs`,
+      created_at: now.toISOString(),
+      started_at: null,
+      completed_at: null,
+      expires_at: null,
+    };
+    await trx.insertInto('control.exports').values(row).execute();
+    if (paid) {
+      await trx
+        .insertInto('control.usage_records')
+        .values({
+          id: randomUUID(),
+          organization_id: organizationId,
+          usage_type: 'EXPORTS',
+          usage_pool: 'PLAN',
+          specific_usage_type: creator.kind === 'SCHEDULE' ? 'EXPORTS_RECURRING_STANDARD' : 'EXPORTS_API_STANDARD',
+          tokens: cost,
+          resource_id: id,
+          used_at: now.toISOString(),
+        })
+        .execute();
+    }
+    return row;
+  });
+}
+
+/** The organization's export of that id, or ERR_EXPORT_NOT_FOUND (another organization's reads as not found). */
+export async function requireExport(wh: Warehouse, organizationId: string, id: string): Promise<ExportRow> {
+  const row = await wh.db
+    .selectFrom('control.exports')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!row) throw new MktdataError('ERR_EXPORT_NOT_FOUND', { id });
+  return row;
+}
+
+/** Deletes an export and its file; a worker still writing it drops its result when it finds the row gone. */
+export async function deleteExport(wh: Warehouse, home: Home, organizationId: string, id: string): Promise<void> {
+  const row = await requireExport(wh, organizationId, id);
+  await wh.db.deleteFrom('control.exports').where('id', '=', id).execute();
+  if (row.file_name) rmSync(join(home.exports, row.file_name), { force: true });
+}
+
+/** Whether the organization has no tokens left (the spec's 402 on reads of metered resources). */
+export async function outOfTokens(wh: Warehouse, organizationId: string): Promise<boolean> {
+  const org = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirst();
+  return !org || Number(org.token_balance) <= 0;
+}
+
+export const finished = (status: ExportStatus) => status === 'COMPLETED' || status === 'ERROR' || status === 'BLOCKED_NO_TOKENS';

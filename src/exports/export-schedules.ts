@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Cron } from 'croner';
+import type { ExportTables } from '../db/control-plane.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { exportRequestSchema, type ExportRequest } from './export-request.ts';
+import { findExportSource, organizationAccounts, resolveExport } from './export-source.ts';
+
+export type ScheduleRow = ExportTables['control.export_schedules'];
+export type RelativePeriod = { lastDays: number } | { type: 'PREVIOUS_MONTH' };
+
+/** An ExportScheduleRequest as the API accepted it (API.md "Schedules"). */
+export interface ScheduleInput extends Omit<ExportRequest, 'from' | 'to'> {
+  name: string;
+  cron: string;
+  timezone: string;
+  active: boolean;
+  relativePeriod?: RelativePeriod;
+  integrations: { url: string }[];
+}
+
+const invalid = (where: string, reason: string) => new MktdataError('ERR_INPUT_INVALID', { where, reason });
+
+/** The local date of an instant in a timezone, as YYYY-MM-DD. */
+const dayIn = (at: Date, timezone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+
+const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The period a run at `at` exports: the `lastDays` days before the run's local date, or the previous month. */
+export function periodOf(period: RelativePeriod, timezone: string, at: Date): { from: string; to: string } {
+  const today = dayIn(at, timezone);
+  if ('lastDays' in period) return { from: shift(today, -period.lastDays), to: shift(today, -1) };
+  const firstOfThisMonth = `${today.slice(0, 8)}01`;
+  const to = shift(firstOfThisMonth, -1);
+  return { from: `${to.slice(0, 8)}01`, to };
+}
+
+/** The ExportRequest one run of a schedule creates. */
+export function scheduledRequest(row: ScheduleRow, at: Date): ExportRequest {
+  const stored = JSON.parse(row.request) as ExportRequest;
+  const period = row.relative_period ? periodOf(JSON.parse(row.relative_period) as RelativePeriod, row.timezone, at) : {};
+  return exportRequestSchema.parse({ ...stored, ...period });
+}
+
+/** Checks a schedule before it is stored: cron, timezone, and the export a run would create now. */
+async function check(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date): Promise<{ request: ExportRequest; sourceId: string }> {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: input.timezone });
+  } catch {
+    throw invalid('timezone', `unknown timezone ${input.timezone}; use an IANA name such as Europe/Berlin`);
+  }
+  try {
+    new Cron(input.cron, { paused: true, timezone: input.timezone }).stop();
+  } catch (error) {
+    throw invalid('cron', `not a cron expression: ${(error as Error).message}`);
+  }
+  const { name: _n, cron: _c, timezone: _t, active: _a, relativePeriod, integrations: _i, ...request } = input;
+  const source = findExportSource(request);
+  if (source.requiresDatePeriod && !relativePeriod) throw invalid('relativePeriod', `${source.tableName} requires a date period: give relativePeriod`);
+  if (!source.requiresDatePeriod && relativePeriod) throw invalid('relativePeriod', `${source.tableName} takes no date period`);
+  const normalized = exportRequestSchema.parse({ ...request, sourceId: source.id, tableName: undefined });
+  const period = relativePeriod ? periodOf(relativePeriod, input.timezone, at) : {};
+  resolveExport({ ...normalized, ...period }, await organizationAccounts(wh, organizationId, request.sellerOrVendorIds));
+  return { request: normalized, sourceId: source.id };
+}
+
+/** Stores a new schedule (creator API) after checking it. */
+export async function createSchedule(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date): Promise<ScheduleRow> {
+  const { request } = await check(wh, organizationId, input, at);
+  const row: ScheduleRow = {
+    id: randomUUID(),
+    organization_id: organizationId,
+    ...fields(input, request),
+    creator: 'API',
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+  };
+  await wh.db.insertInto('control.export_schedules').values(row).execute();
+  return row;
+}
+
+/** Replaces a schedule's definition (PUT); its id, creator and creation time stay. */
+export async function updateSchedule(wh: Warehouse, organizationId: string, id: string, input: ScheduleInput, at: Date): Promise<ScheduleRow> {
+  const existing = await requireSchedule(wh, organizationId, id);
+  const { request } = await check(wh, organizationId, input, at);
+  const row = { ...existing, ...fields(input, request), updated_at: at.toISOString() };
+  await wh.db.updateTable('control.export_schedules').set(row).where('id', '=', id).execute();
+  return row;
+}
+
+function fields(input: ScheduleInput, request: ExportRequest) {
+  const integrations = input.integrations.map(({ url }) => ({ id: randomUUID(), url }));
+  return {
+    name: input.name,
+    request: JSON.stringify(request),
+    cron: input.cron,
+    timezone: input.timezone,
+    active: input.active,
+    relative_period: input.relativePeriod ? JSON.stringify(input.relativePeriod) : null,
+    integrations: JSON.stringify(integrations),
+  };
+}
+
+/** The organization's API-created schedule of that id, or ERR_SCHEDULE_NOT_FOUND. */
+export async function requireSchedule(wh: Warehouse, organizationId: string, id: string): Promise<ScheduleRow> {
+  const row = await wh.db
+    .selectFrom('control.export_schedules')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .where('creator', '=', 'API')
+    .executeTakeFirst();
+  if (!row) throw new MktdataError('ERR_SCHEDULE_NOT_FOUND', { id });
+  return row;
+}

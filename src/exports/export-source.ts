@@ -1,0 +1,85 @@
+import { catalogSources, type CatalogSource } from '../catalog/catalog.ts';
+import { loadMarketplaces } from '../control/marketplaces.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { loadModels } from '../models/load-models.ts';
+import { buildExportQuery, type ExportConnection, type ExportQuery, type ExportTable } from './export-query.ts';
+import type { ExportRequest } from './export-request.ts';
+
+/** A connection as an export needs it: owner, account type and marketplace. */
+export interface ExportAccount {
+  id: string;
+  organizationId: string;
+  type: string;
+  marketplaceId: string;
+}
+
+/** What an accepted request resolves to: its catalog source, the checked query and the connections it covers. */
+export interface ResolvedExport {
+  source: CatalogSource;
+  query: ExportQuery;
+  connections: ExportConnection[];
+}
+
+/** The catalog source a request names by 64-hex id, 10-hex id prefix or table name. */
+export function findExportSource(request: Pick<ExportRequest, 'sourceId' | 'tableName'>): CatalogSource {
+  const sources = catalogSources();
+  const wanted = request.sourceId ?? request.tableName ?? '';
+  const found = request.sourceId ? sources.filter((s) => s.id.startsWith(request.sourceId!)) : sources.filter((s) => s.tableName === request.tableName);
+  if (found.length !== 1) throw new MktdataError('ERR_SOURCE_NOT_FOUND', { source: wanted });
+  return found[0]!;
+}
+
+/**
+ * Whether a connection of this type has the source's data. Advertising reports land on the seller or vendor
+ * connection they belong to, so MKT_ADS tables are available to every connection.
+ */
+export const availableTo = (source: CatalogSource, connectionType: string) => source.type === 'MKT_ADS' || source.type === connectionType;
+
+/** The published form of a catalog table, or ERR_SOURCE_NOT_BUILT for a table only described so far. */
+function exportTable(source: CatalogSource): ExportTable {
+  const model = loadModels().find((m) => m.schema === 'marts' && m.name === source.tableName);
+  if (!model) throw new MktdataError('ERR_SOURCE_NOT_BUILT', { table: source.tableName });
+  const common = model.config.columns.slice(0, 6).map((c) => c.name);
+  return { name: model.name, columns: model.config.columns, requiresDatePeriod: source.requiresDatePeriod, common };
+}
+
+/** Whether an organization may export a source: its own switch, else the catalog's default. */
+export async function sourceEnabled(wh: Warehouse, organizationId: string, source: CatalogSource): Promise<boolean> {
+  const row = await wh.db
+    .selectFrom('control.organization_sources')
+    .select('enabled')
+    .where('organization_id', '=', organizationId)
+    .where('source_id', '=', source.id)
+    .executeTakeFirst();
+  return row?.enabled ?? source.enabled;
+}
+
+/**
+ * Checks a request against the catalog and the given connections (every id must be among them) and builds its
+ * query; every refusal is a 4xx MktdataError naming the field.
+ */
+export function resolveExport(request: ExportRequest, accounts: ExportAccount[]): ResolvedExport {
+  const source = findExportSource(request);
+  const marketplaces = loadMarketplaces();
+  const connections = [...new Set(request.sellerOrVendorIds)].map((id) => {
+    const account = accounts.find((a) => a.id === id);
+    if (!account) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
+    if (!availableTo(source, account.type)) {
+      throw new MktdataError('ERR_SOURCE_NOT_AVAILABLE', { table: source.tableName, type: source.type, id, connectionType: account.type });
+    }
+    return { id, timezone: marketplaces.get(account.marketplaceId)?.timezone ?? 'UTC' };
+  });
+  return { source, query: buildExportQuery(request, exportTable(source), connections), connections };
+}
+
+/** The organization's connections among `ids` (another organization's are left out, so they read as not found). */
+export async function organizationAccounts(wh: Warehouse, organizationId: string, ids: string[]): Promise<ExportAccount[]> {
+  const rows = await wh.db
+    .selectFrom('control.connections')
+    .select(['id', 'organization_id', 'type', 'marketplace_id'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids.length ? ids : [''])
+    .execute();
+  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, type: r.type, marketplaceId: r.marketplace_id }));
+}
