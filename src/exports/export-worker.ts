@@ -52,8 +52,9 @@ export class ExportWorker {
     for (const file of readdirSync(this.home.exports).filter((f) => f.endsWith('.partial'))) rmSync(join(this.home.exports, file), { force: true });
     await this.wh.db.updateTable('control.exports').set({ status: 'PENDING', started_at: null }).where('status', '=', 'IN_PROGRESS').execute();
     const pending = await this.wh.db.selectFrom('control.exports').select('id').where('status', '=', 'PENDING').orderBy('created_at').execute();
+    this.queue.splice(0, this.queue.length, ...pending.map((p) => p.id));
     this.stopped = false;
-    for (const { id } of pending) this.enqueue(id);
+    this.pump();
   }
 
   /** Queues an export that is PENDING in the control plane. */
