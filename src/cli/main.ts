@@ -8,6 +8,7 @@ import { resolveHome } from '../home.ts';
 import { build } from './commands/build.ts';
 import { demo } from './commands/demo.ts';
 import { exportToFile } from './commands/export.ts';
+import { setSourceEnabled } from '../exports/export-source.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
 import { serve } from './commands/serve.ts';
@@ -116,6 +117,20 @@ command(program, 'export')
     const rows = await exportToFile(resolveHome(o.home), o);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
+
+const sources = program.command('sources').description('catalog sources an organization may export');
+for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+  command(sources, verb)
+    .description(`${verb} a catalog table for an organization's exports`)
+    .requiredOption('--org <id>', 'organization id')
+    .requiredOption('--table <name>', 'catalog table, e.g. mkt_profit_by_date')
+    .action(async (o) => {
+      await withWarehouse(resolveHome(o.home), `sources ${verb}`, async (wh) => {
+        const source = await setSourceEnabled(wh, o.org, o.table, enabled);
+        console.log(`${source.tableName} ${verb}d for organization ${o.org}`);
+      });
+    });
+}
 
 command(program, 'serve')
   .description('serve the /api/v1 HTTP API until stopped (Ctrl-C)')

@@ -1,5 +1,6 @@
 import { catalogSources, type CatalogSource } from '../catalog/catalog.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
+import { requireOrganization } from '../control/organizations.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { loadModels } from '../models/load-models.ts';
@@ -82,4 +83,16 @@ export async function organizationAccounts(wh: Warehouse, organizationId: string
     .where('id', 'in', ids.length ? ids : [''])
     .execute();
   return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, type: r.type, marketplaceId: r.marketplace_id }));
+}
+
+/** Switches a source on or off for an organization (`mktdata sources enable|disable`). */
+export async function setSourceEnabled(wh: Warehouse, organizationId: string, tableName: string, enabled: boolean): Promise<CatalogSource> {
+  await requireOrganization(wh, organizationId);
+  const source = findExportSource({ tableName });
+  await wh.db.deleteFrom('control.organization_sources').where('organization_id', '=', organizationId).where('source_id', '=', source.id).execute();
+  await wh.db
+    .insertInto('control.organization_sources')
+    .values({ organization_id: organizationId, source_id: source.id, enabled, updated_at: new Date().toISOString() })
+    .execute();
+  return source;
 }

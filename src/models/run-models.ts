@@ -52,6 +52,8 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     results.push(result);
     options.onResult?.(result);
   };
+  // Looked up once per run, when the first incremental model needs them (seeds may be built before).
+  let connections: Promise<SliceConnection[]> | undefined;
   for (const [index, model] of models.entries()) {
     options.onModel?.(model, index, models.length);
     const started = Date.now();
@@ -63,7 +65,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     }
     try {
       const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model) : model.config.materialized === 'incremental'
-        ? await runIncremental(wh.sql, model, await sliceConnections(wh.sql), options)
+        ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), options)
         : await runTable(wh.sql, model);
       report({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
     } catch (error) {
@@ -126,10 +128,6 @@ async function runTable(sql: DuckDBConnection, model: Model) {
   return { rows: await countRows(sql, model.id), findings };
 }
 
-/**
- * Replaces each (connection, window) slice in its own transaction, so a failed slice keeps its old rows.
- * A full refresh, or a table whose columns no longer match the `.yml`, is rebuilt whole in one transaction.
- */
 /** A connection an incremental model is sliced by, with the parameters its SQL may bind besides the window. */
 interface SliceConnection {
   connection_id: string;
@@ -151,35 +149,36 @@ async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[
 const referenced = (statement: string, params: Record<string, string>) =>
   Object.fromEntries(Object.entries(params).filter(([name]) => new RegExp(`\\$${name}\\b`).test(statement)));
 
+const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * Replaces the window's slice of every connection (the SQL runs once per connection) in one transaction,
+ * then checks the rows it wrote: a failure keeps all the old rows, and a check's fixed cost (plans, scans of
+ * the tables it compares with) is paid once per model rather than once per connection.
+ * A full refresh, or a table whose columns no longer match the `.yml`, is rebuilt whole.
+ */
 async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], options: RunOptions) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   await checkColumns(sql, model);
   const rebuild = options.fullRefresh || !(await tableMatches(sql, model));
   const window = rebuild ? allDates : { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
+  if (!rebuild && connections.length === 0) return { rows: await countRows(sql, model.id), windows: 0, findings: [] };
   const slice = `${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date`;
-  const findings: CheckFinding[] = [];
-  const replaceSlice = async (connection: SliceConnection) => {
-    const params = { ...connection, ...window };
-    // Date order keeps a window's rows in few row groups, so replacing a recent window rewrites little.
-    const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${slice} order by ${dateColumn}`;
-    await sql.run(`delete from ${model.id} where ${slice}`, referenced(slice, params));
-    await sql.run(insert, referenced(insert, params));
-    findings.push(...(await runChecks(sql, model, `(select * from ${model.id} where ${slice})`, referenced(slice, params))));
-  };
-  if (rebuild) {
-    await inTransaction(sql, async () => {
-      await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
-      for (const connection of connections) await replaceSlice(connection);
-    });
-  } else {
-    for (const connection of connections) await inTransaction(sql, () => replaceSlice(connection));
-  }
+  // Date order keeps a window's rows in few row groups, so replacing a recent window rewrites little.
+  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${slice} order by ${dateColumn}`;
+  const replaced = `${connectionColumn} in (${connections.map((c) => quote(c.connection_id)).join(', ')}) and ${dateColumn} between $from::date and $to::date`;
+  const findings = await inTransaction(sql, async () => {
+    if (rebuild) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+    else await sql.run(`delete from ${model.id} where ${replaced}`, window);
+    for (const connection of connections) await sql.run(insert, referenced(insert, { ...connection, ...window }));
+    // Only the replaced rows: every other row was checked when it was written.
+    return rebuild ? runChecks(sql, model, model.id, {}) : runChecks(sql, model, `(select * from ${model.id} where ${replaced})`, window);
+  });
   return { rows: await countRows(sql, model.id), windows: connections.length, findings };
 }
 
 /** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
-async function runChecks(sql: DuckDBConnection, model: Model, relation: string, params: Record<string, string>) {
-  const bound = relation === model.id ? {} : params;
+async function runChecks(sql: DuckDBConnection, model: Model, relation: string, bound: Record<string, string>) {
   const checks = compileChecks(model, relation);
   const rowChecks = checks.filter((c) => c.badRow);
   const counts = new Map<CompiledCheck, number>();

@@ -324,8 +324,14 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(result.valid).toBe(true);
       expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining([
         'ExportSourcesResponse', 'UtilityOrganizationResponseDto', 'SellersAndVendorsResponseDto', 'ApiNotFoundResponse', 'ApiRateLimitResponse',
+        'ExportRequest', 'ExportResponse', 'ExportsResponse', 'ExportRawNotCompletedResponse', 'ApiNoTokensResponse',
+        'ExportScheduleRequest', 'ExportScheduleWithIntegrationsResponse', 'ExportSchedulesResponse',
       ]));
-      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/v1/spec/data-scheme', '/api/v1/util/organization', '/api/v1/util/sellers-and-vendors']));
+      expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([
+        '/api/v1/spec/data-scheme', '/api/v1/util/organization', '/api/v1/util/sellers-and-vendors',
+        '/api/v1/exports', '/api/v1/exports/{exportId}', '/api/v1/exports/{exportId}/raw', '/api/v1/exports/sources',
+        '/api/v1/exports/schedules', '/api/v1/exports/schedules/{scheduleId}', '/api/v1/exports/schedules/{scheduleId}/latest',
+      ]));
     });
   });
 });

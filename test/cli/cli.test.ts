@@ -54,6 +54,19 @@ describe('mktdata CLI', () => {
     // Exports round amounts to the cent: 13.875 → 13.88.
     expect(reader.getRowObjectsJson()).toEqual([{ marketplace_country_code: 'US', c: '13.88' }]);
 
+    // The same export from an ExportRequest file, as the API takes it: a filter and JSON output.
+    writeFileSync(join(dir, 'request.json'), JSON.stringify({
+      tableName: 'mkt_order_items_with_cogs', sellerOrVendorIds: [connectionId], from: '2026-03-01', to: '2026-03-31',
+      columns: ['sku', 'quantity'], filters: { rules: [{ field: 'sku', operator: 'beginsWith', value: 'sku-' }] }, outputType: 'JSON',
+    }));
+    const json = join(dir, 'orders.json');
+    expect((await cli(['export', '--request', join(dir, 'request.json'), '--out', json, ...h])).stdout).toBe(`wrote 1 rows to ${json}\n`);
+    expect(JSON.parse(readFileSync(json, 'utf8'))).toMatchObject([{ seller_or_vendor_id: connectionId, sku: 'SKU-A', quantity: 3 }]);
+
+    expect((await cli(['sources', 'disable', '--org', orgId, '--table', 'mkt_cogs', ...h])).stdout).toBe(`mkt_cogs disabled for organization ${orgId}\n`);
+    expect((await cli(['sources', 'enable', '--org', orgId, '--table', 'mkt_cogs', ...h])).stdout).toBe(`mkt_cogs enabled for organization ${orgId}\n`);
+    expect((await cli(['sources', 'enable', '--org', orgId, '--table', 'mkt_nope', ...h])).code).toBe(1);
+
     const db = readFileSync(join(home, 'warehouse.duckdb'));
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
   });
