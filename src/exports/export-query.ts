@@ -47,9 +47,12 @@ export function buildExportQuery(request: ExportRequest, table: ExportTable, con
 
   const grouped = Boolean(request.groupBy?.length || request.aggregations?.length || request.dateInterval);
   if (!grouped) {
+    if (request.having?.rules.length) throw invalid('having.rules.0.field', 'having applies to groups: give groupBy, aggregations or dateInterval, or use filters');
     const all = table.columns.map((c) => c.name);
     const columns = outputColumns(request.columns, all, table.common, (name, where) => field(name, where).name);
-    const order = ordering(request, columns, (name) => field(name, 'orderByColumn').name);
+    // A page (limit/skip) needs one order; a whole export keeps the stored order, which costs no sort.
+    const paged = request.limit !== undefined || Boolean(request.skip);
+    const order = ordering(request, columns, (name) => field(name, 'orderByColumn').name, paged ? columns : []);
     return { sql: `with rows as (${rows}) select ${columns.map(id).join(', ')} from rows${where(filters)}${order}${paging(request)}`, params: params.values, columns };
   }
 
@@ -140,7 +143,7 @@ function scope(request: ExportRequest, table: ExportTable, connections: ExportCo
     }
     const from = localDate(request.from!, c.timezone);
     const to = localDate(request.to!, c.timezone);
-    if (from > to) throw invalid('from', `from ${request.from} is after to ${request.to}`);
+    if (from > to || Date.parse(request.from!) > Date.parse(request.to!)) throw invalid('from', `from ${request.from} is after to ${request.to}`);
     const key = `${from}/${to}`;
     periods.set(key, [...(periods.get(key) ?? []), ...ids]);
   }
@@ -242,9 +245,13 @@ function bindable(value: string | number | boolean, column: Field, at: string): 
     case 'NUMBER':
       if (typeof value === 'boolean' || !/^-?\d{1,28}(\.\d{1,10})?$/.test(text)) throw bad('a number with at most 10 decimals');
       return text;
-    case 'DATE':
-      if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(text) || Number.isNaN(Date.parse(text))) throw bad('YYYY-MM-DD');
+    case 'DATE': {
+      // A DATE column takes a calendar date; a timestamp column (data_type TIMESTAMP) also a date-time.
+      const dateTime = column.dataType !== 'DATE' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$/.test(text);
+      if (!dateTime && !isCalendarDate(text)) throw bad(column.dataType === 'DATE' ? 'YYYY-MM-DD' : 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)');
+      if (dateTime && !isCalendarDate(text.slice(0, 10))) throw bad('a real calendar date');
       return text;
+    }
     case 'LOGIC':
       if (value !== true && value !== false && text !== 'true' && text !== 'false') throw bad('true or false');
       return value === true || text === 'true';
@@ -252,6 +259,12 @@ function bindable(value: string | number | boolean, column: Field, at: string): 
       return text;
   }
 }
+
+/** Whether text is YYYY-MM-DD and that day exists (Date.parse would read 2026-02-30 as 2 March). */
+const isCalendarDate = (text: string) => {
+  const day = Date.parse(`${text}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(day) && new Date(day).toISOString().slice(0, 10) === text;
+};
 
 /** Bound values named p0, p1, … */
 class Params {
