@@ -17,6 +17,11 @@ endpoint except \`/spec/*\` (not \`X-Api-Key\`, not \`Authorization\`). Bodies a
 3. **Export**: \`POST /api/v1/exports\` with \`{ "sellerOrVendorIds": [...], "sourceId": "<64-hex id or its first 10 characters>",
    "columns": [...], "from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "outputType": "CSV" | "JSON" | "PARQUET" }\`.
    \`from\`/\`to\` are required exactly when the source has \`requiresDatePeriod\`. It answers 202 with the export.
+   Let the export do the work rather than downloading everything: \`filters\`
+   (\`{ "combinator": "and" | "or", "rules": [{ "field", "operator", "value", "not" }] }\`), \`groupBy\`,
+   \`aggregations\` (\`[{ "column", "aggregation": "sum" | "avg" | "count" | "countDistinct" | "min" | "max", "alias" }]\`),
+   \`having\`, \`dateInterval\` (\`DAY\` | \`WEEK\` | \`MONTH\`), \`orderByColumn\`, \`limit\`; the ExportRequest schema
+   in \`/api/v1/openapi.json\` has every field.
 4. **Poll**: \`GET /api/v1/exports/{exportId}/raw\`. 202 means still processing: wait the interval its
    message recommends and ask again. 410 (file expired) and 422 (failed, or no tokens) mean stop:
    create a new export if needed.

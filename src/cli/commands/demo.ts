@@ -69,6 +69,8 @@ The API (key: ${key}):
   curl -s '${api}/spec/data-scheme?query=pnl'
   curl -s -H "service-api-key: ${key}" ${api}/util/organization
   curl -s -H "service-api-key: ${key}" ${api}/util/sellers-and-vendors
+  curl -s -H "service-api-key: ${key}" -H 'content-type: application/json' ${api}/exports -d '{"sellerOrVendorIds": ["6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01"], "tableName": "mkt_profit_by_date", "from": "2026-09-01", "to": "2026-09-30", "dateInterval": "WEEK", "aggregations": [{"column": "profit", "aggregation": "sum"}]}'
+  curl -sL -H "service-api-key: ${key}" ${api}/exports/<exportId>/raw
 `),
   );
 }
