@@ -69,7 +69,7 @@ describe('mktdata CLI', () => {
 
     const db = readFileSync(join(home, 'warehouse.duckdb'));
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
-  });
+  }, 180_000); // a dozen CLI processes, each starting Node and DuckDB
 
   it('rejects an export without the date period its table requires', async () => {
     const result = await cli(['export', '--table', 'mkt_order_items_with_cogs', '--connection', 'x', '--out', '/tmp/x.csv', '--home', '/nonexistent']);
