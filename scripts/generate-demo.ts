@@ -13,7 +13,7 @@
  * Run: `npm run demo:generate` (or `npx tsx scripts/generate-demo.ts`).
  * Node built-ins only.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -1713,7 +1713,15 @@ const localDate = (ms: number, timeZone: string): string =>
   new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
 
 function main(): void {
-  rmSync(OUT, { recursive: true, force: true });
+  // Only the folders this script writes: hand-made demo files of other sources (listings, AWD, …) stay.
+  for (const key of ['us', 'de']) {
+    for (const folder of [REPORT_TYPE, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA', 'GET_SALES_AND_TRAFFIC_REPORT', 'cogs.csv']) {
+      rmSync(join(OUT, key, folder), { recursive: true, force: true });
+    }
+    for (const folder of existsSync(join(OUT, key)) ? readdirSync(join(OUT, key)).filter((f) => f.startsWith('ads.')) : []) {
+      rmSync(join(OUT, key, folder), { recursive: true, force: true });
+    }
+  }
   const written: { path: string; expected: string; encoding: 'utf8' | 'cp1252'; gz: boolean; tsv: boolean }[] = [];
   const write = (rel: string, text: string, encoding: 'utf8' | 'cp1252', gz = false, tsv = false): void => {
     const path = join(OUT, rel);
