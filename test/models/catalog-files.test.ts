@@ -4,9 +4,11 @@ import { loadModels, loadPlannedTables } from '../../src/models/load-models.ts';
 import { catalogSources } from '../../src/catalog/catalog.ts';
 
 const planned = loadPlannedTables();
+/** Every catalog table, built or planned, as its .yml describes it. */
+const tables = [...loadModels().filter((m) => m.config.catalog), ...planned];
 const common = ['marketplace_id', 'marketplace_country_code', 'marketplace_country_name', 'seller_or_vendor_id', 'seller_or_vendor_name', 'marketplace_seller_id'];
 
-describe('planned catalog tables (models/catalog/)', () => {
+describe('catalog tables (built marts and planned ones in models/catalog/)', () => {
   it('describes, with the built marts, every table of spec documents 001 and 002', () => {
     const built = loadModels().filter((m) => m.config.catalog).map((m) => m.name);
     expect(planned.filter((p) => built.includes(p.name))).toEqual([]);
@@ -21,7 +23,7 @@ describe('planned catalog tables (models/catalog/)', () => {
     ].sort());
   });
 
-  describe.each(planned.map((p) => [p.name, p] as const))('%s', (name, table) => {
+  describe.each(tables.map((p) => [p.name, p] as const))('%s', (name, table) => {
     const catalog = table.config.catalog!;
 
     it('has a catalog entry with the stable id sha256(mktdata:<type>:<table>)', () => {
@@ -29,7 +31,7 @@ describe('planned catalog tables (models/catalog/)', () => {
       expect(name).toMatch(/^mkt_/);
       expect(catalog.id).toBe(createHash('sha256').update(`mktdata:${catalog.type}:${name}`).digest('hex'));
       expect(catalog.initialLoadProgress).toBeNull();
-      expect(catalog.userManaged).toBe(false);
+      expect(catalog.userManaged).toBe(name === 'mkt_cogs'); // unit costs are the user's own rows
     });
 
     it('starts its columns with the six common columns', () => {
@@ -41,11 +43,6 @@ describe('planned catalog tables (models/catalog/)', () => {
     it('has a date column when it requires a date period', () => {
       expect(typeof catalog.requiresDatePeriod).toBe('boolean');
       if (catalog.requiresDatePeriod) expect(table.config.columns.map((c) => c.name)).toContain('date');
-    });
-
-    it('is no incremental model (description only, no SQL)', () => {
-      expect(table.config.materialized).toBe('table');
-      expect(table.config.window).toBeUndefined();
     });
   });
 });
@@ -72,7 +69,7 @@ describe('catalogSources()', () => {
 
 describe('column lists of spec documents 001 and 002, in order, `?` marking nullable', () => {
   const columns = (name: string) => {
-    const table = planned.find((p) => p.name === name)!;
+    const table = tables.find((p) => p.name === name)!;
     return table.config.columns.slice(6).map((c) => `${c.name}${c.nullable ? '?' : ''}`);
   };
 
@@ -94,7 +91,7 @@ describe('column lists of spec documents 001 and 002, in order, `?` marking null
       'awd_outbound_order_updated_at_utc?', 'order_preferences?', 'execution_errors?', 'eligible_products_to_outbound?', 'products_to_outbound?',
       'shipped_outbound_products?', 'date',
     ]);
-    const status = planned.find((p) => p.name === 'mkt_awd_outbound_orders')!.config.columns.find((c) => c.name === 'awd_outbound_order_status')!;
+    const status = tables.find((p) => p.name === 'mkt_awd_outbound_orders')!.config.columns.find((c) => c.name === 'awd_outbound_order_status')!;
     expect(status.checks).toEqual([
       { accepted_values: { values: ['DRAFT', 'VALIDATING', 'ELIGIBLE', 'INELIGIBLE', 'CONFIRMED', 'EXECUTING', 'INVENTORY_OUTBOUND', 'SUCCESS', 'FAILURE'], severity: 'error' } },
     ]);
@@ -110,7 +107,7 @@ describe('column lists of spec documents 001 and 002, in order, `?` marking null
       'bill_city?', 'bill_state?', 'bill_postal_code?', 'bill_country?', 'item_promotion_discount?', 'ship_promotion_discount?', 'carrier?',
       'fba_shipment_tracking_number?', 'estimated_arrival_date?', 'fulfillment_center_id?', 'fulfillment_channel?', 'sales_channel?',
     ]);
-    expect(planned.find((p) => p.name === 'mkt_fba_shipments')!.config.catalog).toMatchObject({
+    expect(tables.find((p) => p.name === 'mkt_fba_shipments')!.config.catalog).toMatchObject({
       name: 'FBA Shipments',
       type: 'SELLER_CENTRAL',
       isPremium: true,

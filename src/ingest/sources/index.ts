@@ -5,10 +5,18 @@ import { source as returns } from './GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA/s
 import { source as salesAndTraffic } from './GET_SALES_AND_TRAFFIC_REPORT/source.ts';
 import { source as settlements } from './GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2/source.ts';
 import { adsSources } from './ads/source.ts';
+import { awdSources } from './awd/source.ts';
 import { source as cogs } from './cogs/source.ts';
+import { source as merchantListings } from './GET_MERCHANT_LISTINGS_ALL_DATA/source.ts';
+import { source as fbaInventory } from './fbaInventory.getInventorySummaries/source.ts';
+import { source as listingsItems } from './listingsItems.searchListingsItems/source.ts';
+import { source as itemOffers } from './productPricing.getItemOffers/source.ts';
+import { replenishmentSources } from './replenishment/source.ts';
+import { source as promotions } from './promotions/source.ts';
+import { fbaSources } from './fba/source.ts';
 
 /** Every source mktdata can land, by name. */
-export const sources: Source[] = [allOrders, settlements, returns, salesAndTraffic, ...adsSources, cogs];
+export const sources: Source[] = [allOrders, settlements, returns, salesAndTraffic, ...adsSources, ...awdSources, cogs, ...replenishmentSources, promotions, merchantListings, fbaInventory, listingsItems, itemOffers, ...fbaSources];
 
 /** The source of that name, or ERR_SOURCE_UNKNOWN listing the known ones. */
 export function findSource(name: string): Source {

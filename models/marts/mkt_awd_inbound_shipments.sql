@@ -1,0 +1,61 @@
+-- AWD inbound shipments with the seller and marketplace context: one row per connection and shipment id; date is the marketplace-local creation date.
+with shipments as (
+    select * from staging.stg_mkt__awd_inbound_shipments
+),
+
+contexts as (
+    select * from intermediate.int_connections_described
+),
+
+final as (
+    select
+        contexts.marketplace_id,
+        contexts.marketplace_country_code,
+        contexts.marketplace_country_name,
+        contexts.seller_or_vendor_id,
+        contexts.seller_or_vendor_name,
+        contexts.marketplace_seller_id,
+        shipments.shipment_id as awd_inbound_shipment_id,
+        shipments.order_id as awd_inbound_order_id,
+        shipments.external_reference_id,
+        shipments.shipment_status as awd_inbound_shipment_status,
+        shipments.carrier_code_type,
+        shipments.carrier_code_value,
+        shipments.tracking_id as awd_inbound_shipment_tracking_id,
+        timezone('UTC', shipments.ship_by) as ship_by,
+        shipments.destination_region,
+        shipments.warehouse_reference_id,
+        shipments.shipment_container_quantities,
+        shipments.received_quantity,
+        shipments.destination_address_name,
+        shipments.destination_address_address_line1,
+        shipments.destination_address_address_line2,
+        shipments.destination_address_address_line3,
+        shipments.destination_address_city,
+        shipments.destination_address_county,
+        shipments.destination_address_district,
+        shipments.destination_address_state_or_region,
+        shipments.destination_address_postal_code,
+        shipments.destination_address_country_code,
+        shipments.destination_address_phone_number,
+        shipments.origin_address_name,
+        shipments.origin_address_address_line1,
+        shipments.origin_address_address_line2,
+        shipments.origin_address_address_line3,
+        shipments.origin_address_city,
+        shipments.origin_address_county,
+        shipments.origin_address_district,
+        shipments.origin_address_state_or_region,
+        shipments.origin_address_postal_code,
+        shipments.origin_address_country_code,
+        shipments.origin_address_phone_number,
+        timezone('UTC', shipments.created_at) as created_at,
+        timezone('UTC', shipments.updated_at) as updated_at,
+        timezone('UTC', shipments.last_seen_at) as last_seen_at,
+        -- createdAt is optional upstream: a shipment without it is dated by its first landing.
+        timezone(contexts.timezone, coalesce(shipments.created_at, shipments.first_seen_at))::date as date,
+    from shipments
+    join contexts using (connection_id)
+)
+
+select * from final

@@ -1,0 +1,52 @@
+-- FBA removal order lines: one row per connection, removal order, SKU, FNSKU and disposition; dates are marketplace-local.
+with removal_orders as (
+    select * from staging.stg_mkt__fba_removal_orders
+    where connection_id = $connection_id
+),
+
+contexts as (
+    select * from intermediate.int_connections_described
+    where connection_id = $connection_id
+),
+
+-- A line is dated by the request date of its removal order, which does not change as the order progresses.
+localized as (
+    select
+        removal_orders.*,
+        contexts.* exclude (connection_id, marketplace_id, currency),
+        timezone($timezone, removal_orders.requested_at)::date as local_date,
+    from removal_orders
+    join contexts using (connection_id)
+    where local_date between $from::date and $to::date
+),
+
+final as (
+    select
+        marketplace_id,
+        marketplace_country_code,
+        marketplace_country_name,
+        seller_or_vendor_id,
+        seller_or_vendor_name,
+        marketplace_seller_id,
+        local_date as date,
+        local_date as request_date,
+        removal_order_id as fba_removal_order_id,
+        sku,
+        fnsku,
+        disposition,
+        timezone($timezone, updated_at)::date as last_updated_date,
+        order_source as fba_removal_order_source,
+        order_type as fba_removal_order_type,
+        service_speed,
+        order_status as fba_removal_order_status,
+        requested_quantity,
+        cancelled_quantity,
+        disposed_quantity,
+        shipped_quantity,
+        in_process_quantity,
+        removal_fee,
+        currency,
+    from localized
+)
+
+select * from final

@@ -1,0 +1,59 @@
+-- FBA recommended removals: one row per connection, marketplace-local snapshot date, SKU, FNSKU and condition.
+with recommendations as (
+    select * from staging.stg_mkt__fba_removal_recommendations
+    where connection_id = $connection_id
+),
+
+contexts as (
+    select * from intermediate.int_connections_described
+    where connection_id = $connection_id
+),
+
+-- A line without snapshot-date belongs to the day its file landed.
+localized as (
+    select
+        recommendations.*,
+        contexts.* exclude (connection_id, marketplace_id, currency),
+        timezone($timezone, coalesce(recommendations.snapshot_at, recommendations.landed_at))::date as local_date,
+    from recommendations
+    join contexts using (connection_id)
+    where local_date between $from::date and $to::date
+),
+
+-- Each day's report is a whole snapshot: the latest file of a day replaces earlier ones, lines it lacks included.
+latest_snapshot as (
+    select *
+    from localized
+    qualify dense_rank() over (partition by local_date order by landed_at desc, file_id desc) = 1
+        and row_number() over (partition by local_date, sku, fnsku, condition order by landed_at desc, file_id desc, line_number desc) = 1
+),
+
+final as (
+    select
+        marketplace_id,
+        marketplace_country_code,
+        marketplace_country_name,
+        seller_or_vendor_id,
+        seller_or_vendor_name,
+        marketplace_seller_id,
+        local_date as date,
+        timezone($timezone, snapshot_at)::date as snapshot_date,
+        sku,
+        fnsku,
+        asin as child_asin,
+        product_name,
+        condition,
+        sellable_quantity,
+        sellable_121_180_days,
+        sellable_181_270_days,
+        sellable_271_365_days,
+        sellable_365_plus_days,
+        sellable_removal_quantity,
+        unsellable_quantity,
+        unsellable_0_7_days,
+        unsellable_8_60_days,
+        unsellable_61_90_days,
+    from latest_snapshot
+)
+
+select * from final

@@ -1,0 +1,49 @@
+-- Stranded inventory of each connection's latest report: one row per connection, SKU and FNSKU.
+with landed as (
+    select * from raw.get_stranded_inventory_ui_data
+),
+
+-- The latest landed file is the whole current state, even when it is empty (nothing stranded any more).
+latest_files as (
+    select connection_id as _connection_id, arg_max(id, landed_at) as _file_id
+    from control.landed_files
+    where source = 'GET_STRANDED_INVENTORY_UI_DATA'
+    group by all
+),
+
+latest as (
+    select landed.*
+    from landed
+    semi join latest_files using (_connection_id, _file_id)
+    qualify row_number() over (partition by _connection_id, sku, fnsku order by _line_number desc) = 1
+),
+
+renamed as (
+    select
+        _connection_id as connection_id,
+        _marketplace_id as marketplace_id,
+        sku,
+        fnsku,
+        asin,
+        nullif(primary_action, '') as primary_action,
+        date_stranded as stranded_at,
+        date_to_take_auto_removal as auto_removal_at,
+        nullif(status_primary, '') as status_primary,
+        nullif(status_secondary, '') as status_secondary,
+        nullif(error_message, '') as error_message,
+        nullif(stranded_reason, '') as stranded_reason,
+        coalesce(product_name, '') as product_name,
+        nullif(condition, '') as condition,
+        nullif(fulfilled_by, '') as fulfilled_by,
+        fulfillable_qty,
+        your_price,
+        unfulfillable_qty,
+        reserved_quantity,
+        inbound_shipped_qty,
+        _landed_at as landed_at,
+        _file_id as file_id,
+        _line_number as line_number,
+    from latest
+)
+
+select * from renamed
