@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { addConnection } from '../../control/connections.ts';
 import { createApiKey, createOrganization } from '../../control/organizations.ts';
-import { openWarehouse } from '../../db/warehouse.ts';
+import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { landFile } from '../../ingest/land-file.ts';
 import { findSource } from '../../ingest/sources/index.ts';
@@ -20,30 +20,41 @@ const demoConnections = z.array(
   z.object({ key: z.string(), id: z.string().uuid(), name: z.string(), marketplaceId: z.string(), sellerId: z.string() }),
 );
 
-/** Loads the bundled demo data into a home (idempotently), builds and publishes it, and prints a first look. */
+/**
+ * Lands the bundled demo data for the demo organization (idempotently: files land once) and returns the
+ * organization with a new API key; the caller builds.
+ */
+export async function loadDemoData(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
+  const connections = demoConnections.parse(JSON.parse(readFileSync(join(demoDir, 'connections.json'), 'utf8')));
+  const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
+  const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
+  const key = await createApiKey(wh, organizationId);
+  for (const c of connections) {
+    const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', c.id).executeTakeFirst();
+    if (!exists) await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+    const folder = join(demoDir, c.key);
+    for (const sourceName of readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+      const source = findSource(sourceName);
+      for (const file of readdirSync(join(folder, sourceName)).sort()) {
+        const result = await landFile(wh, source, { id: c.id, marketplaceId: c.marketplaceId }, join(folder, sourceName, file));
+        console.log(`${result.status.padEnd(8)} ${c.key}/${sourceName}/${file}`);
+      }
+    }
+    await landFile(wh, findSource('cogs'), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, 'cogs.csv'));
+  }
+  return { organizationId, key };
+}
+
+/** Loads the bundled demo data into a home, builds and publishes it, prints a first look, then serves the API. */
 export async function demo(home: Home, options: ServeOptions): Promise<void> {
   const wh = await openWarehouse(home, 'demo', { create: true });
   let key: string;
   try {
-    const connections = demoConnections.parse(JSON.parse(readFileSync(join(demoDir, 'connections.json'), 'utf8')));
-    const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
-    const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
-    key = await createApiKey(wh, organizationId);
-    for (const c of connections) {
-      const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', c.id).executeTakeFirst();
-      if (!exists) await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
-      const folder = join(demoDir, c.key);
-      for (const sourceName of readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-        const source = findSource(sourceName);
-        for (const file of readdirSync(join(folder, sourceName)).sort()) {
-          const result = await landFile(wh, source, { id: c.id, marketplaceId: c.marketplaceId }, join(folder, sourceName, file));
-          console.log(`${result.status.padEnd(8)} ${c.key}/${sourceName}/${file}`);
-        }
-      }
-      await landFile(wh, findSource('cogs'), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, 'cogs.csv'));
-    }
-    await build(wh, {});
-    console.log(`\norganization ${organizationId}\napi key (shown once): ${key}`);
+    const loaded = await loadDemoData(wh);
+    key = loaded.key;
+    const { published } = await build(wh, {});
+    console.log(`\n${formatTable(['table', 'rows'], published.tables.map((t) => [t.name, String(t.rows)]))}`);
+    console.log(`\norganization ${loaded.organizationId}\napi key (shown once): ${key}`);
   } finally {
     await wh.close();
   }
