@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDataDir, benchIngestOrders } from './ingest-orders.ts';
+import { benchExports } from './exports.ts';
 import { benchProfit, sizes } from './profit.ts';
 
 /** One line of the printed table. */
@@ -64,6 +65,31 @@ const benchmarks: Benchmark[] = [
           `profit tables on ${scale}: mktdata / direct SQL = ${ratio.toFixed(2)}x (target ≤ 1.30x)` + (ratio > 1.3 ? '  ← above target' : ''),
           `profit tables 28-day window rebuild / full build = ${(windowShare * 100).toFixed(1)}% (target ≤ 10%)` + (windowShare > 0.1 ? '  ← above target' : ''),
         ],
+      };
+    },
+  },
+  {
+    name: 'exports',
+    async run(workDir) {
+      const r = await benchExports(workDir, log);
+      const target = 1.25;
+      const rows = `${r.rows / 1e6}M rows`;
+      const rate = (rows: number, ms: number) => `${Math.round((rows * 1000) / ms / 1000).toLocaleString('en-US')}k rows/s`;
+      return {
+        steps: [
+          { step: `generate ${rows} of mkt_order_items_with_cogs (SQL)`, ms: r.generateMs, rows: r.rows },
+          { step: `publish ${rows}`, ms: r.publishMs, rows: r.rows },
+          ...r.formats.flatMap((f) => [
+            { step: `${f.format} export path ${rows}, createExport → COMPLETED (best of ${r.attempts})`, ms: f.exportMs, rows: f.rows },
+            { step: `${f.format} bare DuckDB COPY ${rows}, same query (best of ${r.attempts})`, ms: f.bareMs, rows: f.rows },
+          ]),
+        ],
+        summary: r.formats.map(
+          (f) =>
+            `${f.format} export of ${rows}: export path ${(f.exportMs / 1000).toFixed(1)} s (${rate(f.rows, f.exportMs)}), ` +
+            `bare COPY ${(f.bareMs / 1000).toFixed(1)} s (${rate(f.rows, f.bareMs)}): ${f.ratio.toFixed(2)}x (target ≤ ${target.toFixed(2)}x)` +
+            (f.ratio > target ? '  ← above target' : ''),
+        ),
       };
     },
   },
