@@ -19,7 +19,6 @@ export const errorRegistry = {
   ERR_ROUTE_NOT_FOUND: { status: 404, message: 'no endpoint {method} {path}' },
   ERR_REQUEST_INVALID: { status: 400, message: 'the request is invalid: {summary}' },
   ERR_SOURCE_NOT_FOUND: { status: 404, message: 'unknown source {source}: give a source id, its first 10 hex characters or a table name from GET /api/v1/exports/sources' },
-  ERR_SOURCE_NOT_BUILT: { status: 400, message: '{table} is described in the catalog but this version of mktdata does not build it yet' },
   ERR_SOURCE_NOT_AVAILABLE: { status: 400, message: '{table} is a {type} table and has no data for {id}, a {connectionType} connection' },
   ERR_SOURCE_DISABLED: { status: 400, message: '{table} is disabled for this organization; enable it with `mktdata sources enable --org {org} --table {table}`' },
   ERR_INITIAL_LOAD_IN_PROGRESS: { status: 400, message: 'seller or vendor {id} has not finished the first stage of its initial load: land its reports and run `mktdata build` first' },

@@ -1,4 +1,4 @@
-import { loadModels, loadPlannedTables, modelsDir } from '../models/load-models.ts';
+import { loadModels, modelsDir } from '../models/load-models.ts';
 import type { CatalogEntry } from '../models/model-config.ts';
 
 /** A column as the catalog publishes it (spec document 000, "Catalog source entry"). */
@@ -16,13 +16,12 @@ export type CatalogSource = Omit<CatalogEntry, 'id'> & { id: string; tableName: 
 
 const cache = new Map<string, CatalogSource[]>();
 
-/** Every catalog table: the marts' `.yml` files and the planned tables of models/catalog/ (described before they are built). */
+/** Every catalog table: the marts with a catalog block in their `.yml`. */
 export function catalogSources(dir: string = modelsDir): CatalogSource[] {
   let sources = cache.get(dir);
   if (!sources) {
-    const built = loadModels(dir).filter((m) => m.config.catalog);
-    const planned = loadPlannedTables(dir).filter((p) => p.config.catalog && !built.some((m) => m.name === p.name));
-    sources = [...built, ...planned]
+    sources = loadModels(dir)
+      .filter((m) => m.config.catalog)
       .map((m) => {
         const { id, ...entry } = m.config.catalog!;
         const columns = m.config.columns.map(({ name, type, nullable, description, definition, warehouseOnly }) => ({

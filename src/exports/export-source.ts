@@ -37,10 +37,9 @@ export function findExportSource(request: Pick<ExportRequest, 'sourceId' | 'tabl
  */
 export const availableTo = (source: CatalogSource, connectionType: string) => source.type === 'MKT_ADS' || source.type === connectionType;
 
-/** The published form of a catalog table, or ERR_SOURCE_NOT_BUILT for a table only described so far. */
+/** The published form of a catalog table. */
 function exportTable(source: CatalogSource): ExportTable {
-  const model = loadModels().find((m) => m.schema === 'marts' && m.name === source.tableName);
-  if (!model) throw new MktdataError('ERR_SOURCE_NOT_BUILT', { table: source.tableName });
+  const model = loadModels().find((m) => m.schema === 'marts' && m.name === source.tableName)!;
   const common = model.config.columns.slice(0, 6).map((c) => c.name);
   return { name: model.name, columns: model.config.columns, requiresDatePeriod: source.requiresDatePeriod, common };
 }

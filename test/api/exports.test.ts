@@ -287,7 +287,7 @@ describe('exports and export schedules (HTTP, in process)', () => {
       expect(res.json()).not.toHaveProperty('historicalDataStillLoadingNotice');
       const disabled = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&enabled=false`);
       expect(disabled.json().sources).toEqual([]);
-      const filtered = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&query=order%20line`);
+      const filtered = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&query=units%20sold`); // a search alias
       expect(filtered.json().sources.map((s: { tableName: string }) => s.tableName)).toEqual([orders]);
     });
 

@@ -10,7 +10,6 @@ import { createExport, deleteExport, outOfTokens, requireExport, type ExportRow 
 import { availableTo, organizationAccounts, sourceEnabled } from '../../exports/export-source.ts';
 import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
-import { loadModels } from '../../models/load-models.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
 import { ApiNotFoundResponse, noContent, ExportSourcesResponse, keyProtectedErrors } from '../schemas/common.ts';
 import {
@@ -88,10 +87,9 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       const stageOf = await initialLoadStages(wh, deps.home);
       const loading = ids.find((id) => stageOf(id) === 'FIRST_STAGE');
       if (loading) throw new MktdataError('ERR_INITIAL_LOAD_IN_PROGRESS', { id: loading });
-      const built = new Set(loadModels().filter((m) => m.schema === 'marts').map((m) => m.name));
       const sources = [];
       for (const source of findSources(filter)) {
-        if (!built.has(source.tableName) || !accounts.every((a) => availableTo(source, a.type))) continue;
+        if (!accounts.every((a) => availableTo(source, a.type))) continue;
         const on = await sourceEnabled(wh, request.organizationId, source);
         if (enabled === undefined || enabled === on) sources.push({ ...source, enabled: on });
       }
