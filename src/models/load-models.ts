@@ -69,16 +69,28 @@ export function loadPlannedTables(dir: string = modelsDir): { name: string; conf
     .map((file) => ({ name: basename(file, '.yml'), config: loadConfig(join(folder, file), common) }));
 }
 
+/**
+ * A YAML file parsed once per content: parsing is most of the time of loading the models, and a process that
+ * builds repeatedly (the server, a benchmark) reads the same files again.
+ */
+const parsedFiles = new Map<string, { text: string; value: unknown }>();
+function readYaml(file: string): unknown {
+  const text = readFileSync(file, 'utf8');
+  let entry = parsedFiles.get(file);
+  if (entry?.text !== text) parsedFiles.set(file, (entry = { text, value: parse(text) }));
+  return entry.value;
+}
+
 function loadCommonColumns(dir: string): ColumnConfig[] {
   const file = join(dir, 'common-columns.yml');
   if (!existsSync(file)) return [];
-  const parsed = parse(readFileSync(file, 'utf8')) as { columns: unknown[] };
+  const parsed = readYaml(file) as { columns: unknown[] };
   return parsed.columns.map((c) => columnSchema.parse(c));
 }
 
 function loadConfig(file: string, common: ColumnConfig[]): Model['config'] {
   if (!existsSync(file)) throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'every model needs a same-named .yml' });
-  const result = modelConfigSchema.safeParse(parse(readFileSync(file, 'utf8')));
+  const result = modelConfigSchema.safeParse(readYaml(file));
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new MktdataError('ERR_INPUT_INVALID', { where: `${file} ${issue?.path.join('.')}`, reason: issue?.message ?? 'invalid' });

@@ -44,8 +44,9 @@ const allDates = { from: '1900-01-01', to: '9999-12-31' };
 
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
-  await ensureRawTables(wh.sql);
   const models = selectModels(loadModels(options.modelsDir), options.select ?? [], options.upstream ?? true);
+  // Staging models read raw tables that may not have been landed into yet.
+  if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
   const failed = new Set<string>();
   const results: ModelResult[] = [];
   const report = (result: ModelResult) => {
@@ -107,7 +108,7 @@ function describe(error: unknown): string {
 async function runSeed(sql: DuckDBConnection, model: Model) {
   const findings = await inTransaction(sql, async () => {
     await sql.run(`create or replace table ${model.id} as select * from read_csv($path, header=true)`, { path: model.path });
-    return runChecks(sql, model, model.id, {});
+    return runChecks(sql, model, model.id);
   });
   return { rows: await countRows(sql, model.id), findings };
 }
@@ -123,12 +124,12 @@ async function runTable(sql: DuckDBConnection, model: Model) {
     } else {
       await sql.run(`create or replace table ${model.id} as ${model.sql}`);
     }
-    findings = await runChecks(sql, model, model.id, {});
+    findings = await runChecks(sql, model, model.id);
   });
   return { rows: await countRows(sql, model.id), findings };
 }
 
-/** A connection an incremental model is sliced by, with the parameters its SQL may bind besides the window. */
+/** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
 interface SliceConnection {
   connection_id: string;
   /** The marketplace's timezone: `timezone($timezone, ts)` is far faster than a per-row zone column. */
@@ -136,8 +137,8 @@ interface SliceConnection {
 }
 
 async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
-  const seeded = await sql.runAndReadAll(`select 1 from information_schema.tables where table_schema = 'seeds' and table_name = 'marketplaces'`);
-  const zones = seeded.currentRowCount > 0 ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
+  const seeded = (await tableColumns(sql, 'seeds.marketplaces')) !== undefined;
+  const zones = seeded ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
   const reader = await sql.runAndReadAll(`
     select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
     from control.connections as c left join ${zones} as m using (marketplace_id)
@@ -145,11 +146,14 @@ async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[
   return reader.getRowObjectsJson() as unknown as SliceConnection[];
 }
 
-/** The parameters a statement references: DuckDB refuses to bind one it does not use. */
-const referenced = (statement: string, params: Record<string, string>) =>
-  Object.fromEntries(Object.entries(params).filter(([name]) => new RegExp(`\\$${name}\\b`).test(statement)));
-
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/**
+ * The statement with its `$name` parameters replaced by quoted values. DuckDB plans a prepared statement
+ * again once its values are bound (to push them into scans); inlined, a statement is planned once.
+ */
+const inline = (statement: string, params: Record<string, string>) =>
+  statement.replace(/\$([a-z_]+)\b/g, (match, name: string) => (name in params ? quote(params[name]!) : match));
 
 /**
  * Replaces the window's slice of every connection (the SQL runs once per connection) in one transaction,
@@ -163,32 +167,35 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
   const rebuild = options.fullRefresh || !(await tableMatches(sql, model));
   const window = rebuild ? allDates : { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
   if (!rebuild && connections.length === 0) return { rows: await countRows(sql, model.id), windows: 0, findings: [] };
-  const slice = `${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date`;
-  // Date order keeps a window's rows in few row groups, so replacing a recent window rewrites little.
-  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${slice} order by ${dateColumn}`;
-  const replaced = `${connectionColumn} in (${connections.map((c) => quote(c.connection_id)).join(', ')}) and ${dateColumn} between $from::date and $to::date`;
+  const dates = `${dateColumn} between $from::date and $to::date`;
+  // A rebuild orders each connection's rows by date, so that replacing a recent window later touches only the
+  // last row groups of each connection. A window's rows are appended together at the end of the table, where
+  // sorting them would only help date pruning inside windows larger than a row group.
+  const order = rebuild ? `order by ${dateColumn}` : '';
+  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dates} ${order}`;
+  const replaced = `${connectionColumn} in (${connections.map((c) => quote(c.connection_id)).join(', ')}) and ${inline(dates, window)}`;
   const findings = await inTransaction(sql, async () => {
     if (rebuild) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
-    else await sql.run(`delete from ${model.id} where ${replaced}`, window);
-    for (const connection of connections) await sql.run(insert, referenced(insert, { ...connection, ...window }));
+    else await sql.run(`delete from ${model.id} where ${replaced}`);
+    for (const connection of connections) await sql.run(inline(insert, { ...connection, ...window }));
     // Only the replaced rows: every other row was checked when it was written.
-    return rebuild ? runChecks(sql, model, model.id, {}) : runChecks(sql, model, `(select * from ${model.id} where ${replaced})`, window);
+    return runChecks(sql, model, rebuild ? model.id : `(select * from ${model.id} where ${replaced})`);
   });
   return { rows: await countRows(sql, model.id), windows: connections.length, findings };
 }
 
 /** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
-async function runChecks(sql: DuckDBConnection, model: Model, relation: string, bound: Record<string, string>) {
+async function runChecks(sql: DuckDBConnection, model: Model, relation: string) {
   const checks = compileChecks(model, relation);
   const rowChecks = checks.filter((c) => c.badRow);
   const counts = new Map<CompiledCheck, number>();
   if (rowChecks.length > 0) {
     const select = rowChecks.map((c) => `count_if(${c.badRow})::integer`).join(', ');
-    const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`, bound)).getRowsJson()[0] ?? [];
+    const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`)).getRowsJson()[0] ?? [];
     rowChecks.forEach((c, i) => counts.set(c, Number(row[i] ?? 0)));
   }
   for (const check of checks.filter((c) => !c.badRow)) {
-    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`, bound);
+    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`);
     counts.set(check, Number(reader.getRowsJson()[0]?.[0] ?? 0));
   }
   const findings = checks
@@ -212,12 +219,22 @@ async function checkColumns(sql: DuckDBConnection, model: Model) {
 }
 
 async function tableMatches(sql: DuckDBConnection, model: Model): Promise<boolean> {
-  const reader = await sql.runAndReadAll(
-    `select column_name, data_type from information_schema.columns where table_schema = $schema and table_name = $name order by ordinal_position`,
-    { schema: model.schema, name: model.name },
-  );
-  const actual = reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
+  const actual = (await tableColumns(sql, model.id)) ?? [];
   return actual.join(',') === model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(',');
+}
+
+/**
+ * A table's columns as `name TYPE`, in order; undefined when there is no such table. `pragma_table_info`
+ * reads one catalog entry, where `information_schema` and `duckdb_columns()` list every column of every table.
+ */
+async function tableColumns(sql: DuckDBConnection, table: string): Promise<string[] | undefined> {
+  try {
+    const reader = await sql.runAndReadAll(`select name, type from pragma_table_info(${quote(table)})`);
+    return reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
+  } catch (error) {
+    if (/^Catalog Error/.test(describe(error))) return undefined;
+    throw error;
+  }
 }
 
 const columnDdl = (model: Model) => model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(', ');

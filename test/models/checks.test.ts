@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { compileChecks } from '../../src/models/compile-checks.ts';
 import type { Model } from '../../src/models/load-models.ts';
-import { makeHome, rows } from '../helpers/home.ts';
+import { DE, makeHome, rows, US } from '../helpers/home.ts';
 
 /** A model whose `.yml` holds one check of each kind. */
 const model = {
@@ -77,5 +77,68 @@ describe('runModels with a failing check', () => {
     ]);
     expect(await rows(wh, 'select n from staging.stg_numbers order by n')).toEqual([{ n: 1 }, { n: 2 }]);
     expect(await rows(wh, 'select n from intermediate.int_numbers_doubled order by n')).toEqual([{ n: 2 }, { n: 4 }]);
+  });
+});
+
+describe('runModels on an incremental window', () => {
+  let wh: Warehouse;
+  let dir: string;
+  beforeEach(async () => ({ wh, dir } = await makeHome()));
+  afterEach(async () => wh.close());
+
+  /** An incremental model of raw.numbers (connection, date, n) whose n must be positive. */
+  async function numbersModel() {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const models = join(dir, 'models');
+    mkdirSync(join(models, 'marts'), { recursive: true });
+    writeFileSync(join(models, 'marts', 'mkt_numbers.sql'), [
+      '-- Numbers: one row per connection and date.',
+      'select connection_id as seller_or_vendor_id, date, n from raw.numbers',
+      'where connection_id = $connection_id and date between $from::date and $to::date',
+    ].join('\n'));
+    writeFileSync(join(models, 'marts', 'mkt_numbers.yml'), [
+      'description: numbers',
+      'grain: one row per seller_or_vendor_id and date',
+      'materialized: incremental',
+      'window: {date_column: date, connection_column: seller_or_vendor_id}',
+      'columns:',
+      '  - {name: seller_or_vendor_id, type: TEXT}',
+      '  - {name: date, type: DATE}',
+      '  - {name: n, type: NUMBER, checks: [{expression: {sql: n > 0}}]}',
+    ].join('\n'));
+    await wh.sql.run(`create table raw.numbers as select * from (values
+      ('${US.id}', date '2026-03-01', 1), ('${US.id}', date '2026-03-02', 2),
+      ('${DE.id}', date '2026-03-01', 3), ('${DE.id}', date '2026-03-02', 4)
+    ) v(connection_id, date, n)`);
+    const { runModels } = await import('../../src/models/run-models.ts');
+    expect((await runModels(wh, { modelsDir: models })).map((r) => r.status)).toEqual(['success']);
+    return (options: { from: string; to: string }) => runModels(wh, { modelsDir: models, ...options });
+  }
+
+  const numbers = () => rows(wh, 'select seller_or_vendor_id, date::varchar as date, n::integer as n from marts.mkt_numbers order by 1, 2');
+
+  it('keeps every connection\'s old rows when the window fails a check', async () => {
+    const runWindow = await numbersModel();
+    const before = await numbers();
+    await wh.sql.run(`update raw.numbers set n = n * 10`);
+    await wh.sql.run(`update raw.numbers set n = -1 where connection_id = '${DE.id}' and date = '2026-03-02'`);
+    const results = await runWindow({ from: '2026-03-02', to: '2026-03-02' });
+    expect(results).toMatchObject([{ model: 'marts.mkt_numbers', status: 'error', findings: [{ name: 'n expression n > 0', badRows: 1 }] }]);
+    expect(await numbers()).toEqual(before);
+  });
+
+  it('checks only the rows it replaced', async () => {
+    const runWindow = await numbersModel();
+    // A bad row outside the window (as if it had been checked under an older .yml) does not fail the window.
+    await wh.sql.run(`update marts.mkt_numbers set n = -1 where date = '2026-03-01' and seller_or_vendor_id = '${US.id}'`);
+    await wh.sql.run(`update raw.numbers set n = n * 10 where date = '2026-03-02'`);
+    expect((await runWindow({ from: '2026-03-02', to: '2026-03-02' })).map((r) => r.status)).toEqual(['success']);
+    expect(await numbers()).toEqual([
+      { seller_or_vendor_id: US.id, date: '2026-03-01', n: -1 },
+      { seller_or_vendor_id: US.id, date: '2026-03-02', n: 20 },
+      { seller_or_vendor_id: DE.id, date: '2026-03-01', n: 3 },
+      { seller_or_vendor_id: DE.id, date: '2026-03-02', n: 40 },
+    ]);
   });
 });
