@@ -56,20 +56,6 @@ export function loadModels(dir: string = modelsDir): Model[] {
 }
 
 /**
- * Catalog tables described before they are built: `models/catalog/<table>.yml`, the same shape as a
- * mart's `.yml` without SQL. A mart of the same name replaces its entry.
- */
-export function loadPlannedTables(dir: string = modelsDir): { name: string; config: Model['config'] }[] {
-  const folder = join(dir, 'catalog');
-  if (!existsSync(folder)) return [];
-  const common = loadCommonColumns(dir);
-  return readdirSync(folder)
-    .filter((file) => file.endsWith('.yml'))
-    .sort()
-    .map((file) => ({ name: basename(file, '.yml'), config: loadConfig(join(folder, file), common) }));
-}
-
-/**
  * A YAML file parsed once per content: parsing is most of the time of loading the models, and a process that
  * builds repeatedly (the server, a benchmark) reads the same files again.
  */
