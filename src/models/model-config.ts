@@ -87,10 +87,20 @@ export const modelConfigSchema = z
     materialized: z.enum(['table', 'incremental']).default('table'),
     /** Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. */
     window: z.object({ date_column: z.string(), connection_column: z.string() }).strict().optional(),
+    /**
+     * Keyed incremental models (staging) replace the rows of the keys that newly landed files hold: the runner
+     * reads `raw` restricted to those keys (`raw_key`, columns of the raw table) and deletes the model's rows whose
+     * `key` columns match. The SQL must compute each key's rows from that key's raw rows alone.
+     */
+    increment: z
+      .object({ raw: z.string().regex(/^raw\.[a-z0-9_]+$/), raw_key: z.array(z.string()).min(1), key: z.array(z.string()).min(1) })
+      .strict()
+      .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
+      .optional(),
     catalog: catalogEntrySchema.optional(),
     columns: z.array(z.union([columnSchema, z.object({ include: z.literal('common') }).strict()])).default([]),
     checks: z.array(modelCheckSchema).default([]),
   })
   .strict()
-  .refine((c) => c.materialized === 'table' || c.window, { message: 'an incremental model needs `window`' });
+  .refine((c) => c.materialized === 'table' || c.window || c.increment, { message: 'an incremental model needs `window` or `increment`' });
 export type ModelConfigInput = z.infer<typeof modelConfigSchema>;

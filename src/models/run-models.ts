@@ -16,10 +16,35 @@ export interface RunOptions {
   to?: string;
   /** Drop and rebuild incremental tables whole. @default false */
   fullRefresh?: boolean;
+  /** What a pipeline run rebuilds (src/pipelines); it replaces `select`, `from`, `to` and `fullRefresh`. */
+  work?: RunWork;
   onModel?: (model: Model, index: number, total: number) => void;
   onResult?: (result: ModelResult) => void;
   /** @default the project's models/ folder */
   modelsDir?: string;
+}
+
+/** An inclusive range of dates, `YYYY-MM-DD`. */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+/** Exactly what a pipeline run rebuilds; a model named nowhere here is not run. */
+export interface RunWork {
+  /** Windowed models: the date ranges to replace, per connection id. */
+  windows: Map<string, Map<string, DateRange[]>>;
+  /** Models rebuilt whole. */
+  whole: Set<string>;
+  /** Keyed models (`increment`), run for the keys of these newly landed files. */
+  keyed: Set<string>;
+  newFiles: string[];
+}
+
+/** The rows one window wrote for one connection. */
+export interface WindowResult extends DateRange {
+  connectionId: string;
+  rows: number;
 }
 
 /** A check that found bad rows. */
@@ -34,7 +59,8 @@ export interface ModelResult {
   model: string;
   status: 'success' | 'error' | 'skipped';
   rows?: number;
-  windows?: number;
+  /** Windowed models: what each (connection, range) wrote; `from`/`to` span every date on a whole rebuild. */
+  windows?: WindowResult[];
   findings: CheckFinding[];
   error?: string;
   ms: number;
@@ -44,7 +70,11 @@ const allDates = { from: '1900-01-01', to: '9999-12-31' };
 
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
-  const models = selectModels(loadModels(options.modelsDir), options.select ?? [], options.upstream ?? true);
+  const work = options.work;
+  const all = loadModels(options.modelsDir);
+  const models = work
+    ? all.filter((m) => work.whole.has(m.id) || work.windows.has(m.id) || work.keyed.has(m.id))
+    : selectModels(all, options.select ?? [], options.upstream ?? true);
   // Staging models read raw tables that may not have been landed into yet.
   if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
   const failed = new Set<string>();
@@ -65,8 +95,11 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       continue;
     }
     try {
-      const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model) : model.config.materialized === 'incremental'
-        ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), options)
+      // A build without work rebuilds keyed models whole: it does not know which files are new.
+      const whole = work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window;
+      const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
+        : model.config.increment && !whole ? await runKeyed(wh.sql, model, work?.newFiles ?? [])
+        : model.config.window ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), whole ? 'whole' : windowsOf(model, options, await connections))
         : await runTable(wh.sql, model);
       report({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
     } catch (error) {
@@ -76,6 +109,12 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     }
   }
   return results;
+}
+
+/** The ranges to replace per connection: the work's, or the build's one window for every connection. */
+function windowsOf(model: Model, options: RunOptions, connections: SliceConnection[]): Map<string, DateRange[]> {
+  const window = { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
+  return options.work?.windows.get(model.id) ?? new Map(connections.map((c) => [c.connection_id, [window]]));
 }
 
 function selectModels(models: Model[], select: string[], upstream: boolean): Model[] {
@@ -156,32 +195,84 @@ const inline = (statement: string, params: Record<string, string>) =>
   statement.replace(/\$([a-z_]+)\b/g, (match, name: string) => (name in params ? quote(params[name]!) : match));
 
 /**
- * Replaces the window's slice of every connection (the SQL runs once per connection) in one transaction,
+ * Replaces date ranges of connections' slices (the SQL runs once per connection and range) in one transaction,
  * then checks the rows it wrote: a failure keeps all the old rows, and a check's fixed cost (plans, scans of
- * the tables it compares with) is paid once per model rather than once per connection.
- * A full refresh, or a table whose columns no longer match the `.yml`, is rebuilt whole.
+ * the tables it compares with) is paid once per model rather than once per slice.
+ * `whole`, or a table whose columns no longer match the `.yml`, rebuilds every connection's every date.
  */
-async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], options: RunOptions) {
+async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   await checkColumns(sql, model);
-  const rebuild = options.fullRefresh || !(await tableMatches(sql, model));
-  const window = rebuild ? allDates : { from: options.from ?? allDates.from, to: options.to ?? allDates.to };
-  if (!rebuild && connections.length === 0) return { rows: await countRows(sql, model.id), windows: 0, findings: [] };
-  const dates = `${dateColumn} between $from::date and $to::date`;
+  const rebuild = ranges === 'whole' || !(await tableMatches(sql, model));
+  const slices = connections
+    .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
+    .filter((slice) => slice.ranges.length > 0);
+  if (!rebuild && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
+  const dates = (list: DateRange[]) => `(${list.map((r) => `${dateColumn} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
   // A rebuild orders each connection's rows by date, so that replacing a recent window later touches only the
   // last row groups of each connection. A window's rows are appended together at the end of the table, where
   // sorting them would only help date pruning inside windows larger than a row group.
   const order = rebuild ? `order by ${dateColumn}` : '';
-  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dates} ${order}`;
-  const replaced = `${connectionColumn} in (${connections.map((c) => quote(c.connection_id)).join(', ')}) and ${inline(dates, window)}`;
+  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date ${order}`;
+  // Connections with the same ranges share one condition, so that a build's one window stays `in (…) and between`.
+  const byRanges = new Map<string, string[]>();
+  for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connection.connection_id)]);
+  const replaced = [...byRanges].map(([condition, ids]) => `(${connectionColumn} in (${ids.join(', ')}) and ${condition})`).join(' or ');
+  const windows: WindowResult[] = [];
   const findings = await inTransaction(sql, async () => {
     if (rebuild) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
     else await sql.run(`delete from ${model.id} where ${replaced}`);
-    for (const connection of connections) await sql.run(inline(insert, { ...connection, ...window }));
+    for (const { connection, ranges } of slices) {
+      for (const range of ranges) {
+        const result = await sql.run(inline(insert, { ...connection, ...range }));
+        windows.push({ connectionId: connection.connection_id, ...range, rows: Number(result.rowsChanged) });
+      }
+    }
     // Only the replaced rows: every other row was checked when it was written.
     return runChecks(sql, model, rebuild ? model.id : `(select * from ${model.id} where ${replaced})`);
   });
-  return { rows: await countRows(sql, model.id), windows: connections.length, findings };
+  return { rows: await countRows(sql, model.id), windows, findings };
+}
+
+/** Sorted ranges with overlapping and adjacent ones joined. */
+export function mergeRanges(ranges: DateRange[]): DateRange[] {
+  const sorted = [...ranges].sort((a, b) => a.from.localeCompare(b.from));
+  const merged: DateRange[] = [];
+  for (const range of sorted) {
+    const last = merged.at(-1);
+    if (last && range.from <= nextDay(last.to)) last.to = range.to > last.to ? range.to : last.to;
+    else merged.push({ ...range });
+  }
+  return merged;
+}
+
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Replaces the rows of the keys that `files` hold (see `increment` in model-config.ts), in one transaction: the
+ * model's SQL reads its raw table restricted to those keys. With no table yet, or other columns, it rebuilds whole.
+ */
+async function runKeyed(sql: DuckDBConnection, model: Model, files: string[]) {
+  const { raw, raw_key: rawKey, key } = model.config.increment!;
+  const exists = (await tableColumns(sql, model.id)) !== undefined;
+  if (!exists || !(await sameColumns(sql, model))) return runTable(sql, model);
+  const fileList = files.length > 0 ? files.map(quote).join(', ') : 'null';
+  const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} is not distinct from changed.k${i}`).join(' and ');
+  const findings = await inTransaction(sql, async () => {
+    await sql.run(`create or replace temp table changed as select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${fileList})`);
+    await sql.run(`delete from ${model.id} as this using changed where ${keyMatch('this', key)}`);
+    const restricted = `(select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)})`;
+    await sql.run(`insert into ${model.id} by name ${model.sql.replaceAll(raw, restricted)}`);
+    return runChecks(sql, model, `(select * from ${model.id} as this semi join changed on ${keyMatch('this', key)})`);
+  });
+  return { rows: await countRows(sql, model.id), findings };
+}
+
+/** Whether a table built from the model's SQL has the columns the SQL now produces. */
+async function sameColumns(sql: DuckDBConnection, model: Model): Promise<boolean> {
+  const reader = await sql.runAndReadAll(`describe ${model.sql.replace(/;\s*$/, '')}`);
+  const produced = reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
+  return produced.join(',') === ((await tableColumns(sql, model.id)) ?? []).join(',');
 }
 
 /** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
