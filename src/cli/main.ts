@@ -12,6 +12,7 @@ import { setSourceEnabled } from '../exports/export-source.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
 import { serve } from './commands/serve.ts';
+import { plan, run, runs } from './commands/run.ts';
 
 const program = new Command('mktdata')
   .description('Marketplace data warehouse: upstream reports in, catalog tables out.')
@@ -96,6 +97,41 @@ command(program, 'build')
   .action(async (o) => {
     if (o.from && o.to && o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
     await withWarehouse(resolveHome(o.home), 'build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
+  });
+
+const backfill = (o: { from?: string; to?: string }) => {
+  if (!o.from && !o.to) return undefined;
+  if (!o.from || !o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: 'a backfill needs both --from and --to' });
+  if (o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
+  return { from: o.from, to: o.to };
+};
+
+command(program, 'plan')
+  .description('print the windows the next run would rebuild, per pipeline, connection and table')
+  .option('--pipeline <name>', 'one pipeline (default: all, see pipelines/)')
+  .option('--from <date>', 'with --to: include a backfill of these dates', date)
+  .option('--to <date>', 'last day of the backfill', date)
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
+  });
+
+command(program, 'run')
+  .description('land what waits in landing/, rebuild the planned windows, publish; prints the run ids')
+  .option('--pipeline <name>', 'one pipeline (default: all, see pipelines/)')
+  .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
+  .option('--to <date>', 'last day of the backfill', date)
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
+  });
+
+command(program, 'runs')
+  .description('list recent pipeline runs with a row per (connection, table, window)')
+  .option('--pipeline <name>', 'one pipeline')
+  .option('--limit <n>', 'how many runs', wholeNumber, 10)
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
 
 command(program, 'query')

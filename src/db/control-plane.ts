@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane extends ExportTables {
+export interface ControlPlane extends ExportTables, PipelineTables {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
   'control.invitations': {
     id: string;
@@ -31,6 +31,7 @@ export interface ControlPlane extends ExportTables {
     marketplace_id: string;
     seller_id: string | null;
     created_at: string;
+    initial_load_stage: 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE' | null;
   };
   'control.landed_files': {
     id: string;
@@ -124,3 +125,38 @@ export interface ExportTables {
 
 export const connectionTypes = ['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS'] as const;
 export type ConnectionType = (typeof connectionTypes)[number];
+
+/** Pipeline runs (migration 004). */
+export interface PipelineTables {
+  'control.pipeline_runs': {
+    id: string;
+    pipeline: string;
+    trigger: 'cli' | 'schedule';
+    clock: string;
+    started_at: string;
+    finished_at: string | null;
+    status: 'running' | 'success' | 'failed';
+    backfill_from: string | null;
+    backfill_to: string | null;
+    landed_files: Generated<number>;
+    published: Generated<boolean>;
+    error: string | null;
+  };
+  'control.run_windows': {
+    run_id: string;
+    pipeline: string;
+    connection_id: string;
+    table_name: string;
+    kind: string;
+    stage: 'FIRST_STAGE' | 'SECOND_STAGE' | null;
+    local_date: string;
+    date_from: string | null;
+    date_to: string | null;
+    status: 'planned' | 'success' | 'error' | 'skipped';
+    row_count: number | null;
+    ms: number | null;
+    error: string | null;
+    retried: Generated<boolean>;
+  };
+  'control.pipeline_files': { pipeline: string; file_id: string; run_id: string };
+}

@@ -1,0 +1,96 @@
+import type { Warehouse } from '../../db/warehouse.ts';
+import { MktdataError } from '../../errors.ts';
+import type { DateRange } from '../../models/run-models.ts';
+import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipeline-config.ts';
+import { planRun, runPipeline, waitingFiles } from '../../pipelines/run-pipeline.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatTable, progress } from '../output.ts';
+
+export type Format = 'table' | 'json';
+
+function selected(name?: string): Pipeline[] {
+  const pipelines = loadPipelines();
+  return name ? [findPipeline(pipelines, name)] : pipelines;
+}
+
+const print = (format: Format, columns: string[], rows: unknown[][]) =>
+  console.log(format === 'json' ? JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))), null, 2) : formatTable(columns, rows));
+
+/** `mktdata plan`: the windows the next run would rebuild, and the files waiting in landing/. */
+export async function plan(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange; format: Format }): Promise<void> {
+  const rows: unknown[][] = [];
+  for (const pipeline of selected(options.pipeline)) {
+    const { windows } = await planRun(wh, pipeline, { backfill: options.backfill });
+    for (const w of windows) rows.push([pipeline.name, w.connectionId, w.table, w.kind, w.stage, w.from ?? 'whole table', w.to ?? '']);
+  }
+  print(options.format, ['pipeline', 'connection', 'table', 'kind', 'stage', 'from', 'to'], rows);
+  if (options.format === 'table') {
+    const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
+    for (const line of waitingLines(wh, connections)) console.log(line);
+  }
+}
+
+/** One line per landing folder with files: how many wait, or why they will not be landed. */
+function waitingLines(wh: Warehouse, connections: Set<string>): string[] {
+  if (!existsSync(wh.home.landing)) return [];
+  const sources = new Set(loadPipelines().flatMap((p) => Object.keys(p.sources)));
+  const lines: string[] = [];
+  for (const connection of readdirSync(wh.home.landing).sort()) {
+    for (const source of readdirSync(join(wh.home.landing, connection)).sort()) {
+      const count = waitingFiles(join(wh.home.landing, connection, source)).length;
+      if (count === 0) continue;
+      const problem = !connections.has(connection) ? 'no such connection' : !sources.has(source) ? 'no pipeline reads this source' : null;
+      lines.push(`landing/${connection}/${source}: ${count} file(s) ${problem ? `not landed: ${problem}` : 'to land'}`);
+    }
+  }
+  return lines;
+}
+
+/** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
+export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
+  const runIds: string[] = [];
+  let failed = 0;
+  for (const pipeline of selected(options.pipeline)) {
+    let bar = progress(`run ${pipeline.name}`, 0);
+    const summary = await runPipeline(wh, pipeline, {
+      backfill: options.backfill,
+      onLanded: (r) => {
+        if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
+        if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: line ${r.line ?? '?'}: ${r.reason} (kept in ${r.keptAt})`);
+      },
+      onModel: (model, index, total) => {
+        if (index === 0) bar = progress(`run ${pipeline.name}`, total);
+        bar.tick(model.id);
+      },
+    });
+    bar.stop();
+    for (const w of summary.windows) {
+      const range = w.from ? `${w.from}..${w.to}` : 'whole table';
+      console.log(`${w.status.padEnd(7)} ${pipeline.name} ${w.table} ${w.connectionId} ${w.kind}${w.stage ? `/${w.stage}` : ''} ${range}${w.rows !== null ? ` ${w.rows} rows` : ''}${w.error ? `: ${w.error}` : ''}`);
+    }
+    if (summary.windows.length === 0) console.log(`${pipeline.name}: nothing new landed and nothing planned`);
+    if (summary.status === 'failed') failed++;
+    runIds.push(summary.runId);
+  }
+  for (const id of runIds) console.log(id);
+  if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
+}
+
+/** `mktdata runs`: the windows of recent runs, newest first. */
+export async function runs(wh: Warehouse, options: { pipeline?: string; limit: number; format: Format }): Promise<void> {
+  let query = wh.db.selectFrom('control.pipeline_runs').selectAll().orderBy('started_at', 'desc').limit(options.limit);
+  if (options.pipeline) query = query.where('pipeline', '=', options.pipeline);
+  const recent = await query.execute();
+  const rows: unknown[][] = [];
+  for (const r of recent) {
+    const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy(['table_name', 'connection_id', 'date_from']).execute();
+    const base = [r.id, r.pipeline, String(r.started_at), r.status];
+    if (windows.length === 0) rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
+    for (const w of windows) {
+      rows.push([...base, w.connection_id, w.table_name, w.kind, w.stage, w.date_from === null ? null : String(w.date_from), w.date_to === null ? null : String(w.date_to), w.status, w.row_count === null ? null : Number(w.row_count), w.ms === null ? null : Number(w.ms), w.error]);
+    }
+  }
+  const columns = ['run', 'pipeline', 'started_at', 'run_status', 'connection', 'table', 'kind', 'stage', 'from', 'to', 'status', 'rows', 'ms', 'error'];
+  print(options.format, columns, rows);
+}
