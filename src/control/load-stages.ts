@@ -5,8 +5,10 @@ import { readManifest } from '../publish/open-snapshot.ts';
 export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
 
 /**
- * The initial-load stage of each connection (API.md "Export sources"): FIRST_STAGE until a build has published
- * data landed for it; connections fed by landed files load whole, so they never sit in SECOND_STAGE.
+ * The initial-load stage of each connection (API.md "Export sources"). A connection loaded by pipeline runs has the
+ * stage its runs recorded (FIRST_STAGE, SECOND_STAGE while the older part of its INITIAL windows loads, COMPLETE).
+ * Otherwise it is in FIRST_STAGE until a build has published data landed for it, then COMPLETE: files landed by hand
+ * load whole, so such a connection never sits in SECOND_STAGE.
  */
 export async function initialLoadStages(wh: Warehouse, home: Home): Promise<(connectionId: string) => InitialLoadStage> {
   const publishedAt = readManifest(home)?.publishedAt;
@@ -16,7 +18,12 @@ export async function initialLoadStages(wh: Warehouse, home: Home): Promise<(con
     .groupBy('connection_id')
     .execute();
   const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
+  const recorded = new Map(
+    (await wh.db.selectFrom('control.connections').select(['id', 'initial_load_stage']).where('initial_load_stage', 'is not', null).execute()).map((c) => [c.id, c.initial_load_stage!]),
+  );
   return (id) => {
+    const stage = recorded.get(id);
+    if (stage) return stage;
     const first = firstLanded.get(id);
     return first && publishedAt && Date.parse(first) <= Date.parse(publishedAt) ? 'COMPLETE' : 'FIRST_STAGE';
   };

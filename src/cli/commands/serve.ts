@@ -1,6 +1,8 @@
 import { buildApp } from '../../api/app.ts';
 import { openWarehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
+import { loadPipelines } from '../../pipelines/pipeline-config.ts';
+import { PipelineScheduler } from '../../pipelines/pipeline-scheduler.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -13,9 +15,11 @@ export interface ServeOptions {
   exportRetentionHours?: number;
   /** @default 15 */
   signedUrlMinutes?: number;
+  /** Run the pipelines at their refresh times. @default true */
+  pipelines?: boolean;
 }
 
-/** Serves `/api/v1`, runs export workers and schedules until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
+/** Serves `/api/v1`, runs export workers, export schedules and pipelines until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
 export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const wh = await openWarehouse(home, 'serve');
   const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
@@ -23,11 +27,16 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   const url = await app.listen({ host: options.host, port: options.port });
   console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
   onListening?.(`${url}/api/v1`);
+  const scheduler = new PipelineScheduler(wh, loadPipelines(), (message, error) => app.log.error({ err: error }, message), (run) =>
+    console.log(`pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed`),
+  );
+  if (options.pipelines !== false) scheduler.start();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await scheduler.stop();
   await app.close();
   await wh.close();
 }
