@@ -12,9 +12,9 @@ import { runModels, type ModelResult } from '../src/models/run-models.ts';
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 export const sizes = { orderLines: 5_000_000 * scale, settlementRows: 15_000_000 * scale, trafficRows: 1_000_000 * scale };
 const profitModels = ['marts.mkt_profit_by_sku_and_date', 'marts.mkt_profit_by_date'];
-const lastDay = '2026-10-31';
-const days = 730;
-const connections = [
+export const lastDay = '2026-10-31';
+export const days = 730;
+export const connections = [
   { id: '00000000-0000-4000-8000-0000000b0001', marketplaceId: 'ATVPDKIKX0DER', currency: 'USD', taxed: false },
   { id: '00000000-0000-4000-8000-0000000b0002', marketplaceId: 'A1PA6795UKMFR9', currency: 'EUR', taxed: true },
 ];
@@ -104,15 +104,20 @@ function failOn(results: ModelResult[]) {
 }
 
 
-/** Raw tables filled directly with SQL, in the shapes the sources land (lineage columns included). */
-export async function generate(wh: Warehouse) {
+/**
+ * Raw tables filled directly with SQL, in the shapes the sources land (lineage columns included). Every row is of
+ * file `bench`, unless `files`: then rows are of the files a pipeline would have landed (`_file_id`
+ * `<source>/<connection id>/<period>`: orders and ads by month, settlements one each, traffic by day).
+ */
+export async function generate(wh: Warehouse, options: { files?: boolean } = {}) {
+  const fileId = (expression: string) => (options.files ? expression : `'bench'`);
   const organizationId = await createOrganization(wh, { name: 'Bench', tokens: 0 });
   for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
   await ensureRawTables(wh.sql);
   const linesPerConnection = sizes.orderLines / connections.length;
   const trafficAsins = Math.ceil(sizes.trafficRows / connections.length / days);
   for (const c of connections) {
-    const lineage = `'bench' as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled.
     await wh.sql.run(`
       insert into raw.get_flat_file_all_orders_data_by_order_date_general by name
@@ -132,7 +137,7 @@ export async function generate(wh: Warehouse) {
         if(i % 7 = 0, 4.99, 0)::decimal(18,4) as shipping_price,
         if(i % 7 = 0, 4.99, 0)::decimal(18,4) as ship_promotion_discount,
         i % 50 = 0 as is_business_order,
-        ${lineage}
+        ${lineage(`'orders/${c.id}/' || strftime(purchase_date, '%Y-%m')`)}
       from range(${linesPerConnection}) as r(i)`);
   }
   // Settlement rows: principal, commission and FBA fee per shipped line, tax lines for DE; then summary lines.
@@ -159,14 +164,15 @@ export async function generate(wh: Warehouse) {
       purchase_date + interval 2 day as posted_date_time,
       sku,
       quantity as quantity_purchased,
-      'bench' as _file_id, row_number() over () as _line_number, now() as _landed_at, _connection_id, _marketplace_id
+      ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, row_number() over () as _line_number, now() as _landed_at, _connection_id, _marketplace_id
     from lines`);
   await wh.sql.run(`
     insert into raw.get_v2_settlement_report_data_flat_file_v2 by name
-    select settlement_id, sum(amount) as total_amount, 'bench' as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
+    select settlement_id, sum(amount) as total_amount, ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from raw.get_v2_settlement_report_data_flat_file_v2 group by settlement_id, _connection_id`);
   for (const c of connections) {
-    const lineage = `'bench' as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const monthly = (source: string) => lineage(`'${source}/${c.id}/' || strftime("date", '%Y-%m')`);
     await wh.sql.run(`
       insert into raw.get_sales_and_traffic_report by name
       select
@@ -174,7 +180,7 @@ export async function generate(wh: Warehouse) {
         'B' || lpad((i % ${trafficAsins})::varchar, 9, '0') as child_asin, 'P' || lpad((i % ${trafficAsins} // 5)::varchar, 9, '0') as parent_asin,
         100 + i % 400 as sessions, i % 40 as sessions_b2b, 150 + i % 500 as page_views, i % 60 as page_views_b2b,
         (80 + i % 20)::decimal(18,4) as buy_box_percentage, (70 + i % 30)::decimal(18,4) as buy_box_percentage_b2b,
-        ${lineage}
+        ${lineage(`'traffic/${c.id}/' || strftime("date", '%Y-%m-%d')`)}
       from range(${days * trafficAsins}) as r(i)`);
     await wh.sql.run(`
       insert into raw.ads_sp_advertised_product by name
@@ -182,22 +188,22 @@ export async function generate(wh: Warehouse) {
         'B' || lpad((i % 100)::varchar, 9, '0') as advertised_asin, 'SKU-' || (2 * (i % 100)) as advertised_sku,
         1000 + i % 900 as impressions, 10 + i % 30 as clicks, (5 + i % 40)::decimal(18,4) as cost,
         (i % 3)::decimal(18,4) * 20 as attributed_sales_same_sku7d, i % 3 as purchases_same_sku7d, i % 3 as units_sold_same_sku7d,
-        (i % 3)::decimal(18,4) * 25 as sales7d, i % 3 as purchases7d, i % 3 as units_sold_clicks7d, ${lineage}
+        (i % 3)::decimal(18,4) * 25 as sales7d, i % 3 as purchases7d, i % 3 as units_sold_clicks7d, ${monthly('ads.spAdvertisedProduct')}
       from range(${days * 100}) as r(i)`);
     await wh.sql.run(`
       insert into raw.ads_sb_campaigns by name
       select date '${lastDay}' - (i // 10)::integer as date, 'SB' || (i % 10) as campaign_id, (20 + i % 30)::decimal(18,4) as cost,
-        500 as impressions, 10 as clicks, 0 as sales, 0 as purchases, 0 as units_sold, ${lineage}
+        500 as impressions, 10 as clicks, 0 as sales, 0 as purchases, 0 as units_sold, ${monthly('ads.sbCampaigns')}
       from range(${days * 10}) as r(i)`);
     await wh.sql.run(`
       insert into raw.ads_sb_purchased_product by name
       select date '${lastDay}' - (i // 30)::integer as date, 'SB' || (i % 10) as campaign_id, 'G' as ad_group_id,
-        'B' || lpad((i % 30)::varchar, 9, '0') as purchased_asin, (i % 4 * 12.5)::decimal(18,4) as sales14d, i % 4 as orders14d, ${lineage}
+        'B' || lpad((i % 30)::varchar, 9, '0') as purchased_asin, (i % 4 * 12.5)::decimal(18,4) as sales14d, i % 4 as orders14d, ${monthly('ads.sbPurchasedProduct')}
       from range(${days * 30}) as r(i)`);
     await wh.sql.run(`
       insert into raw.ads_sp_targeting by name
       select date '${lastDay}' - (i // 200)::integer as date, 'C' || (i % 10) as campaign_id, 'G' || (i % 20) as ad_group_id, 'K' || (i % 200) as keyword_id,
-        (1 + i % 9)::decimal(18,4) as cost, (i % 4 * 15)::decimal(18,4) as sales7d, ${lineage}
+        (1 + i % 9)::decimal(18,4) as cost, (i % 4 * 15)::decimal(18,4) as sales7d, ${monthly('ads.spTargeting')}
       from range(${days * 200}) as r(i)`);
   }
   await wh.sql.run(`

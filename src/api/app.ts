@@ -24,6 +24,7 @@ import { exportScheduleRoutes } from './routes/export-schedules.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { specRoutes } from './routes/spec.ts';
+import { tableFreshness } from '../pipelines/freshness.ts';
 import { utilRoutes } from './routes/util.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
@@ -152,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await specRoutes(api, { requestsPerSecond: limiter.perSecond });
+      await specRoutes(api, { requestsPerSecond: limiter.perSecond, freshness: () => tableFreshness(deps.wh, deps.home) });
       await utilRoutes(api, deps);
       await inviteApiRoutes(api, deps);
       await exportRoutes(api, deps, services);

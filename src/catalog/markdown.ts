@@ -1,3 +1,4 @@
+import type { Freshness } from '../pipelines/freshness.ts';
 import type { CatalogSource } from './catalog.ts';
 
 const escape = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
@@ -19,7 +20,7 @@ export function dataSchemeIndex(sources: CatalogSource[]): string {
 }
 
 /** A table's page: one section per source type the table exists in. */
-export function tablePage(tableName: string, sources: CatalogSource[]): string {
+export function tablePage(tableName: string, sources: CatalogSource[], freshness?: Freshness): string {
   const lines = [`# ${tableName}`, ''];
   for (const s of sources) {
     lines.push(`## ${s.name} (${s.type})`, '', escape(s.description), '');
@@ -27,6 +28,11 @@ export function tablePage(tableName: string, sources: CatalogSource[]): string {
     lines.push(`- requiresDatePeriod: ${s.requiresDatePeriod}; isPremium: ${s.isPremium}; defaultDataset: ${s.defaultDataset}; containsPii: ${s.containsPii}; enabled: ${s.enabled}`);
     lines.push(`- fetchPeriods: ${s.fetchPeriods.map((p) => [p.type, 'numberOfDays' in p ? `${p.numberOfDays} days` : '', 'shiftDays' in p ? `shifted ${p.shiftDays} days` : ''].filter(Boolean).join(' ')).join(', ')}`);
     if (s.dataAvailability) lines.push(`- dataAvailability: ${s.dataAvailability.type}, refreshed at ${s.dataAvailability.refreshAt}. ${escape(s.dataAvailability.description)}`);
+    if (freshness) {
+      const refreshed = freshness.lastRefreshedAt ? `last refreshed ${freshness.lastRefreshedAt}` : 'not refreshed yet';
+      const final = freshness.finalThrough ? `final through ${freshness.finalThrough} (scheduled refreshes no longer change earlier dates)` : 'no final date (a snapshot, or no run yet)';
+      lines.push(`- freshness: ${refreshed}; ${final}`);
+    }
     if (s.searchAliases?.length) lines.push(`- searchAliases: ${s.searchAliases.join(', ')}`);
     if (s.relatedActions?.length) lines.push(`- relatedActions: ${s.relatedActions.map((a) => `${a.type} (${a.relation})`).join(', ')}`);
     for (const issue of s.issues) lines.push(`- **${escape(issue.title)}**: ${escape(issue.description)}`);

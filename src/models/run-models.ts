@@ -203,16 +203,19 @@ const inline = (statement: string, params: Record<string, string>) =>
 async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   await checkColumns(sql, model);
-  const rebuild = ranges === 'whole' || !(await tableMatches(sql, model));
+  // A table with other columns than the .yml is rebuilt whole; a missing one is created and gets the ranges asked for.
+  const exists = (await tableColumns(sql, model.id)) !== undefined;
+  const rebuild = ranges === 'whole' || (exists && !(await tableMatches(sql, model)));
+  const create = rebuild || !exists;
   const slices = connections
     .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
     .filter((slice) => slice.ranges.length > 0);
-  if (!rebuild && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
+  if (!create && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
   const dates = (list: DateRange[]) => `(${list.map((r) => `${dateColumn} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
   // A rebuild orders each connection's rows by date, so that replacing a recent window later touches only the
   // last row groups of each connection. A window's rows are appended together at the end of the table, where
   // sorting them would only help date pruning inside windows larger than a row group.
-  const order = rebuild ? `order by ${dateColumn}` : '';
+  const order = create ? `order by ${dateColumn}` : '';
   const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date ${order}`;
   // Connections with the same ranges share one condition, so that a build's one window stays `in (…) and between`.
   const byRanges = new Map<string, string[]>();
@@ -220,7 +223,7 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
   const replaced = [...byRanges].map(([condition, ids]) => `(${connectionColumn} in (${ids.join(', ')}) and ${condition})`).join(' or ');
   const windows: WindowResult[] = [];
   const findings = await inTransaction(sql, async () => {
-    if (rebuild) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+    if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
     else await sql.run(`delete from ${model.id} where ${replaced}`);
     for (const { connection, ranges } of slices) {
       for (const range of ranges) {
@@ -229,7 +232,7 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
       }
     }
     // Only the replaced rows: every other row was checked when it was written.
-    return runChecks(sql, model, rebuild ? model.id : `(select * from ${model.id} where ${replaced})`);
+    return runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
   });
   return { rows: await countRows(sql, model.id), windows, findings };
 }

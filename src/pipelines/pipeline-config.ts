@@ -71,6 +71,8 @@ export interface PipelineTable {
   refreshAt: number[];
   /** Whether the table has a date window (incremental); otherwise each refresh rebuilds it whole. */
   dated: boolean;
+  /** Dated tables of its pipeline that its model reads (order items, for returns, settlements, ads and profit). */
+  reads: string[];
   sources: string[];
 }
 
@@ -89,7 +91,8 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
   if (!existsSync(dir)) throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: 'no pipelines folder' });
   const catalog = new Map(catalogSources().map((s) => [s.tableName, s]));
   const sourceNames = new Set(ingestSources.map((s) => s.name));
-  const windowed = new Set(loadModels().filter((m) => m.schema === 'marts' && m.config.window).map((m) => m.name));
+  const marts = new Map(loadModels().filter((m) => m.schema === 'marts').map((m) => [m.name, m]));
+  const windowed = new Set([...marts.values()].filter((m) => m.config.window).map((m) => m.name));
   const owner = new Map<string, string>();
   const pipelines: Pipeline[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()) {
@@ -121,6 +124,7 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
         fetchPeriods: entry.fetchPeriods,
         refreshAt: parseRefreshAt(refreshAt),
         dated: windowed.has(tableName),
+        reads: (marts.get(tableName)?.deps ?? []).map((id) => id.replace(/^marts\./, '')).filter((name) => windowed.has(name) && config.tables.includes(name)),
         sources: entry.sources,
       };
     });

@@ -85,7 +85,8 @@ function slotOf(instant: Date, timezone: string): number {
  * The windows a run must fetch and rebuild (ARCHITECTURE.md "Windows, not cursors"; spec 000 fetchPeriods), in
  * each connection's local dates, with T its date today:
  * - INITIAL n, on a connection's first load: the first stage [T-f+1, T] (f = the pipeline's firstStageDays), then
- *   the second stage [T-n+1, T-f], the older rest; nothing else is planned for the table in that run.
+ *   the second stage [T-n+1, T-f], the older rest ([T-n+1, T] for a table that reads other dated tables of the
+ *   pipeline); nothing else is planned for the table in that run.
  * - RECURRING_DAILY n, at the first refresh of a day: [T-n+1, T]; at the day's later refresh times, REFRESH [T, T].
  * - RECURRING_MONTHLY n shifted m, at the first refresh of a month after the month of the INITIAL load:
  *   [T-m-n+1, T-m].
@@ -111,14 +112,18 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
         else {
           const first = Math.min(initial.numberOfDays, pipeline.firstStageDays);
           add(table, 'INITIAL', 'FIRST_STAGE', { from: addDays(today, 1 - first), to: today });
-          if (initial.numberOfDays > first) add(table, 'INITIAL', 'SECOND_STAGE', { from: addDays(today, 1 - initial.numberOfDays), to: addDays(today, -first) });
+          // A table computed from other dated tables repeats its recent days in the second stage, so that they
+          // see the older rows they refer to (a return's order, an old order's settlement).
+          const to = table.reads.length > 0 ? today : addDays(today, -first);
+          if (initial.numberOfDays > first) add(table, 'INITIAL', 'SECOND_STAGE', { from: addDays(today, 1 - initial.numberOfDays), to });
         }
         continue;
       }
       if (!isDue(table, history, now, connection.timezone)) continue;
       for (const period of table.fetchPeriods) {
         if (period.type === 'RECURRING_DAILY') {
-          const kind = history.lastDaily === today ? 'REFRESH' : 'RECURRING_DAILY';
+          // The INITIAL load was the day's first refresh: it fetched more than the daily window.
+          const kind = history.lastDaily === today || history.initialDate === today ? 'REFRESH' : 'RECURRING_DAILY';
           add(table, kind, null, table.dated ? { from: kind === 'REFRESH' ? today : addDays(today, 1 - period.numberOfDays), to: today } : null);
         } else if (period.type === 'RECURRING_MONTHLY') {
           const month = today.slice(0, 7);
@@ -156,12 +161,15 @@ function extraWindows(input: PlanInput, planned: PlannedWindow[]): PlannedWindow
       const base = { connectionId: connection.id, table: table.name, stage: null, localDate: today };
       const mine = planned.filter((w) => w.connectionId === connection.id && w.table === table.name);
       const touched = input.touched?.get(connection.id)?.get(table.name);
-      if (touched !== undefined) {
-        if (!table.dated || touched === null) {
-          if (!mine.some((w) => w.from === null) || table.dated) extra.push({ ...base, kind: 'LATE_DATA', from: null, to: null });
+      // A first load takes in files without touched dates through its INITIAL windows; dated late rows beyond them
+      // still get their own windows.
+      const firstLoad = mine.some((w) => w.stage === 'FIRST_STAGE');
+      if (touched !== undefined && !mine.some((w) => w.from === null)) {
+        if (touched === null || !table.dated) {
+          if (!firstLoad) extra.push({ ...base, kind: 'LATE_DATA', from: null, to: null });
         } else {
-          const covered = mine.filter((w) => w.from !== null).map((w) => ({ from: w.from!, to: w.to! }));
-          if (!mine.some((w) => w.from === null)) for (const range of subtractRanges(touched, covered)) extra.push({ ...base, kind: 'LATE_DATA', ...range });
+          const covered = mine.map((w) => ({ from: w.from!, to: w.to! }));
+          for (const range of subtractRanges(touched, covered)) extra.push({ ...base, kind: 'LATE_DATA', ...range });
         }
       }
       if (input.backfill) extra.push({ ...base, kind: 'BACKFILL', from: table.dated ? input.backfill.from : null, to: table.dated ? input.backfill.to : null });

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import { landFile, type LandResult } from '../ingest/land-file.ts';
 import { findSource } from '../ingest/sources/index.ts';
-import { loadModels, type Model } from '../models/load-models.ts';
+import { loadModels, modelsDir, type Model } from '../models/load-models.ts';
 import { inTransaction, mergeRanges, runModels, type DateRange, type ModelResult, type RunWork } from '../models/run-models.ts';
 import { publish } from '../publish/publish.ts';
 import { addDays, localClock, noHistory, planPipeline, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
@@ -40,7 +41,10 @@ export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> 
   const reader = await wh.sql.runAndReadAll(`
     select c.id, coalesce(m.timezone, 'UTC') as timezone
     from control.connections as c left join seeds.marketplaces as m using (marketplace_id) order by c.id`).catch(async () =>
-    wh.sql.runAndReadAll(`select id, 'UTC' as timezone from control.connections order by id`),
+    // Before the first build made seeds.marketplaces: the seed file itself.
+    wh.sql.runAndReadAll(`
+      select c.id, coalesce(m.timezone, 'UTC') as timezone
+      from control.connections as c left join read_csv($seed, header=true) as m using (marketplace_id) order by c.id`, { seed: join(modelsDir, 'seeds', 'marketplaces.csv') }),
   );
   return reader.getRowObjectsJson() as unknown as PlanConnection[];
 }
@@ -109,11 +113,11 @@ async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: { id: stri
   const touched = new Map<string, Map<string, DateRange[] | null>>();
   if (files.length === 0) return touched;
   await wh.sql.run(`create or replace temp table new_files (file_id varchar)`);
-  await wh.sql.run(`insert into new_files select unnest($ids::varchar[])`, { ids: files.map((f) => f.id) } as never);
+  await wh.sql.run(`insert into new_files select unnest($ids::varchar[])`, { ids: listValue(files.map((f) => f.id)) }, { ids: LIST(VARCHAR) });
   await wh.sql.run(`create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`, {
-    ids: connections.map((c) => c.id),
-    zones: connections.map((c) => c.timezone),
-  } as never);
+    ids: listValue(connections.map((c) => c.id)),
+    zones: listValue(connections.map((c) => c.timezone)),
+  }, { ids: LIST(VARCHAR), zones: LIST(VARCHAR) });
   const add = (connectionId: string, source: string, ranges: DateRange[] | null) => {
     for (const table of pipeline.tables.filter((t) => t.sources.includes(source))) {
       const byTable = touched.get(connectionId) ?? new Map<string, DateRange[] | null>();
@@ -210,7 +214,11 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   }
   const models = loadModels();
   let published = false;
-  const phases = [rows.filter((w) => w.stage !== 'SECOND_STAGE'), rows.filter((w) => w.stage === 'SECOND_STAGE')];
+  // The first stages of first loads are built and published first; everything else of those connections follows
+  // with the second stages, when the older rows that late data and retries may refer to are there.
+  const firstLoading = new Set(rows.filter((w) => w.stage === 'FIRST_STAGE').map((w) => w.connectionId));
+  const early = (w: PlannedWindow) => w.stage === 'FIRST_STAGE' || !firstLoading.has(w.connectionId);
+  const phases = [rows.filter(early), rows.filter((w) => !early(w))];
   for (const [index, phase] of phases.entries()) {
     const keyed = index === 0 ? files.map((f) => f.id) : [];
     if (phase.length === 0 && keyed.length === 0) continue;
@@ -244,7 +252,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     }
     // Files whose rows some model did not take in stay new, so that the next run rebuilds their dates again.
     if (!failed && files.length > 0) {
-      await wh.sql.run(`insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`, { pipeline: pipeline.name, ids: files.map((f) => f.id), run: runId } as never);
+      await wh.sql.run(`insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`, { pipeline: pipeline.name, ids: listValue(files.map((f) => f.id)), run: runId }, { ids: LIST(VARCHAR) });
     }
   });
   await wh.db

@@ -18,11 +18,17 @@ describe('model files', () => {
       if (model.kind === 'sql') expect(model.sql.split('\n')[0]).toMatch(/^-- .+/);
     });
 
-    it('names its incremental window columns among its columns', () => {
-      if (model.config.materialized !== 'incremental') return;
-      const names = model.config.columns.map((c) => c.name);
-      expect(names).toContain(model.config.window!.date_column);
-      expect(names).toContain(model.config.window!.connection_column);
+    it('names its incremental window columns among its columns, or keys a staging model by raw columns it reads', () => {
+      if (model.config.window) {
+        const names = model.config.columns.map((c) => c.name);
+        expect(names).toContain(model.config.window.date_column);
+        expect(names).toContain(model.config.window.connection_column);
+      }
+      if (model.config.increment) {
+        expect(model.schema).toBe('staging');
+        expect(model.sql).toContain(model.config.increment.raw);
+        for (const column of model.config.increment.key) expect(model.sql).toMatch(new RegExp(`\\b${column}\\b`));
+      }
     });
 
     it('has a full catalog entry with a stable 64-hex id when it is a mart', () => {

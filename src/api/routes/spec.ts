@@ -5,12 +5,13 @@ import { dataSchemeIndex, tableNotFoundPage, tablePage } from '../../catalog/mar
 import { eventDefinitions } from '../../webhooks/events.ts';
 import { ApiBadRequestResponse, ExportSourcesResponse, WebhookSchemeResponse, catalogFilterQuery, tableFileParams } from '../schemas/common.ts';
 import { serviceApiMarkdown } from '../service-api-md.ts';
+import type { Freshness } from '../../pipelines/freshness.ts';
 
 const markdown = 'text/markdown; charset=utf-8';
 const tableFile = /^([a-z][a-z0-9_]{0,127})\.md$/;
 
 /** The specification endpoints: no key, no rate limit; generated from the catalog .yml files and event definitions. */
-export async function specRoutes(app: FastifyInstance, limits: { requestsPerSecond: number }) {
+export async function specRoutes(app: FastifyInstance, limits: { requestsPerSecond: number; freshness: () => Promise<Map<string, Freshness>> }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Specification'];
 
@@ -18,7 +19,8 @@ export async function specRoutes(app: FastifyInstance, limits: { requestsPerSeco
     '/spec/data-scheme',
     { schema: { tags, summary: 'The catalog of data tables, filtered', querystring: catalogFilterQuery, response: { 200: ExportSourcesResponse, 400: ApiBadRequestResponse } } },
     async (request) => {
-      const sources = findSources(request.query);
+      const freshness = await limits.freshness();
+      const sources = findSources(request.query).map((s) => ({ ...s, freshness: freshness.get(s.tableName) }));
       const recommendedSources = sources.filter((s) => s.defaultDataset).map(({ id, name, tableName }) => ({ id, name, tableName }));
       return { sources, recommendedSources };
     },
@@ -37,7 +39,7 @@ export async function specRoutes(app: FastifyInstance, limits: { requestsPerSeco
       const name = tableFile.exec(request.params.file)?.[1];
       const sources = name ? catalogSources().filter((s) => s.tableName === name) : [];
       if (sources.length === 0) return reply.status(404).type(markdown).send(tableNotFoundPage);
-      return reply.type(markdown).send(tablePage(name!, sources));
+      return reply.type(markdown).send(tablePage(name!, sources, (await limits.freshness()).get(name!)));
     },
   );
 

@@ -79,6 +79,10 @@ export const CatalogSourceEntry = named('CatalogSourceEntry', z.object({
   initialLoadProgress: z.null(),
   searchAliases: z.array(z.string()).optional(),
   relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) })).optional(),
+  freshness: z.object({
+    lastRefreshedAt: z.string().nullable().describe('End of the latest run that rebuilt and published the table (ISO, UTC).'),
+    finalThrough: z.string().nullable().describe('Last date that scheduled refreshes no longer change (restatement window); null for snapshots.'),
+  }).optional().describe('mktdata extension: how fresh the published table is.'),
 }));
 
 export const ExportSourcesResponse = named('ExportSourcesResponse', z.object({

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Warehouse } from '../db/warehouse.ts';
+import type { Home } from '../home.ts';
+import { readManifest } from '../publish/open-snapshot.ts';
+import { loadPipelines, type Pipeline, type PipelineTable } from './pipeline-config.ts';
+import { addDays } from './plan.ts';
+
+/** How fresh a catalog table is: when its data was last refreshed, and through which date no run will change it. */
+export interface Freshness {
+  /** The end of the latest run that rebuilt and published it (or the latest publish of a build without runs). */
+  lastRefreshedAt: string | null;
+  /**
+   * The last local date its scheduled windows no longer revisit: the date of its latest refresh minus its restatement
+   * window (the widest of RECURRING_DAILY n and RECURRING_MONTHLY n + shift days; for a dated CONTINUOUS table, the
+   * widest of the tables it is computed from). The earliest over connections; null for snapshots and before a run.
+   */
+  finalThrough: string | null;
+}
+
+/** Days back from a refresh that later scheduled windows may still change. */
+export function restatementDays(table: PipelineTable, pipeline: Pipeline): number | null {
+  if (!table.dated) return null;
+  if (table.fetchPeriods.some((p) => p.type === 'CONTINUOUS')) {
+    const inputs = pipeline.tables.filter((t) => t.dated && !t.fetchPeriods.some((p) => p.type === 'CONTINUOUS'));
+    const days = inputs.map((t) => restatementDays(t, pipeline)).filter((d): d is number => d !== null);
+    return days.length > 0 ? Math.max(...days) : null;
+  }
+  const days = table.fetchPeriods.map((p) => (p.type === 'RECURRING_DAILY' ? p.numberOfDays : p.type === 'RECURRING_MONTHLY' ? p.numberOfDays + p.shiftDays : 0));
+  return Math.max(0, ...days);
+}
+
+/** The freshness of every catalog table, by table name. */
+export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<string, Freshness>> {
+  const manifest = readManifest(home);
+  const published = new Set(manifest?.tables.map((t) => t.name) ?? []);
+  // On the control-plane connection: the runner's connection may be inside a run's transaction.
+  const result = await sql<{ table_name: string; refreshed_at: string; local_date: string }>`
+    select w.table_name, w.connection_id, max(r.finished_at)::varchar as refreshed_at, max(w.local_date)::varchar as local_date
+    from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
+    where w.status = 'success' and r.published
+    group by all`.execute(wh.db);
+  const runs = result.rows.map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
+  const freshness = new Map<string, Freshness>();
+  for (const pipeline of loadPipelines()) {
+    for (const table of pipeline.tables) {
+      const mine = runs.filter(([name]) => name === table.name);
+      const days = restatementDays(table, pipeline);
+      const finals = days === null ? [] : mine.map(([, , , localDate]) => addDays(localDate!, -days)).sort();
+      const refreshed = mine.map(([, , at]) => new Date(at!).toISOString()).sort().at(-1);
+      freshness.set(table.name, {
+        lastRefreshedAt: refreshed ?? (published.has(table.name) ? manifest!.publishedAt : null),
+        finalThrough: finals[0] ?? null,
+      });
+    }
+  }
+  return freshness;
+}
