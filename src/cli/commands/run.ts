@@ -84,7 +84,7 @@ export async function runs(wh: Warehouse, options: { pipeline?: string; limit: n
   const recent = await query.execute();
   const rows: unknown[][] = [];
   for (const r of recent) {
-    const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy(['table_name', 'connection_id', 'date_from']).execute();
+    const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy('table_name').orderBy('connection_id').orderBy('date_from').execute();
     const base = [r.id, r.pipeline, String(r.started_at), r.status];
     if (windows.length === 0) rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
     for (const w of windows) {
