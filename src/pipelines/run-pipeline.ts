@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
 import { landFile, type LandResult } from '../ingest/land-file.ts';
 import { findSource } from '../ingest/sources/index.ts';
 import { loadModels, modelsDir, type Model } from '../models/load-models.ts';
@@ -132,7 +133,11 @@ async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: { id: stri
       for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id))) add(connectionId, source, null);
       continue;
     }
-    const reader = await wh.sql.runAndReadAll(`select connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`);
+    const reader = await wh.sql
+      .runAndReadAll(`select connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
+      .catch((error: Error) => {
+        throw new MktdataError('ERR_INPUT_INVALID', { where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`, reason: error.message.split('\n')[0]! });
+      });
     const byConnection = new Map<string, DateRange[]>();
     for (const [connectionId, from, to] of reader.getRowsJson() as string[][]) byConnection.set(connectionId!, [...(byConnection.get(connectionId!) ?? []), { from: from!, to: to! }]);
     for (const [connectionId, ranges] of byConnection) add(connectionId, source, ranges);

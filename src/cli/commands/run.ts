@@ -73,6 +73,8 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     if (summary.status === 'failed') failed++;
     runIds.push(summary.runId);
   }
+  const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
+  for (const line of waitingLines(wh, connections).filter((l) => l.includes('not landed'))) console.error(line);
   for (const id of runIds) console.log(id);
   if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
 }
