@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Warehouse } from '../src/db/warehouse.ts';
-import { openWarehouse } from '../src/db/warehouse.ts';
+import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';
 import type { ModelResult } from '../src/models/run-models.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../src/pipelines/pipeline-config.ts';
@@ -24,7 +23,7 @@ const rawSources: Record<string, string> = {
 export const nextDay = addDays(lastDay, 1);
 
 /** 10:30 in Los Angeles (the first connection's zone; Berlin is on the same date then) on `date`, after the 10am refresh. */
-const clockAt = (date: string) => {
+export const clockAt = (date: string) => {
   const utc = Date.parse(`${date}T10:30:00Z`);
   const offset = Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'UTC' })) - Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'America/Los_Angeles' }));
   return new Date(utc + offset);
@@ -46,7 +45,7 @@ export interface DailyRunBenchResult {
   generateMs: number;
   rawRows: number;
   full: TimedRun;
-  /** rows and files of the next day's delivery */
+  /** raw rows of the next day's files */
   dayRows: number;
   daily: TimedRun;
   /** one publish of every catalog table, on its own (both runs publish) */
@@ -111,8 +110,9 @@ async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: str
   return { summary, wholeMs, modelsMs, results, files };
 }
 
+
 /** Records the generated files in control.landed_files, as landing would have: one row per new `_file_id`. */
-async function registerFiles(wh: Warehouse): Promise<void> {
+export async function registerFiles(wh: Warehouse): Promise<void> {
   for (const [table, source] of Object.entries(rawSources)) {
     await wh.sql.run(`
       insert into control.landed_files
@@ -124,26 +124,33 @@ async function registerFiles(wh: Warehouse): Promise<void> {
 }
 
 /**
- * The next day's files per connection: an orders report of the last 28 days (the lines bought in the 27 days before,
- * those unshipped now shipped, and a new day of orders), a settlement of the newly shipped lines, and a day of
- * traffic and of each ads report (copies of the last day's rows).
+ * A day's files per connection (by default the day after the generated two years): an orders report of the last 28
+ * days (the lines bought in the 27 days before, those unshipped now shipped, and the day's new orders, copies of the
+ * day before's), a settlement of the newly shipped lines, and a day of traffic and of each ads report (copies of the
+ * day before's rows).
  */
-export async function addDay(wh: Warehouse): Promise<void> {
+export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void> {
+  const previous = addDays(day, -1);
   const orders = 'raw.get_flat_file_all_orders_data_by_order_date_general';
-  const cutoff = `timestamptz '${lastDay} 12:00:00+00'`;
-  const file = (source: string) => `'${source}/' || _connection_id || '/${nextDay}'`;
+  const cutoff = `timestamptz '${previous} 12:00:00+00'`;
+  const shippedAt = `timestamptz '${day} 06:00:00+00'`;
+  const file = (source: string) => `'${source}/' || _connection_id || '/${day}'`;
   await wh.sql.run(`
     insert into ${orders} by name
-    with delivered as (
+    with current as (
+      select * from ${orders}
+      where purchase_date > ${cutoff} - interval 27 day
+      qualify row_number() over (partition by _connection_id, amazon_order_id, sku order by _landed_at desc, _line_number) = 1
+    ),
+    delivered as (
       select * replace (
         if(order_status = 'Unshipped', 'Shipped', order_status) as order_status,
         if(item_status = 'Unshipped', 'Shipped', item_status) as item_status,
-        if(order_status = 'Unshipped', timestamptz '${nextDay} 06:00:00+00', last_updated_date) as last_updated_date)
-      from ${orders}
-      where purchase_date > ${cutoff} - interval 27 day
+        if(order_status = 'Unshipped', ${shippedAt}, last_updated_date) as last_updated_date)
+      from current
       union all by name
-      select * replace (amazon_order_id || '-${nextDay}' as amazon_order_id, purchase_date + interval 1 day as purchase_date, last_updated_date + interval 1 day as last_updated_date)
-      from ${orders}
+      select * replace (amazon_order_id || '-${day}' as amazon_order_id, purchase_date + interval 1 day as purchase_date, last_updated_date + interval 1 day as last_updated_date)
+      from current
       where purchase_date > ${cutoff} - interval 1 day
     )
     select * replace (${file('orders')} as _file_id, row_number() over (partition by _connection_id order by purchase_date, _line_number) as _line_number, now() as _landed_at)
@@ -154,21 +161,21 @@ export async function addDay(wh: Warehouse): Promise<void> {
     insert into ${settlements} by name
     with shipped as (
       select * from ${orders}
-      where _file_id = ${file('orders')} and last_updated_date = timestamptz '${nextDay} 06:00:00+00'
+      where _file_id = ${file('orders')} and last_updated_date = ${shippedAt}
     ),
     lines as (
       select shipped.*, kind from shipped, (values ('Principal'), ('Commission'), ('FBAPerUnitFulfillmentFee'), ('Tax')) as k(kind)
       where kind <> 'Tax' or currency = 'EUR'
     )
     select
-      'S' || _connection_id[-4:] || '-${nextDay}' as settlement_id,
+      'S' || _connection_id[-4:] || '-${day}' as settlement_id,
       'Order' as transaction_type,
       amazon_order_id as order_id,
       if(kind in ('Principal', 'Tax'), 'ItemPrice', 'ItemFees') as amount_type,
       kind as amount_description,
       case kind when 'Principal' then item_price when 'Tax' then item_tax when 'Commission' then -round(item_price * 0.15, 2) else -3.22 end as amount,
       'AFN' as fulfillment_id,
-      timestamptz '${nextDay} 06:00:00+00' as posted_date_time,
+      ${shippedAt} as posted_date_time,
       sku,
       quantity as quantity_purchased,
       'settlement/' || _connection_id || '/' || settlement_id as _file_id,
@@ -178,7 +185,7 @@ export async function addDay(wh: Warehouse): Promise<void> {
     insert into ${settlements} by name
     select settlement_id, sum(amount) as total_amount, any_value(_file_id) as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from ${settlements}
-    where settlement_id like '%-${nextDay}'
+    where settlement_id like '%-${day}'
     group by settlement_id, _connection_id`);
   const daily: Record<string, string> = {
     'raw.get_sales_and_traffic_report': 'traffic',
@@ -190,9 +197,9 @@ export async function addDay(wh: Warehouse): Promise<void> {
   for (const [table, source] of Object.entries(daily)) {
     await wh.sql.run(`
       insert into ${table} by name
-      select * replace (date '${nextDay}' as date, ${file(source)} as _file_id, now() as _landed_at)
+      select * replace (date '${day}' as date, ${file(source)} as _file_id, now() as _landed_at)
       from ${table}
-      where date = date '${lastDay}'`);
+      where date = date '${previous}'`);
   }
 }
 

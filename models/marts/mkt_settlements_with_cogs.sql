@@ -2,6 +2,9 @@
 with settlement_rows as (
     select * from staging.stg_mkt__settlement_rows
     where connection_id = $connection_id
+        -- An event's date is its posting date or its order's date, never after the posting: a window needs only
+        -- rows posted from its first day on (a day earlier for the local date of a UTC timestamp).
+        and posted_at >= $from::date - interval 1 day
 ),
 
 contexts as (

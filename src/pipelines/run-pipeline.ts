@@ -134,12 +134,15 @@ async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: { id: stri
       continue;
     }
     const reader = await wh.sql
-      .runAndReadAll(`select connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
+      .runAndReadAll(`select distinct connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
       .catch((error: Error) => {
         throw new MktdataError('ERR_INPUT_INVALID', { where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`, reason: error.message.split('\n')[0]! });
       });
     const byConnection = new Map<string, DateRange[]>();
-    for (const [connectionId, from, to] of reader.getRowsJson() as string[][]) byConnection.set(connectionId!, [...(byConnection.get(connectionId!) ?? []), { from: from!, to: to! }]);
+    for (const [connectionId, from, to] of reader.getRowsJson() as string[][]) {
+      if (!byConnection.has(connectionId!)) byConnection.set(connectionId!, []);
+      byConnection.get(connectionId!)!.push({ from: from!, to: to! });
+    }
     for (const [connectionId, ranges] of byConnection) add(connectionId, source, ranges);
   }
   return touched;
