@@ -107,6 +107,7 @@ async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: str
   const modelsMs = results.reduce((sum, r) => sum + r.ms, 0);
   const kinds = [...new Set(summary.windows.map((w) => `${w.kind}${w.stage ? `/${w.stage}` : ''}`))].join(', ');
   log(`  ${label} run at ${now.toISOString()}: ${files} new files, ${summary.windows.length} windows (${kinds}); ${wholeMs.toFixed(0)} ms, models ${modelsMs} ms`);
+  if (label !== 'full') for (const w of summary.windows) log(`    window ${w.table} ${w.connectionId.slice(-4)} ${w.kind} ${w.from ?? 'whole'}..${w.to ?? ''} ${w.rows ?? ''} rows`);
   return { summary, wholeMs, modelsMs, results, files };
 }
 
