@@ -259,6 +259,7 @@ async function runKeyed(sql: DuckDBConnection, model: Model, files: string[]) {
   const { raw, raw_key: rawKey, key } = model.config.increment!;
   const exists = (await tableColumns(sql, model.id)) !== undefined;
   if (!exists || !(await sameColumns(sql, model))) return runTable(sql, model);
+  if (files.length === 0) return { rows: await countRows(sql, model.id), findings: [] };
   const fileList = files.length > 0 ? files.map(quote).join(', ') : 'null';
   const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} is not distinct from changed.k${i}`).join(' and ');
   const findings = await inTransaction(sql, async () => {

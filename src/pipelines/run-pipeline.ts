@@ -245,6 +245,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
         .set({ status: w.status as 'success', row_count: w.rows, ms: result?.ms ?? null, error: w.error })
         .where('run_id', '=', runId).where('connection_id', '=', w.connectionId).where('table_name', '=', w.table).where('kind', '=', w.kind)
         .where((eb) => (w.from === null ? eb('date_from', 'is', null) : eb('date_from', '=', w.from)))
+        .where((eb) => (w.stage === null ? eb('stage', 'is', null) : eb('stage', '=', w.stage)))
         .execute();
     }
     if (results.some((r) => r.status === 'success')) {
@@ -314,8 +315,9 @@ function workOf(models: Model[], phase: PlannedWindow[], files: string[], first:
     const model = byId.get(id)!;
     model.deps.forEach(visit);
     if (model.schema === 'marts') return;
+    // A keyed model without new files only has work when its table is still missing (runKeyed then builds it).
     if (model.config.increment) {
-      if (files.length > 0) work.keyed.add(id);
+      if (first) work.keyed.add(id);
     } else if (first) work.whole.add(id);
   };
   [...work.windows.keys(), ...work.whole].forEach(visit);
