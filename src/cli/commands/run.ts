@@ -51,6 +51,7 @@ function waitingLines(wh: Warehouse, connections: Set<string>): string[] {
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
   const runIds: string[] = [];
   let failed = 0;
+  let refused = 0;
   for (const pipeline of selected(options.pipeline)) {
     let bar = progress(`run ${pipeline.name}`, 0);
     const summary = await runPipeline(wh, pipeline, {
@@ -71,12 +72,14 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     }
     if (summary.windows.length === 0) console.log(`${pipeline.name}: nothing new landed and nothing planned`);
     if (summary.status === 'failed') failed++;
+    refused += summary.refused;
     runIds.push(summary.runId);
   }
   const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
   for (const line of waitingLines(wh, connections).filter((l) => l.includes('not landed'))) console.error(line);
   for (const id of runIds) console.log(id);
   if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
+  if (refused > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused });
 }
 
 /** `mktdata runs`: the windows of recent runs, newest first. */
