@@ -88,7 +88,7 @@ export async function benchDailyRun(workDir: string, log: (message: string) => v
   }
 }
 
-async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: string, log: (message: string) => void): Promise<TimedRun> {
+export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: string, log: (message: string) => void): Promise<TimedRun> {
   const results: ModelResult[] = [];
   const onResult = (r: ModelResult) => {
     results.push(r);

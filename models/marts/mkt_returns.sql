@@ -13,6 +13,8 @@ order_dates as (
     select mkt_order_id as order_id, min(date) as order_date
     from marts.mkt_order_items_with_cogs
     where seller_or_vendor_id = $connection_id
+        -- Only the orders looked up: grouping every order of the connection costs more than this filter.
+        and mkt_order_id in (select order_id from returns)
     group by all
 ),
 

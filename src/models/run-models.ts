@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
+import { recordChange } from '../publish/changes.ts';
 import { compileChecks, type CompiledCheck } from './compile-checks.ts';
 import { loadModels, type Model } from './load-models.ts';
 
@@ -164,6 +165,7 @@ async function runTable(sql: DuckDBConnection, model: Model) {
       await sql.run(`create or replace table ${model.id} as ${model.sql}`);
     }
     findings = await runChecks(sql, model, model.id);
+    await recordChange(sql, model, 'whole');
   });
   return { rows: await countRows(sql, model.id), findings };
 }
@@ -212,11 +214,9 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
     .filter((slice) => slice.ranges.length > 0);
   if (!create && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
   const dates = (list: DateRange[]) => `(${list.map((r) => `${dateColumn} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
-  // A rebuild orders each connection's rows by date, so that replacing a recent window later touches only the
-  // last row groups of each connection. A window's rows are appended together at the end of the table, where
-  // sorting them would only help date pruning inside windows larger than a row group.
-  const order = create ? `order by ${dateColumn}` : '';
-  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date ${order}`;
+  // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
+  // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
+  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
   // Connections with the same ranges share one condition, so that a build's one window stays `in (…) and between`.
   const byRanges = new Map<string, string[]>();
   for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connection.connection_id)]);
@@ -231,6 +231,7 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
         windows.push({ connectionId: connection.connection_id, ...range, rows: Number(result.rowsChanged) });
       }
     }
+    await recordChange(sql, model, create ? 'whole' : slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges })));
     // Only the replaced rows: every other row was checked when it was written.
     return runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
   });

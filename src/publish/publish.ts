@@ -1,8 +1,11 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
-import { loadModels } from '../models/load-models.ts';
+import { loadModels, type Model } from '../models/load-models.ts';
+import { mergeRanges } from '../models/run-models.ts';
+import { isPublished, unpublishedChanges, type TableChange } from './changes.ts';
+import { readManifest } from './open-snapshot.ts';
 
 /** What a publish wrote. */
 export interface PublishResult {
@@ -11,6 +14,12 @@ export interface PublishResult {
   publishedAt: string;
   /** the connections known when it was published: `mktdata export` reads them from the manifest, not the writer's file */
   connections: PublishedConnection[];
+  /** this snapshot's id; the warehouse keeps the id of the last snapshot it published */
+  snapshotId: string;
+  /** the published file as it was written: a file changed since is not started from */
+  file: { size: number; mtimeMs: number };
+  /** whether it started from the previous snapshot and replaced only what changed since */
+  incremental: boolean;
 }
 
 /** A connection as the manifest records it. */
@@ -22,10 +31,14 @@ export interface PublishedConnection {
 }
 
 /**
- * Copies every built catalog table into a new DuckDB file, then renames it over
- * `published/warehouse.duckdb`: readers see the old snapshot or the new one, never a mix.
+ * Writes the catalog tables to a new DuckDB file, then renames it over `published/warehouse.duckdb`: readers see
+ * the old snapshot or the new one, never a mix.
+ *
+ * When the published file is the last snapshot this warehouse wrote, unchanged since, the new file starts as a copy
+ * of it and gets only what models changed since (their windows' rows, or whole tables); otherwise (or with `full`)
+ * every table is copied. Either way the snapshot holds the same rows as the warehouse's catalog tables.
  */
-export async function publish(wh: Warehouse): Promise<PublishResult> {
+export async function publish(wh: Warehouse, options: { full?: boolean } = {}): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
   // A publish killed mid-copy leaves its unfinished file behind; no reader ever opened it.
@@ -34,14 +47,33 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   }
   const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const built = await builtTables(wh);
+  const changes = await unpublishedChanges(sql);
+  const previous = options.full ? null : await startingPoint(wh);
+  if (previous) copyFileSync(home.published, next);
   const tables: PublishResult['tables'] = [];
   // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
   await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
   try {
-    for (const name of built) {
-      await sql.run(`create table next_snapshot.main.${name} as select * from marts.${name}`);
-      const count = await sql.runAndReadAll(`select count(*)::bigint from next_snapshot.main.${name}`);
-      tables.push({ name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
+    for (const model of built) {
+      const target = `next_snapshot.main.${model.name}`;
+      const before = previous?.tables.find((t) => t.name === model.name);
+      const change = changes.byTable.get(model.name);
+      if (before && !change) {
+        tables.push(before);
+        continue;
+      }
+      if (!before || change === 'whole' || !model.config.window) {
+        await sql.run(`create or replace table ${target} as select * from ${model.id}`);
+      } else {
+        const replaced = windowsCondition(model, change!);
+        await sql.run(`delete from ${target} where ${replaced}`);
+        await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+      }
+      const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
+      tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
+    }
+    for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
+      await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
     }
     await sql.run('detach next_snapshot');
   } catch (error) {
@@ -50,20 +82,48 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     throw error;
   }
   const publishedAt = new Date().toISOString();
+  const snapshotId = randomUUID();
   const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
     .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
+  // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
+  await sql.run('begin transaction');
+  await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
+  await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: snapshotId });
+  await sql.run('commit');
   renameSync(next, home.published);
+  const { size, mtimeMs } = statSync(home.published);
+  const result = { path: home.published, tables, publishedAt, connections, snapshotId, file: { size, mtimeMs }, incremental: previous !== null };
   const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
-  writeFileSync(manifest, JSON.stringify({ publishedAt, tables, connections }, null, 2));
+  writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
-  return { path: home.published, tables, publishedAt, connections };
+  return result;
 }
 
-/** Catalog tables (marts with a catalog entry) that exist in the warehouse. */
-async function builtTables(wh: Warehouse): Promise<string[]> {
+/** The published snapshot's manifest, when its file is the last one this warehouse published and is unchanged since. */
+async function startingPoint(wh: Warehouse): Promise<PublishResult | null> {
+  const manifest = readManifest(wh.home);
+  if (!manifest?.snapshotId || !manifest.file || !existsSync(wh.home.published)) return null;
+  const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'published_snapshot_id').executeTakeFirst();
+  const { size, mtimeMs } = statSync(wh.home.published);
+  const unchanged = size === manifest.file.size && mtimeMs === manifest.file.mtimeMs;
+  return row?.value === manifest.snapshotId && unchanged ? manifest : null;
+}
+
+/** The rows of a windowed table that the changes replaced. */
+function windowsCondition(model: Model, change: Exclude<TableChange, 'whole'>): string {
+  const { date_column: date, connection_column: connection } = model.config.window!;
+  const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
+  return change
+    .map(({ connectionId, ranges }) => {
+      const dates = mergeRanges(ranges).map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ');
+      return `(${connection} = ${quote(connectionId)} and (${dates}))`;
+    })
+    .join(' or ');
+}
+
+/** Catalog tables that exist in the warehouse. */
+async function builtTables(wh: Warehouse): Promise<Model[]> {
   const reader = await wh.sql.runAndReadAll(`select table_name from information_schema.tables where table_schema = 'marts'`);
   const existing = new Set(reader.getRowsJson().map(([name]) => String(name)));
-  return loadModels()
-    .filter((m) => m.schema === 'marts' && m.config.catalog && existing.has(m.name))
-    .map((m) => m.name);
+  return loadModels().filter((m) => isPublished(m) && existing.has(m.name));
 }

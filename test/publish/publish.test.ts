@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { utimesSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
@@ -30,6 +31,46 @@ describe('publish', () => {
       expect(columns.map((c) => `${c.column_name} ${c.data_type}`), model.name).toEqual(model.config.columns.map((c) => `${c.name} ${c.dataType}`));
     }
   });
+
+  it('starts from the last snapshot and replaces only what changed, ending with the rows of a full publish', async () => {
+    // A new order on March 2nd and a revision of a March 1st one; only those two days are rebuilt.
+    const more = [
+      { 'amazon-order-id': 'P-0', 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Cancelled', sku: 'SKU-A', quantity: '0', currency: 'USD' },
+      { 'amazon-order-id': 'N-1', 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '2', currency: 'USD' },
+    ];
+    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'more.tsv', more));
+    await runModels(wh, { from: '2026-03-01', to: '2026-03-02' });
+    const second = await publish(wh);
+    expect(second.incremental).toBe(true);
+    expect(await published(home, `select count(*)::int as n, count(*) filter (where mkt_order_status = 'Canceled')::int as canceled from mkt_order_items_with_cogs`)).toEqual([{ n: 51, canceled: 1 }]);
+    await expectSameAsWarehouse(second.tables.map((t) => t.name));
+
+    // Nothing changed since: the same snapshot again, still incremental.
+    const third = await publish(wh);
+    expect(third.incremental).toBe(true);
+    expect(third.tables).toEqual(second.tables);
+
+    // A published file changed by someone else is not started from.
+    utimesSync(home.published, new Date(), new Date(Date.now() + 5_000));
+    const fourth = await publish(wh);
+    expect(fourth.incremental).toBe(false);
+    await expectSameAsWarehouse(fourth.tables.map((t) => t.name));
+  });
+
+  /** Every published table holds exactly the warehouse's rows (as multisets). */
+  async function expectSameAsWarehouse(tables: string[]) {
+    await wh.sql.run(`attach '${home.published}' as snapshot (read_only)`);
+    try {
+      for (const table of tables) {
+        const reader = await wh.sql.runAndReadAll(`
+          select (select count(*) from (select * from marts.${table} except all select * from snapshot.${table}))::int,
+                 (select count(*) from (select * from snapshot.${table} except all select * from marts.${table}))::int`);
+        expect(reader.getRowsJson()[0], table).toEqual([0, 0]);
+      }
+    } finally {
+      await wh.sql.run('detach snapshot');
+    }
+  }
 
   it('opens read-only from another process while the writer holds the warehouse', async () => {
     const child = spawn('node', ['-e', `

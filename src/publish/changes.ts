@@ -1,0 +1,53 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Model } from '../models/load-models.ts';
+import type { DateRange } from '../models/run-models.ts';
+
+/** What a model replaced in a catalog table: every row, or some date ranges of some connections. */
+export type TableChange = 'whole' | { connectionId: string; ranges: DateRange[] }[];
+
+/** Whether a model's table is published: marts with a catalog entry. */
+export const isPublished = (model: Model) => model.schema === 'marts' && model.config.catalog !== undefined;
+
+/**
+ * Notes what a model changed, for the next publish. Call it in the transaction that makes the change, so that the
+ * note and the rows are kept or lost together.
+ */
+export async function recordChange(sql: DuckDBConnection, model: Model, change: TableChange): Promise<void> {
+  if (!isPublished(model)) return;
+  if (change === 'whole') {
+    await sql.run(`insert into control.unpublished_changes (table_name) values ($table)`, { table: model.name });
+    return;
+  }
+  for (const { connectionId, ranges } of change) {
+    for (const range of ranges) {
+      await sql.run(`insert into control.unpublished_changes (table_name, connection_id, date_from, date_to) values ($table, $connection, $from::date, $to::date)`,
+        { table: model.name, connection: connectionId, from: range.from, to: range.to });
+    }
+  }
+}
+
+/** The changes noted since the last publish, by table, up to the last one read. */
+export async function unpublishedChanges(sql: DuckDBConnection) {
+  const reader = await sql.runAndReadAll(`
+    select seq, table_name, connection_id, date_from::varchar as date_from, date_to::varchar as date_to
+    from control.unpublished_changes order by seq`);
+  const byTable = new Map<string, TableChange>();
+  let upTo = 0;
+  for (const row of reader.getRowObjectsJson()) {
+    upTo = Math.max(upTo, Number(row.seq));
+    const table = String(row.table_name);
+    const known = byTable.get(table);
+    if (known === 'whole') continue;
+    if (row.connection_id === null) {
+      byTable.set(table, 'whole');
+      continue;
+    }
+    const list = known ?? [];
+    const range = { from: String(row.date_from), to: String(row.date_to) };
+    const entry = list.find((c) => c.connectionId === row.connection_id);
+    if (entry) entry.ranges.push(range);
+    else list.push({ connectionId: String(row.connection_id), ranges: [range] });
+    byTable.set(table, list);
+  }
+  return { byTable, upTo };
+}
