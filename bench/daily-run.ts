@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
@@ -48,8 +49,8 @@ export interface DailyRunBenchResult {
   /** raw rows of the next day's files */
   dayRows: number;
   daily: TimedRun;
-  /** one publish of every catalog table, on its own (both runs publish) */
-  publishMs: number;
+  /** a publish that copies every catalog table, on its own (the daily run's publish starts from the last snapshot) */
+  fullPublishMs: number;
 }
 
 /**
@@ -78,11 +79,13 @@ export async function benchDailyRun(workDir: string, log: (message: string) => v
     log(`  daily run, models by time:`);
     for (const r of [...daily.results].sort((a, b) => b.ms - a.ms)) log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
 
+    // Without a manifest to start from, a publish copies every table.
+    rmSync(join(wh.home.publishedDir, 'manifest.json'));
     start = performance.now();
     await publish(wh);
-    const publishMs = performance.now() - start;
-    log(`  one publish on its own: ${publishMs.toFixed(0)} ms`);
-    return { generateMs, rawRows, full, dayRows, daily, publishMs };
+    const fullPublishMs = performance.now() - start;
+    log(`  one publish of every table, on its own: ${fullPublishMs.toFixed(0)} ms`);
+    return { generateMs, rawRows, full, dayRows, daily, fullPublishMs };
   } finally {
     await wh.close();
   }

@@ -85,13 +85,13 @@ const benchmarks: Benchmark[] = [
           { step: 'first profit pipeline run, models only', ms: r.full.modelsMs, rows: r.rawRows },
           { step: `next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
           { step: `next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
-          { step: 'publish every catalog table (once, on its own)', ms: r.publishMs, rows: r.rawRows },
+          { step: 'publish copying every catalog table (once, on its own)', ms: r.fullPublishMs, rows: r.rawRows },
         ],
         summary: [
           `daily run on ${scale}: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / full build ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}% (target ≤ 10%)` +
             (models > target ? '  ← above target' : ''),
           `daily run, whole pipeline run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}%` +
-            ` (publish alone ${(r.publishMs / 1000).toFixed(1)} s)` + (whole > target ? '  ← above 10%' : ''),
+            ` (its publish starts from the last snapshot; one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s)` + (whole > target ? '  ← above 10%' : ''),
           `daily run, slowest models: ${top}`,
         ],
       };

@@ -96,5 +96,3 @@ renamed as (
 )
 
 select * from renamed
--- Time order lets date-window readers skip row groups, and keeps the rows a day's files replace together.
-order by connection_id, posted_at

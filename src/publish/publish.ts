@@ -35,10 +35,10 @@ export interface PublishedConnection {
  * the old snapshot or the new one, never a mix.
  *
  * When the published file is the last snapshot this warehouse wrote, unchanged since, the new file starts as a copy
- * of it and gets only what models changed since (their windows' rows, or whole tables); otherwise (or with `full`)
- * every table is copied. Either way the snapshot holds the same rows as the warehouse's catalog tables.
+ * of it and gets only what models changed since (their windows' rows, or whole tables); otherwise every table is
+ * copied. Either way the snapshot holds the same rows as the warehouse's catalog tables.
  */
-export async function publish(wh: Warehouse, options: { full?: boolean } = {}): Promise<PublishResult> {
+export async function publish(wh: Warehouse): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
   // A publish killed mid-copy leaves its unfinished file behind; no reader ever opened it.
@@ -48,7 +48,9 @@ export async function publish(wh: Warehouse, options: { full?: boolean } = {}): 
   const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const built = await builtTables(wh);
   const changes = await unpublishedChanges(sql);
-  const previous = options.full ? null : await startingPoint(wh);
+  // A build that replaced every table whole gains nothing from the last snapshot.
+  const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
+  const previous = everyTableReplaced ? null : await startingPoint(wh);
   if (previous) copyFileSync(home.published, next);
   const tables: PublishResult['tables'] = [];
   // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
