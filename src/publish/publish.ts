@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -51,7 +51,8 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   // A build that replaced every table whole gains nothing from the last snapshot.
   const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
   const previous = everyTableReplaced ? null : await startingPoint(wh);
-  if (previous) copyFileSync(home.published, next);
+  // A copy-on-write clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
+  if (previous) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
   const tables: PublishResult['tables'] = [];
   // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
   await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
