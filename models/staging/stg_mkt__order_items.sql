@@ -1,19 +1,42 @@
 -- Latest version of each order line from the All Orders flat file: one row per connection, order id and line.
-with landed as (
+-- The versions are ranked on their key columns alone, then only the chosen lines are read whole: window
+-- functions carry every column they are given through their sorts.
+with versions as (
     select
-        *,
+        _connection_id,
+        _file_id,
+        _line_number,
+        amazon_order_id,
+        sku,
         -- The flat file carries no order-item id: a line is the n-th line of its SKU within the order.
         row_number() over (partition by _file_id, amazon_order_id, sku order by _line_number) as sku_occurrence,
+        last_updated_date,
+        _landed_at,
     from raw.get_flat_file_all_orders_data_by_order_date_general
 ),
 
-latest as (
-    select *
-    from landed
+chosen as (
+    select _connection_id, _file_id, _line_number, amazon_order_id, sku, sku_occurrence
+    from versions
     qualify row_number() over (
         partition by _connection_id, amazon_order_id, sku, sku_occurrence
         order by last_updated_date desc nulls last, _landed_at desc, _line_number desc
     ) = 1
+),
+
+numbered as (
+    select
+        _file_id,
+        _line_number,
+        sku_occurrence,
+        row_number() over (partition by _connection_id, amazon_order_id order by sku, sku_occurrence) as line_item_number,
+    from chosen
+),
+
+latest as (
+    select landed.*, numbered.sku_occurrence, numbered.line_item_number
+    from raw.get_flat_file_all_orders_data_by_order_date_general as landed
+    join numbered using (_file_id, _line_number)
 ),
 
 renamed as (
@@ -22,7 +45,7 @@ renamed as (
         _marketplace_id as marketplace_id,
         amazon_order_id as order_id,
         amazon_order_id || '/' || sku || if(sku_occurrence > 1, '#' || sku_occurrence, '') as order_item_id,
-        row_number() over (partition by _connection_id, amazon_order_id order by sku, sku_occurrence) as line_item_number,
+        line_item_number,
         merchant_order_id,
         purchase_date as purchased_at,
         last_updated_date as updated_at,
