@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
-import { mergeRanges } from '../models/run-models.ts';
+import { inTransaction, mergeRanges } from '../models/run-models.ts';
 import { isPublished, unpublishedChanges, type TableChange } from './changes.ts';
 import { readManifest } from './open-snapshot.ts';
 
@@ -89,10 +89,10 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
     .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
   // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
-  await sql.run('begin transaction');
-  await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
-  await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: snapshotId });
-  await sql.run('commit');
+  await inTransaction(sql, async () => {
+    await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
+    await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: snapshotId });
+  });
   renameSync(next, home.published);
   const { size, mtimeMs } = statSync(home.published);
   const result = { path: home.published, tables, publishedAt, connections, snapshotId, file: { size, mtimeMs }, incremental: previous !== null };
