@@ -163,6 +163,11 @@ describe('runPipeline: first load, daily run, late data', () => {
       { date: '2026-11-20', sku: 'SKU-A', total_sales: '12.0000', units: '1' },
     ]);
     expect(await rows(wh, `select total_sales::varchar as total_sales from marts.mkt_profit_by_date where seller_or_vendor_id = $c and date = '2026-10-12'`, { c: DE.id })).toEqual([{ total_sales: '74.0000' }]);
+    // The snapshot, published from the last one plus the rebuilt windows, says the same.
+    expect(readManifest(home)?.incremental).toBe(true);
+    expect(await withSnapshot(home, async (sql) =>
+      (await sql.runAndReadAll(`select total_sales::varchar as total_sales from mkt_profit_by_date where seller_or_vendor_id = '${DE.id}' and date = '2026-10-12'`)).getRowObjectsJson()))
+      .toEqual([{ total_sales: '74.0000' }]);
 
     // 13:20, same slot, nothing new in landing/: nothing planned, no model run, nothing published.
     const models: ModelResult[] = [];
