@@ -213,14 +213,13 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
     .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
     .filter((slice) => slice.ranges.length > 0);
   if (!create && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
-  const dates = (list: DateRange[]) => `(${list.map((r) => `${dateColumn} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
   // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
   // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
   const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
-  // Connections with the same ranges share one condition, so that a build's one window stays `in (…) and between`.
-  const byRanges = new Map<string, string[]>();
-  for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connection.connection_id)]);
-  const replaced = [...byRanges].map(([condition, ids]) => `(${connectionColumn} in (${ids.join(', ')}) and ${condition})`).join(' or ');
+  const changed = slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges }));
+  const replaced = windowRows(model, changed);
+  // Every date of every connection sliced: the next publish copies the table rather than replacing its rows.
+  const everyDate = slices.every((s) => s.ranges.some((r) => r.from <= allDates.from && r.to >= allDates.to));
   const windows: WindowResult[] = [];
   const findings = await inTransaction(sql, async () => {
     if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
@@ -231,11 +230,23 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
         windows.push({ connectionId: connection.connection_id, ...range, rows: Number(result.rowsChanged) });
       }
     }
-    await recordChange(sql, model, create ? 'whole' : slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges })));
+    await recordChange(sql, model, create || everyDate ? 'whole' : changed);
     // Only the replaced rows: every other row was checked when it was written.
     return runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
   });
   return { rows: await countRows(sql, model.id), windows, findings };
+}
+
+/**
+ * The rows of a windowed model's table in the given date ranges of the given connections. Connections with the
+ * same ranges share one condition, so that a build's one window stays `in (…) and between`.
+ */
+export function windowRows(model: Model, slices: { connectionId: string; ranges: DateRange[] }[]): string {
+  const { date_column: date, connection_column: connection } = model.config.window!;
+  const dates = (list: DateRange[]) => `(${mergeRanges(list).map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
+  const byRanges = new Map<string, string[]>();
+  for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connectionId)]);
+  return [...byRanges].map(([condition, ids]) => `(${connection} in (${ids.join(', ')}) and ${condition})`).join(' or ');
 }
 
 /** Sorted ranges with overlapping and adjacent ones joined. */

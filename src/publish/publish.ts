@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
-import { inTransaction, mergeRanges } from '../models/run-models.ts';
-import { isPublished, unpublishedChanges, type TableChange } from './changes.ts';
+import { inTransaction, windowRows } from '../models/run-models.ts';
+import { isPublished, unpublishedChanges } from './changes.ts';
 import { readManifest } from './open-snapshot.ts';
 
 /** What a publish wrote. */
@@ -68,7 +68,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
       if (!before || change === 'whole' || !model.config.window) {
         await sql.run(`create or replace table ${target} as select * from ${model.id}`);
       } else {
-        const replaced = windowsCondition(model, change!);
+        const replaced = windowRows(model, change!);
         await sql.run(`delete from ${target} where ${replaced}`);
         await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
       }
@@ -110,18 +110,6 @@ async function startingPoint(wh: Warehouse): Promise<PublishResult | null> {
   const { size, mtimeMs } = statSync(wh.home.published);
   const unchanged = size === manifest.file.size && mtimeMs === manifest.file.mtimeMs;
   return row?.value === manifest.snapshotId && unchanged ? manifest : null;
-}
-
-/** The rows of a windowed table that the changes replaced. */
-function windowsCondition(model: Model, change: Exclude<TableChange, 'whole'>): string {
-  const { date_column: date, connection_column: connection } = model.config.window!;
-  const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-  return change
-    .map(({ connectionId, ranges }) => {
-      const dates = mergeRanges(ranges).map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ');
-      return `(${connection} = ${quote(connectionId)} and (${dates}))`;
-    })
-    .join(' or ');
 }
 
 /** Catalog tables that exist in the warehouse. */

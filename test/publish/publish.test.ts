@@ -59,6 +59,12 @@ describe('publish', () => {
     // Nor is a snapshot the warehouse did not record as its last (a publish that died between the two writes).
     await wh.sql.run(`update control.settings set value = 'another' where name = 'published_snapshot_id'`);
     expect((await publish(wh)).incremental).toBe(false);
+
+    // A build of every date replaced every table: they are copied, not patched into the last snapshot.
+    await runModels(wh);
+    const rebuilt = await publish(wh);
+    expect(rebuilt.incremental).toBe(false);
+    await expectSameAsWarehouse(rebuilt.tables.map((t) => t.name));
   });
 
   /** Every published table holds exactly the warehouse's rows (as multisets). */
