@@ -105,7 +105,8 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
 /** The published snapshot's manifest, when its file is the last one this warehouse published and is unchanged since. */
 async function startingPoint(wh: Warehouse): Promise<PublishResult | null> {
   const manifest = readManifest(wh.home);
-  if (!manifest?.snapshotId || !manifest.file || !existsSync(wh.home.published)) return null;
+  // A manifest edited by hand, or from before snapshots had ids, is not started from.
+  if (typeof manifest?.snapshotId !== 'string' || !manifest.file || !Array.isArray(manifest.tables) || !existsSync(wh.home.published)) return null;
   const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'published_snapshot_id').executeTakeFirst();
   const { size, mtimeMs } = statSync(wh.home.published);
   const unchanged = size === manifest.file.size && mtimeMs === manifest.file.mtimeMs;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { utimesSync } from 'node:fs';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
@@ -59,6 +60,14 @@ describe('publish', () => {
     // Nor is a snapshot the warehouse did not record as its last (a publish that died between the two writes).
     await wh.sql.run(`update control.settings set value = 'another' where name = 'published_snapshot_id'`);
     expect((await publish(wh)).incremental).toBe(false);
+
+    // Nor is a manifest whose table list was mangled.
+    const manifestPath = join(home.publishedDir, 'manifest.json');
+    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), tables: 'mangled' }));
+    await runModels(wh, { from: '2026-03-02', to: '2026-03-02' });
+    const afterMangled = await publish(wh);
+    expect(afterMangled.incremental).toBe(false);
+    await expectSameAsWarehouse(afterMangled.tables.map((t) => t.name));
 
     // A build of every date replaced every table: they are copied, not patched into the last snapshot.
     await runModels(wh);
