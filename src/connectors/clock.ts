@@ -1,0 +1,76 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * The time the connectors and the fake marketplace live by. Rate limits, polling intervals, backoff, token expiry and
+ * report processing are all measured on it, so that tests and benchmarks can run the documented rates on a fast clock.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch on this clock. */
+  now(): number;
+  /** Waits `ms` milliseconds of this clock's time. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The machine's own clock. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) => delay(Math.max(0, ms), undefined, { signal }),
+};
+
+/** Real time in epoch milliseconds with sub-millisecond resolution, comparable across threads and processes. */
+const realNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * A clock that runs `speed` times faster than real time: with speed 600, a minute of rate-limit refill takes 100 ms.
+ * It reads `start` at the real instant `realStart`; two processes given the same three numbers read the same time,
+ * so a client and a fake marketplace in another process agree.
+ * @param start epoch milliseconds the clock reads at `realStart` @default now
+ * @param realStart the real epoch milliseconds that `start` corresponds to @default now
+ */
+export function scaledClock(speed: number, start?: number, realStart?: number): Clock {
+  if (!(speed > 0)) throw new Error(`clock speed must be positive, not ${speed}`);
+  const real0 = realStart ?? realNow();
+  const start0 = start ?? real0;
+  return {
+    now: () => start0 + (realNow() - real0) * speed,
+    sleep: (ms, signal) => delay(Math.max(0, ms) / speed, undefined, { signal }),
+  };
+}
+
+/** A clock that moves only when told to: `advance(ms)` wakes the sleepers whose time has come, in order. */
+export interface ManualClock extends Clock {
+  advance(ms: number): Promise<void>;
+}
+
+/** A clock for unit tests: time stands still until `advance`. */
+export function manualClock(start: number): ManualClock {
+  let now = start;
+  const sleepers: { at: number; wake: () => void }[] = [];
+  return {
+    now: () => now,
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        const sleeper = { at: now + Math.max(0, ms), wake: resolve };
+        sleepers.push(sleeper);
+        signal?.addEventListener('abort', () => {
+          sleepers.splice(sleepers.indexOf(sleeper), 1);
+          reject(signal.reason);
+        }, { once: true });
+      });
+    },
+    async advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        sleepers.sort((a, b) => a.at - b.at);
+        const next = sleepers[0];
+        if (!next || next.at > until) break;
+        sleepers.shift();
+        now = next.at;
+        next.wake();
+        // Let the woken task run (and perhaps sleep again) before time moves on.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      now = until;
+    },
+  };
+}
