@@ -29,6 +29,10 @@ export const errorRegistry = {
   ERR_EXPORT_SIGNATURE_INVALID: { status: 403, message: 'this download link is invalid or has expired; ask GET /api/v1/exports/{id}/raw for a new one' },
   ERR_SCHEDULE_NOT_FOUND: { status: 404, message: 'export schedule {id} not found' },
   ERR_NO_TOKENS: { status: 402, message: 'organization {org} has no tokens left; add tokens to go on' },
+  ERR_SECRET_UNREADABLE: { status: 500, message: 'cannot decrypt the stored secret of {context}: {reason}' },
+  ERR_CONNECTOR_CONFIG: { status: 400, message: '{what} is not configured: set {env} or add it to {file} (see README, "Live connectors")' },
+  ERR_CREDENTIALS_MISSING: { status: 400, message: 'connection {id} has no {api} credentials: connect it through an invitation link or `mktdata connections credentials --connection {id}`' },
+  ERR_CONNECTION_TEST_FAILED: { status: 400, message: '{api} for connection {id}: {reason}' },
   ERR_INTERNAL: { status: 500, message: 'internal error; quote the request id {requestId} when reporting it' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

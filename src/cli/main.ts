@@ -6,6 +6,7 @@ import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
 import { build } from './commands/build.ts';
+import { credentials, listConnections } from './commands/connections.ts';
 import { demo } from './commands/demo.ts';
 import { exportToFile } from './commands/export.ts';
 import { setSourceEnabled } from '../exports/export-source.ts';
@@ -68,6 +69,24 @@ command(connections, 'add')
     await withWarehouse(resolveHome(o.home), 'connections add', async (wh) =>
       console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
     );
+  });
+
+command(connections, 'list')
+  .description('list the connections with their load stage and the state of their credentials (never the secrets)')
+  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'connections list', (wh) => listConnections(wh, o.format));
+  });
+command(connections, 'credentials')
+  .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
+  .requiredOption('--connection <id>', 'sellerOrVendorId')
+  .addOption(new Option('--api <api>', 'which API the refresh token is for').choices(['sp-api', 'ads']).default('sp-api'))
+  .option('--selling-partner-id <id>', 'sp-api: the seller\'s merchant token (selling_partner_id)')
+  .option('--profile-id <id>', 'ads: the advertising profile of the connection\'s marketplace')
+  .option('--remove', 'remove the stored credentials of this API instead')
+  .addHelpText('after', '\nExample:\n  printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection 6f1c2f0e-… --selling-partner-id A3ACMEUS0SELLER')
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'connections credentials', (wh) => credentials(wh, o));
   });
 
 command(program, 'ingest')

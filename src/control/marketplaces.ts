@@ -7,8 +7,12 @@ export interface Marketplace {
   marketplaceId: string;
   countryCode: string;
   countryName: string;
+  /** Retail domain, e.g. amazon.de. */
+  domain: string;
   currency: string;
   timezone: string;
+  /** The APIs' region: NA, EU or FE. */
+  region: 'NA' | 'EU' | 'FE';
 }
 
 /** The marketplaces seed (models/seeds/marketplaces.csv), by marketplace id. */
@@ -16,8 +20,8 @@ export function loadMarketplaces(): Map<string, Marketplace> {
   const [, ...lines] = readFileSync(join(modelsDir, 'seeds', 'marketplaces.csv'), 'utf8').trim().split('\n');
   return new Map(
     lines.map((line) => {
-      const [marketplaceId, countryCode, countryName, , currency, timezone] = line.split(',') as string[];
-      return [marketplaceId!, { marketplaceId: marketplaceId!, countryCode: countryCode!, countryName: countryName!, currency: currency!, timezone: timezone! }];
+      const [marketplaceId, countryCode, countryName, domain, currency, timezone, , region] = line.split(',') as string[];
+      return [marketplaceId!, { marketplaceId: marketplaceId!, countryCode: countryCode!, countryName: countryName!, domain: domain!, currency: currency!, timezone: timezone!, region: region as Marketplace['region'] }];
     }),
   );
 }

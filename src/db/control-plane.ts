@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane extends ExportTables, PipelineTables {
+export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
   'control.invitations': {
     id: string;
@@ -159,4 +159,53 @@ export interface PipelineTables {
     retried: Generated<boolean>;
   };
   'control.pipeline_files': { pipeline: string; file_id: string; run_id: string };
+}
+
+/** A request the live connectors make upstream, from planned to landed (migration 006). */
+export type FetchStatus = 'planned' | 'creating' | 'requested' | 'downloaded' | 'landed' | 'empty' | 'failed' | 'abandoned' | 'unavailable';
+
+/** Credentials, fetch requests and OAuth states of the live connectors (migration 006). */
+export interface ConnectorTables {
+  'control.connection_credentials': {
+    connection_id: string;
+    api: 'sp-api' | 'ads';
+    selling_partner_id: string | null;
+    profile_id: string | null;
+    refresh_token_encrypted: string;
+    status: 'active' | 'needs_reauthorization';
+    status_reason: string | null;
+    created_at: string;
+    updated_at: string;
+  };
+  'control.fetch_requests': {
+    id: string;
+    run_id: string | null;
+    connection_id: string;
+    source: string;
+    stage: 'FIRST_STAGE' | 'SECOND_STAGE' | null;
+    date_from: string | null;
+    date_to: string | null;
+    request: string;
+    upstream_id: string | null;
+    status: FetchStatus;
+    attempts: Generated<number>;
+    retry_at: string | null;
+    error: string | null;
+    documents: Generated<number>;
+    file_name: string | null;
+    rows: number | string | null;
+    created_at: string;
+    requested_at: string | null;
+    finished_at: string | null;
+  };
+  'control.oauth_states': {
+    state_hash: string;
+    invitation_id: string;
+    api: 'sp-api' | 'ads';
+    connection_id: string | null;
+    marketplace_id: string | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+  };
 }

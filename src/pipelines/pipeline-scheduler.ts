@@ -2,7 +2,8 @@ import { Cron } from 'croner';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { localClock } from './plan.ts';
-import { planConnections, runPipeline, type RunSummary } from './run-pipeline.ts';
+import { planConnections } from './run-history.ts';
+import { runPipeline, type RunSummary } from './run-pipeline.ts';
 
 /**
  * Runs pipelines at their refresh times, in each connection's marketplace timezone (`mktdata serve`). A croner job

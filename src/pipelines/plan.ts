@@ -154,25 +154,12 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
 
 /** Late data beyond the planned windows, retries and the backfill range. */
 function extraWindows(input: PlanInput, planned: PlannedWindow[]): PlannedWindow[] {
-  const extra: PlannedWindow[] = [];
+  const extra = lateDataWindows(input.pipeline, input.connections, input.now, input.touched, planned);
   for (const connection of input.connections) {
     const today = localClock(input.now, connection.timezone).date;
-    for (const table of input.pipeline.tables) {
-      const base = { connectionId: connection.id, table: table.name, stage: null, localDate: today };
-      const mine = planned.filter((w) => w.connectionId === connection.id && w.table === table.name);
-      const touched = input.touched?.get(connection.id)?.get(table.name);
-      // A first load takes in files without touched dates through its INITIAL windows; dated late rows beyond them
-      // still get their own windows.
-      const firstLoad = mine.some((w) => w.stage === 'FIRST_STAGE');
-      if (touched !== undefined && !mine.some((w) => w.from === null)) {
-        if (touched === null || !table.dated) {
-          if (!firstLoad) extra.push({ ...base, kind: 'LATE_DATA', from: null, to: null });
-        } else {
-          const covered = mine.map((w) => ({ from: w.from!, to: w.to! }));
-          for (const range of subtractRanges(touched, covered)) extra.push({ ...base, kind: 'LATE_DATA', ...range });
-        }
-      }
-      if (input.backfill) extra.push({ ...base, kind: 'BACKFILL', from: table.dated ? input.backfill.from : null, to: table.dated ? input.backfill.to : null });
+    for (const table of input.backfill ? input.pipeline.tables : []) {
+      const range = table.dated ? { from: input.backfill!.from, to: input.backfill!.to } : { from: null, to: null };
+      extra.push({ connectionId: connection.id, table: table.name, stage: null, localDate: today, kind: 'BACKFILL', ...range });
     }
   }
   const known = new Set(input.connections.map((c) => c.id));
@@ -181,6 +168,35 @@ function extraWindows(input: PlanInput, planned: PlannedWindow[]): PlannedWindow
     if (known.has(retry.connectionId) && tables.has(retry.table)) extra.push({ ...retry, kind: 'RETRY', localDate: localClock(input.now, input.connections.find((c) => c.id === retry.connectionId)!.timezone).date });
   }
   return extra;
+}
+
+/**
+ * LATE_DATA windows: the dates newly landed rows touch beyond the windows already planned. A first load takes in
+ * files without touched dates through its INITIAL windows; dated late rows beyond them still get their own windows.
+ */
+export function lateDataWindows(
+  pipeline: Pipeline,
+  connections: PlanConnection[],
+  now: Date,
+  touched: PlanInput['touched'],
+  planned: PlannedWindow[],
+): PlannedWindow[] {
+  const late: PlannedWindow[] = [];
+  for (const connection of connections) {
+    const today = localClock(now, connection.timezone).date;
+    for (const table of pipeline.tables) {
+      const base = { connectionId: connection.id, table: table.name, stage: null, localDate: today, kind: 'LATE_DATA' as const };
+      const mine = planned.filter((w) => w.connectionId === connection.id && w.table === table.name);
+      const dates = touched?.get(connection.id)?.get(table.name);
+      if (dates === undefined || mine.some((w) => w.from === null)) continue;
+      if (dates === null || !table.dated) {
+        if (!mine.some((w) => w.stage === 'FIRST_STAGE')) late.push({ ...base, from: null, to: null });
+      } else {
+        for (const range of subtractRanges(dates, mine.map((w) => ({ from: w.from!, to: w.to! })))) late.push({ ...base, ...range });
+      }
+    }
+  }
+  return late;
 }
 
 /** The parts of `ranges` outside `covered`, merged. */

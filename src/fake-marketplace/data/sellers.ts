@@ -96,29 +96,4 @@ export function demoSellers(openedOn = '2024-10-01'): FakeSeller[] {
   ];
 }
 
-/** The marketplace-local date of an instant. */
-export function localDate(ms: number, timezone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
-}
-
-/** The instant a marketplace-local day starts (its midnight, daylight saving included). */
-export function localMidnight(date: string, timezone: string): number {
-  const utcMidnight = Date.parse(`${date}T00:00:00Z`);
-  // The zone's offset at that moment, then corrected once more across a DST change.
-  let guess = utcMidnight - offsetMs(utcMidnight, timezone);
-  guess = utcMidnight - offsetMs(guess, timezone);
-  return guess;
-}
-
-function offsetMs(ms: number, timezone: string): number {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-      .formatToParts(ms)
-      .map((p) => [p.type, p.value]),
-  );
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
-
-/** `date` plus `days` (calendar arithmetic on YYYY-MM-DD). */
-export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export { addDays, localDate, localMidnight } from '../../time/zone.ts';

@@ -1,0 +1,51 @@
+import type { Warehouse } from '../../db/warehouse.ts';
+import { requireConnection } from '../../control/connections.ts';
+import { removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
+import { MktdataError } from '../../errors.ts';
+import { formatTable } from '../output.ts';
+import { readSecret } from '../read-secret.ts';
+
+/** Options of `mktdata connections credentials`. */
+export interface CredentialsOptions {
+  connection: string;
+  api: Api;
+  sellingPartnerId?: string;
+  profileId?: string;
+  remove?: boolean;
+}
+
+/**
+ * `mktdata connections credentials`: stores a connection's refresh token (read from MKTDATA_REFRESH_TOKEN or
+ * standard input, never from the command line), encrypted, with its selling partner id or advertising profile.
+ */
+export async function credentials(wh: Warehouse, o: CredentialsOptions): Promise<void> {
+  await requireConnection(wh, o.connection);
+  if (o.remove) {
+    const removed = await removeCredentials(wh, o.connection, o.api);
+    console.log(removed ? `removed the ${o.api} credentials of ${o.connection}` : `${o.connection} had no ${o.api} credentials`);
+    return;
+  }
+  if (o.api === 'ads' && !o.profileId) {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: '--profile-id', reason: 'Ads API credentials need the advertising profile of the connection\'s marketplace (GET /v2/profiles lists them)' });
+  }
+  if (o.api === 'sp-api' && o.profileId) throw new MktdataError('ERR_INPUT_INVALID', { where: '--profile-id', reason: 'only for --api ads' });
+  const refreshToken = await readSecret('MKTDATA_REFRESH_TOKEN', `${o.api} refresh token`);
+  if (!/^Atzr\|/.test(refreshToken)) {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: 'refresh token', reason: 'a Login with Amazon refresh token starts with "Atzr|"' });
+  }
+  await setCredentials(wh, o.connection, { api: o.api, refreshToken, sellingPartnerId: o.sellingPartnerId ?? null, profileId: o.profileId ?? null });
+  console.log(`stored the ${o.api} credentials of ${o.connection} (encrypted); check them with \`mktdata connections test --connection ${o.connection}\``);
+}
+
+/** `mktdata connections list`: every connection with its load stage and the state of its credentials (never the secrets). */
+export async function listConnections(wh: Warehouse, format: 'table' | 'json'): Promise<void> {
+  const connections = await wh.db.selectFrom('control.connections').selectAll().orderBy('name').execute();
+  const stored = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'status_reason', 'updated_at']).execute();
+  const state = (id: string, api: Api) => {
+    const row = stored.find((s) => s.connection_id === id && s.api === api);
+    return row ? (row.status === 'active' ? 'active' : `needs re-authorization: ${row.status_reason ?? ''}`) : 'none';
+  };
+  const rows = connections.map((c) => [c.id, c.name, c.type, c.marketplace_id, c.seller_id, c.initial_load_stage, state(c.id, 'sp-api'), state(c.id, 'ads')]);
+  const columns = ['id', 'name', 'type', 'marketplace', 'seller_id', 'load_stage', 'sp_api', 'ads'];
+  console.log(format === 'json' ? JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))), null, 2) : formatTable(columns, rows));
+}

@@ -1,0 +1,110 @@
+import type { Warehouse } from '../db/warehouse.ts';
+import { requireConnection } from '../control/connections.ts';
+import { loadMarketplaces } from '../control/marketplaces.ts';
+import { MktdataError } from '../errors.ts';
+import type { Region } from './config.ts';
+import { decryptSecret, encryptSecret, secretKey } from './secrets.ts';
+
+export type Api = 'sp-api' | 'ads';
+
+/** What a connection needs to call one API; the refresh token is decrypted only here, in memory. */
+export interface Credentials {
+  api: Api;
+  connectionId: string;
+  marketplaceId: string;
+  region: Region;
+  refreshToken: string;
+  sellingPartnerId: string | null;
+  profileId: string | null;
+  status: 'active' | 'needs_reauthorization';
+}
+
+/** What `setCredentials` stores for an API. */
+export interface NewCredentials {
+  api: Api;
+  refreshToken: string;
+  sellingPartnerId?: string | null;
+  profileId?: string | null;
+}
+
+const context = (connectionId: string, api: Api) => `${connectionId}/${api}`;
+
+/** The API region of a connection's marketplace. */
+export function connectionRegion(marketplaceId: string): Region {
+  const marketplace = loadMarketplaces().get(marketplaceId);
+  if (!marketplace) throw new MktdataError('ERR_MARKETPLACE_UNKNOWN', { id: marketplaceId });
+  return marketplace.region;
+}
+
+/** Stores (or replaces) a connection's credentials for one API, the refresh token encrypted; they start active. */
+export async function setCredentials(wh: Warehouse, connectionId: string, input: NewCredentials, now = new Date()): Promise<void> {
+  await requireConnection(wh, connectionId);
+  const at = now.toISOString();
+  const row = {
+    connection_id: connectionId,
+    api: input.api,
+    selling_partner_id: input.sellingPartnerId ?? null,
+    profile_id: input.profileId ?? null,
+    refresh_token_encrypted: encryptSecret(secretKey(wh.home), input.refreshToken, context(connectionId, input.api)),
+    status: 'active' as const,
+    status_reason: null,
+    created_at: at,
+    updated_at: at,
+  };
+  await wh.db.deleteFrom('control.connection_credentials').where('connection_id', '=', connectionId).where('api', '=', input.api).execute();
+  await wh.db.insertInto('control.connection_credentials').values(row).execute();
+  if (input.api === 'sp-api' && input.sellingPartnerId) {
+    await wh.db.updateTable('control.connections').set({ seller_id: input.sellingPartnerId }).where('id', '=', connectionId).where('seller_id', 'is', null).execute();
+  }
+}
+
+/** Removes a connection's credentials for one API; it goes back to dropped files only. */
+export async function removeCredentials(wh: Warehouse, connectionId: string, api: Api): Promise<boolean> {
+  const result = await wh.db.deleteFrom('control.connection_credentials').where('connection_id', '=', connectionId).where('api', '=', api).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Every stored credential, decrypted, by connection; connections without any are absent. */
+export async function readAllCredentials(wh: Warehouse): Promise<Map<string, Partial<Record<Api, Credentials>>>> {
+  const rows = await wh.db
+    .selectFrom('control.connection_credentials as c')
+    .innerJoin('control.connections as k', 'k.id', 'c.connection_id')
+    .select(['c.connection_id', 'c.api', 'c.selling_partner_id', 'c.profile_id', 'c.refresh_token_encrypted', 'c.status', 'k.marketplace_id'])
+    .execute();
+  const byConnection = new Map<string, Partial<Record<Api, Credentials>>>();
+  if (rows.length === 0) return byConnection;
+  const key = secretKey(wh.home);
+  for (const row of rows) {
+    const entry = byConnection.get(row.connection_id) ?? {};
+    entry[row.api] = {
+      api: row.api,
+      connectionId: row.connection_id,
+      marketplaceId: row.marketplace_id,
+      region: connectionRegion(row.marketplace_id),
+      refreshToken: decryptSecret(key, row.refresh_token_encrypted, context(row.connection_id, row.api)),
+      sellingPartnerId: row.selling_partner_id,
+      profileId: row.profile_id,
+      status: row.status,
+    };
+    byConnection.set(row.connection_id, entry);
+  }
+  return byConnection;
+}
+
+/** A connection's credentials for one API, or ERR_CREDENTIALS_MISSING. */
+export async function requireCredentials(wh: Warehouse, connectionId: string, api: Api): Promise<Credentials> {
+  await requireConnection(wh, connectionId);
+  const found = (await readAllCredentials(wh)).get(connectionId)?.[api];
+  if (!found) throw new MktdataError('ERR_CREDENTIALS_MISSING', { id: connectionId, api: api === 'sp-api' ? 'SP-API' : 'Ads API' });
+  return found;
+}
+
+/** Marks credentials the marketplace refused (`invalid_grant`): their fetches stop until the seller reconnects. */
+export async function markNeedsReauthorization(wh: Warehouse, connectionId: string, api: Api, reason: string): Promise<void> {
+  await wh.db
+    .updateTable('control.connection_credentials')
+    .set({ status: 'needs_reauthorization', status_reason: reason, updated_at: new Date().toISOString() })
+    .where('connection_id', '=', connectionId)
+    .where('api', '=', api)
+    .execute();
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { FetchStatus } from '../../db/control-plane.ts';
+import type { Warehouse } from '../../db/warehouse.ts';
+import type { InitialStage } from '../../pipelines/plan.ts';
+import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
+import type { UpstreamRequest } from './upstream-request.ts';
+
+/** A persisted fetch request (control.fetch_requests). */
+export interface FetchRequest {
+  id: string;
+  runId: string | null;
+  connectionId: string;
+  source: string;
+  stage: InitialStage | null;
+  from: string | null;
+  to: string | null;
+  request: UpstreamRequest;
+  upstreamId: string | null;
+  status: FetchStatus;
+  attempts: number;
+  error: string | null;
+  documents: number;
+}
+
+/** How long a request's range counts as fresh: another pipeline of the same run, or a rerun, does not ask again. */
+export const FRESH_MS = 30 * 60_000;
+/** A failed request is retried by later runs at most this many times in all. */
+export const MAX_ATTEMPTS = 5;
+
+const inFlight: FetchStatus[] = ['creating', 'requested', 'downloaded'];
+
+type Row = Awaited<ReturnType<typeof selectAll>>[number];
+const selectAll = (wh: Warehouse) => wh.db.selectFrom('control.fetch_requests').selectAll().execute();
+
+function fromRow(r: Row): FetchRequest {
+  return {
+    id: r.id,
+    runId: r.run_id,
+    connectionId: r.connection_id,
+    source: r.source,
+    stage: r.stage,
+    from: r.date_from === null ? null : String(r.date_from).slice(0, 10),
+    to: r.date_to === null ? null : String(r.date_to).slice(0, 10),
+    request: JSON.parse(r.request) as UpstreamRequest,
+    upstreamId: r.upstream_id,
+    status: r.status,
+    attempts: Number(r.attempts),
+    error: r.error,
+    documents: Number(r.documents),
+  };
+}
+
+/** Records planned fetches (unavailable ranges are recorded as such, never sent); returns those to make. */
+export async function insertFetches(wh: Warehouse, runId: string | null, fetches: (PlannedFetch & { request: UpstreamRequest })[], now: Date): Promise<FetchRequest[]> {
+  if (fetches.length === 0) return [];
+  const rows = fetches.map((f) => ({
+    id: randomUUID(),
+    run_id: runId,
+    connection_id: f.connectionId,
+    source: f.source,
+    stage: f.stage,
+    date_from: f.from,
+    date_to: f.to,
+    request: JSON.stringify(f.request),
+    upstream_id: null,
+    status: (f.unavailable ? 'unavailable' : 'planned') as FetchStatus,
+    error: f.unavailable ?? null,
+    file_name: null,
+    rows: null,
+    retry_at: null,
+    created_at: now.toISOString(),
+    requested_at: null,
+    finished_at: f.unavailable ? now.toISOString() : null,
+  }));
+  await wh.db.insertInto('control.fetch_requests').values(rows).execute();
+  const ids = new Set(rows.filter((r) => r.status === 'planned').map((r) => r.id));
+  return (await wh.db.selectFrom('control.fetch_requests').selectAll().where('id', 'in', [...ids, '']).execute()).map(fromRow);
+}
+
+/** Ranges that need no new request: made in the last FRESH_MS, still in flight, or failed and cooling down. */
+export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFetch[]> {
+  const rows = await wh.db
+    .selectFrom('control.fetch_requests')
+    .select(['connection_id', 'source', 'date_from', 'date_to'])
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '>=', new Date(now.getTime() - FRESH_MS).toISOString()),
+        eb('status', 'in', inFlight),
+        eb.and([eb('status', '=', 'failed'), eb('retry_at', '>', now.toISOString())]),
+      ]),
+    )
+    .where('status', '<>', 'unavailable')
+    .execute();
+  return rows.map((r) => ({
+    connectionId: r.connection_id,
+    source: r.source,
+    from: r.date_from === null ? null : String(r.date_from).slice(0, 10),
+    to: r.date_to === null ? null : String(r.date_to).slice(0, 10),
+  }));
+}
+
+/** Requests a killed run left in flight (to resume), and failed ones whose cool-down has passed (to retry). */
+export async function pendingFetches(wh: Warehouse, now: Date): Promise<FetchRequest[]> {
+  const rows = await wh.db
+    .selectFrom('control.fetch_requests')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', [...inFlight, 'planned']),
+        eb.and([eb('status', '=', 'failed'), eb('retry_at', '<=', now.toISOString()), eb('attempts', '<', MAX_ATTEMPTS)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .execute();
+  return rows.map(fromRow);
+}
+
+/** What a fetch request's progress changes. */
+export type FetchUpdate = Partial<{ status: FetchStatus; upstreamId: string | null; attempts: number; retryAt: string | null; error: string | null; documents: number; fileName: string | null; rows: number; requestedAt: string; finishedAt: string; request: UpstreamRequest }>;
+
+/** Records a fetch request's progress. */
+export async function updateFetch(wh: Warehouse, id: string, change: FetchUpdate): Promise<void> {
+  const set: Record<string, unknown> = {};
+  const columns: Record<keyof FetchUpdate, string> = { status: 'status', upstreamId: 'upstream_id', attempts: 'attempts', retryAt: 'retry_at', error: 'error', documents: 'documents', fileName: 'file_name', rows: 'rows', requestedAt: 'requested_at', finishedAt: 'finished_at', request: 'request' };
+  for (const [key, value] of Object.entries(change)) set[columns[key as keyof FetchUpdate]] = key === 'request' ? JSON.stringify(value) : value;
+  await wh.db.updateTable('control.fetch_requests').set(set).where('id', '=', id).execute();
+}
+
+/** The settlement reports already fetched (or being fetched) for a connection, by report id. */
+export async function knownUpstreamIds(wh: Warehouse, connectionId: string, source: string): Promise<Set<string>> {
+  const rows = await wh.db
+    .selectFrom('control.fetch_requests')
+    .select('upstream_id')
+    .where('connection_id', '=', connectionId)
+    .where('source', '=', source)
+    .where('upstream_id', 'is not', null)
+    .where('status', 'not in', ['failed', 'abandoned'])
+    .execute();
+  return new Set(rows.map((r) => r.upstream_id!));
+}

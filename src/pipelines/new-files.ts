@@ -1,0 +1,65 @@
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { mergeRanges, type DateRange } from '../models/run-models.ts';
+import type { Pipeline } from './pipeline-config.ts';
+import type { PlanConnection } from './plan.ts';
+
+/** A landed file a pipeline has not taken in yet. */
+export interface NewFile {
+  id: string;
+  connection_id: string;
+  source: string;
+}
+
+/** Files of the pipeline's sources landed since its last run took them in. */
+export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFile[]> {
+  return wh.db
+    .selectFrom('control.landed_files as f')
+    .select(['f.id', 'f.connection_id', 'f.source'])
+    .where('f.source', 'in', Object.keys(pipeline.sources))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('control.pipeline_files as p').select('p.file_id').whereRef('p.file_id', '=', 'f.id').where('p.pipeline', '=', pipeline.name))))
+    .execute();
+}
+
+/**
+ * Dates that newly landed files touch, per connection and table: each source's `touchedDates` SQL, or every date
+ * (null) for a source without it.
+ */
+export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: NewFile[], connections: PlanConnection[]) {
+  const touched = new Map<string, Map<string, DateRange[] | null>>();
+  if (files.length === 0) return touched;
+  await wh.sql.run(`create or replace temp table new_files (file_id varchar)`);
+  await wh.sql.run(`insert into new_files select unnest($ids::varchar[])`, { ids: listValue(files.map((f) => f.id)) }, { ids: LIST(VARCHAR) });
+  await wh.sql.run(`create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`, {
+    ids: listValue(connections.map((c) => c.id)),
+    zones: listValue(connections.map((c) => c.timezone)),
+  }, { ids: LIST(VARCHAR), zones: LIST(VARCHAR) });
+  const add = (connectionId: string, source: string, ranges: DateRange[] | null) => {
+    for (const table of pipeline.tables.filter((t) => t.sources.includes(source))) {
+      const byTable = touched.get(connectionId) ?? new Map<string, DateRange[] | null>();
+      touched.set(connectionId, byTable);
+      const before = byTable.get(table.name);
+      byTable.set(table.name, before === null || ranges === null ? null : mergeRanges([...(before ?? []), ...ranges]));
+    }
+  };
+  for (const source of new Set(files.map((f) => f.source))) {
+    const query = pipeline.sources[source]?.touchedDates;
+    if (!query) {
+      for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id))) add(connectionId, source, null);
+      continue;
+    }
+    const reader = await wh.sql
+      .runAndReadAll(`select distinct connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
+      .catch((error: Error) => {
+        throw new MktdataError('ERR_INPUT_INVALID', { where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`, reason: error.message.split('\n')[0]! });
+      });
+    const byConnection = new Map<string, DateRange[]>();
+    for (const [connectionId, from, to] of reader.getRowsJson() as string[][]) {
+      if (!byConnection.has(connectionId!)) byConnection.set(connectionId!, []);
+      byConnection.get(connectionId!)!.push({ from: from!, to: to! });
+    }
+    for (const [connectionId, ranges] of byConnection) add(connectionId, source, ranges);
+  }
+  return touched;
+}

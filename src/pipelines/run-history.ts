@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { sql as kysql } from 'kysely';
+import type { Warehouse } from '../db/warehouse.ts';
+import { modelsDir } from '../models/load-models.ts';
+import type { ModelResult } from '../models/run-models.ts';
+import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
+
+/** The connections a pipeline plans for, with their marketplace timezones. */
+export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> {
+  const reader = await wh.sql.runAndReadAll(`
+    select c.id, coalesce(m.timezone, 'UTC') as timezone
+    from control.connections as c left join seeds.marketplaces as m using (marketplace_id) order by c.id`).catch(async () =>
+    // Before the first build made seeds.marketplaces: the seed file itself.
+    wh.sql.runAndReadAll(`
+      select c.id, coalesce(m.timezone, 'UTC') as timezone
+      from control.connections as c left join read_csv($seed, header=true) as m using (marketplace_id) order by c.id`, { seed: join(modelsDir, 'seeds', 'marketplaces.csv') }),
+  );
+  return reader.getRowObjectsJson() as unknown as PlanConnection[];
+}
+
+/** Per (connection, table), what earlier successful windows of the pipeline tell the planner. */
+export async function readHistory(wh: Warehouse, pipeline: string): Promise<(connectionId: string, table: string) => TableHistory> {
+  const rows = await kysql<{ connection_id: string; table_name: string; initial_date: string | null; last_daily: string | null; last_monthly: string | null; last_refresh: string | null }>`
+    select w.connection_id, w.table_name,
+        min(w.local_date) filter (where w.stage = 'FIRST_STAGE')::varchar as initial_date,
+        max(w.local_date) filter (where w.kind = 'RECURRING_DAILY')::varchar as last_daily,
+        max(w.local_date) filter (where w.kind = 'RECURRING_MONTHLY')::varchar as last_monthly,
+        max(r.clock) filter (where w.kind in ('INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'REFRESH', 'CONTINUOUS'))::varchar as last_refresh
+    from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
+    where w.pipeline = ${pipeline} and w.status = 'success'
+    group by all`.execute(wh.db);
+  const byKey = new Map(rows.rows.map((r) => [`${r.connection_id}/${r.table_name}`, r]));
+  return (connectionId, table) => {
+    const row = byKey.get(`${connectionId}/${table}`);
+    if (!row) return noHistory;
+    return {
+      initialDone: row.initial_date !== null,
+      initialDate: row.initial_date,
+      lastDaily: row.last_daily,
+      lastMonthly: row.last_monthly,
+      lastRefresh: row.last_refresh ? new Date(row.last_refresh) : null,
+    };
+  };
+}
+
+/** Windows of earlier runs of the pipeline that failed, were skipped, or never finished. */
+export async function readRetries(wh: Warehouse, pipeline: string): Promise<(PlannedWindow & { runId: string })[]> {
+  const rows = await wh.db
+    .selectFrom('control.run_windows')
+    .selectAll()
+    .where('pipeline', '=', pipeline)
+    .where('status', 'in', ['error', 'skipped'])
+    .where('retried', '=', false)
+    .execute();
+  return rows.map((w) => ({
+    runId: w.run_id,
+    connectionId: w.connection_id,
+    table: w.table_name,
+    kind: 'RETRY',
+    stage: w.stage,
+    localDate: String(w.local_date),
+    from: w.date_from === null ? null : String(w.date_from),
+    to: w.date_to === null ? null : String(w.date_to),
+  }));
+}
+
+
+export function windowRow(runId: string, pipeline: string, w: PlannedWindow) {
+  return { run_id: runId, pipeline, connection_id: w.connectionId, table_name: w.table, kind: w.kind, stage: w.stage, local_date: w.localDate, date_from: w.from, date_to: w.to, status: 'planned' as const, row_count: null, ms: null, error: null };
+}
+
+/** A run that was still running when this one started was interrupted (one writer at a time): its open windows failed. */
+export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
+  await wh.db.updateTable('control.run_windows').set({ status: 'error', error: 'interrupted' }).where('status', '=', 'planned').execute();
+  await wh.db.updateTable('control.pipeline_runs').set({ status: 'failed', error: 'interrupted' }).where('status', '=', 'running').execute();
+}
+
+/**
+ * After a phase: a connection whose stage windows all succeeded is in SECOND_STAGE while second-stage windows are
+ * to come, else COMPLETE; one whose stage windows failed stays where it was (FIRST_STAGE on a first load).
+ */
+export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: string })[], next: PlannedWindow[]): Promise<void> {
+  const staged = done.filter((w) => w.stage !== null);
+  for (const connectionId of new Set(staged.map((w) => w.connectionId))) {
+    const failed = staged.some((w) => w.connectionId === connectionId && w.status !== 'success');
+    const stage = failed ? (next.length > 0 ? 'FIRST_STAGE' : 'SECOND_STAGE') : next.some((w) => w.connectionId === connectionId) ? 'SECOND_STAGE' : 'COMPLETE';
+    await wh.db
+      .updateTable('control.connections')
+      .set({ initial_load_stage: stage })
+      .where('id', '=', connectionId)
+      .where((eb) => (failed ? eb('initial_load_stage', 'is', null).or('initial_load_stage', '<>', 'COMPLETE') : eb.lit(true)))
+      .execute();
+  }
+}
+
+/** Records each window's outcome from the models' results: status, rows in its range, time, error. */
+export async function recordResults(wh: Warehouse, runId: string, phase: (PlannedWindow & { status: string; rows: number | null; error: string | null })[], results: ModelResult[]): Promise<void> {
+  for (const w of phase) {
+    const result = results.find((r) => r.model === `marts.${w.table}`);
+    w.status = result?.status ?? 'skipped';
+    w.error = result?.error ?? (result ? null : 'not run');
+    w.rows = result?.windows
+      ? result.windows.filter((r) => r.connectionId === w.connectionId && (w.from === null || (r.from >= w.from && r.to <= w.to!) || (r.from <= w.from && r.to >= w.to!))).reduce((sum, r) => sum + r.rows, 0)
+      : (result?.rows ?? null);
+    await wh.db
+      .updateTable('control.run_windows')
+      .set({ status: w.status as 'success', row_count: w.rows, ms: result?.ms ?? null, error: w.error })
+      .where('run_id', '=', runId).where('connection_id', '=', w.connectionId).where('table_name', '=', w.table).where('kind', '=', w.kind)
+      .where((eb) => (w.from === null ? eb('date_from', 'is', null) : eb('date_from', '=', w.from)))
+      .where((eb) => (w.stage === null ? eb('stage', 'is', null) : eb('stage', '=', w.stage)))
+      .execute();
+  }
+}
