@@ -7,6 +7,7 @@ import { benchDataDir, benchIngestOrders } from './ingest-orders.ts';
 import { benchExports } from './exports.ts';
 import { benchDailyRun } from './daily-run.ts';
 import { benchProfit, sizes } from './profit.ts';
+import { benchFetch, SPEED } from './fetch.ts';
 
 /** One line of the printed table. */
 interface Step {
@@ -119,6 +120,28 @@ const benchmarks: Benchmark[] = [
             `bare COPY ${(f.bareMs / 1000).toFixed(1)} s (${rate(f.rows, f.bareMs)}): ${f.ratio.toFixed(2)}x (target ≤ ${target.toFixed(2)}x)` +
             (f.ratio > target ? '  ← above target' : ''),
         ),
+      };
+    },
+  },
+  {
+    name: 'fetch',
+    async run() {
+      const r = await benchFetch(log);
+      const ratio = r.fetchClockMs / r.minimum;
+      const landing = r.landAndBuildMs / r.handMs;
+      const hours = (ms: number) => `${(ms / 3_600_000).toFixed(2)} h`;
+      return {
+        steps: [
+          { step: `live first load (profit, two years, one seller), real time at ${SPEED}x`, ms: r.runRealMs, rows: r.documents },
+          { step: 'its landing of the fetched documents (real time)', ms: r.landingMs, rows: r.documents },
+          { step: 'its landing and build (real time outside fetching + landing)', ms: r.landAndBuildMs, rows: r.documents },
+          { step: 'the same documents landed by hand: whole run', ms: r.handMs, rows: r.documents },
+        ],
+        summary: [
+          ...r.phases.map((p, i) => `fetch phase ${i + 1}: ${p.requests} requests, ${hours(p.clockMs)} on the clock; the rate limits allow ${hours(p.minimum.ms)} at least (${p.minimum.operation}: ${p.minimum.requests} requests)`),
+          `fetch: ${hours(r.fetchClockMs)} on the clock / ${hours(r.minimum)} minimum the documented rate limits allow = ${ratio.toFixed(3)}x (target ≤ 1.2x)` + (ratio > 1.2 ? '  ← above target' : ''),
+          `landing and build of ${r.documents} fetched documents ${(r.landAndBuildMs / 1000).toFixed(1)} s / by hand ${(r.handMs / 1000).toFixed(1)} s = ${landing.toFixed(2)}x (target ≤ 1.00x, same run)` + (landing > 1.05 ? '  ← slower' : ''),
+        ],
       };
     },
   },

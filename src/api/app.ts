@@ -23,6 +23,8 @@ import { RateLimiter } from './rate-limit.ts';
 import { exportScheduleRoutes } from './routes/export-schedules.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
+import { oauthRoutes } from './routes/oauth.ts';
+import type { Connectors } from '../connectors/connectors.ts';
 import { specRoutes } from './routes/spec.ts';
 import { tableFreshness } from '../pipelines/freshness.ts';
 import { utilRoutes } from './routes/util.ts';
@@ -43,6 +45,8 @@ export interface AppDeps {
   exportRetentionHours?: number;
   /** Minutes a signed download link stays valid. @default 15 */
   signedUrlMinutes?: number;
+  /** The live connectors (application, endpoints, clients): invitations then connect through the marketplace's consent. */
+  connectors?: Connectors;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
@@ -163,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
+  await oauthRoutes(app, deps);
   return app;
 }
 

@@ -31,7 +31,9 @@ export function tablePage(tableName: string, sources: CatalogSource[], freshness
     if (freshness) {
       const refreshed = freshness.lastRefreshedAt ? `last refreshed ${freshness.lastRefreshedAt}` : 'not refreshed yet';
       const final = freshness.finalThrough ? `final through ${freshness.finalThrough} (scheduled refreshes no longer change earlier dates)` : 'no final date (a snapshot, or no run yet)';
-      lines.push(`- freshness: ${refreshed}; ${final}`);
+      const fetchedAt = freshness.lastFetchedAt ? `last fetched ${freshness.lastFetchedAt}` : 'never fetched by the live connectors';
+      const failed = freshness.failedFetches > 0 ? `; ${freshness.failedFetches} failed fetch(es), see \`mktdata runs\`` : '';
+      lines.push(`- freshness: ${refreshed}; ${final}; ${fetchedAt}${failed}`);
     }
     if (s.searchAliases?.length) lines.push(`- searchAliases: ${s.searchAliases.join(', ')}`);
     if (s.relatedActions?.length) lines.push(`- relatedActions: ${s.relatedActions.map((a) => `${a.type} (${a.relation})`).join(', ')}`);

@@ -6,9 +6,10 @@ import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
 import { build } from './commands/build.ts';
-import { credentials, listConnections } from './commands/connections.ts';
+import { credentials, listConnections, testConnectionCommand } from './commands/connections.ts';
 import { demo } from './commands/demo.ts';
 import { exportToFile } from './commands/export.ts';
+import { fakeMarketplace } from './commands/fake-marketplace.ts';
 import { setSourceEnabled } from '../exports/export-source.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
@@ -87,6 +88,14 @@ command(connections, 'credentials')
   .addHelpText('after', '\nExample:\n  printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection 6f1c2f0e-… --selling-partner-id A3ACMEUS0SELLER')
   .action(async (o) => {
     await withWarehouse(resolveHome(o.home), 'connections credentials', (wh) => credentials(wh, o));
+  });
+
+command(connections, 'test')
+  .description('check a connection\'s credentials with one cheap authenticated call per API, and say plainly what is wrong')
+  .requiredOption('--connection <id>', 'sellerOrVendorId')
+  .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'connections test', (wh) => testConnectionCommand(wh, o));
   });
 
 command(program, 'ingest')
@@ -203,6 +212,21 @@ command(program, 'demo')
   .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
   .action(async (o) => demo(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: 2 }));
+
+program
+  .command('fake-marketplace')
+  .description('serve a fake marketplace on loopback (LWA, consent, SP-API, Ads API; demo sellers) to try the connectors without a real account')
+  .option('--port <port>', 'TCP port', wholeNumber, 8090)
+  .option('--host <host>', 'interface to listen on', '127.0.0.1')
+  .option('--speed <n>', 'clock speed: clock seconds per real second (rate limits and report processing run on it)', (v) => {
+    const n = Number(v);
+    if (!(n > 0)) throw new Error(`not a positive number: ${v}`);
+    return n;
+  }, 1)
+  .option('--start <iso>', 'the time the fake\'s clock starts at (default: now)')
+  .option('--opened-on <date>', 'the day the demo sellers opened their accounts', date)
+  .option('--no-throttling', 'answer requests over the documented rate limits instead of refusing them with 429')
+  .action(async (o) => fakeMarketplace({ host: o.host, port: o.port, speed: o.speed, start: o.start, openedOn: o.openedOn, throttling: o.throttling }));
 
 try {
   await program.parseAsync();

@@ -9,12 +9,15 @@ export interface Clock {
   now(): number;
   /** Waits `ms` milliseconds of this clock's time. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** Clock milliseconds per real millisecond (1 for the system clock; absent for a manual clock). */
+  speed?(): number;
 }
 
 /** The machine's own clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) => delay(Math.max(0, ms), undefined, { signal }),
+  speed: () => 1,
 };
 
 /** Real time in epoch milliseconds with sub-millisecond resolution, comparable across threads and processes. */
@@ -34,6 +37,7 @@ export function scaledClock(speed: number, start?: number, realStart?: number): 
   return {
     now: () => start0 + (realNow() - real0) * speed,
     sleep: (ms, signal) => delay(Math.max(0, ms) / speed, undefined, { signal }),
+    speed: () => speed,
   };
 }
 
@@ -61,16 +65,40 @@ export function manualClock(start: number): ManualClock {
     async advance(ms) {
       const until = now + ms;
       for (;;) {
+        // Let what is already running reach its next sleep before time moves.
+        await new Promise((resolve) => setImmediate(resolve));
         sleepers.sort((a, b) => a.at - b.at);
         const next = sleepers[0];
         if (!next || next.at > until) break;
         sleepers.shift();
         now = next.at;
         next.wake();
-        // Let the woken task run (and perhaps sleep again) before time moves on.
-        await new Promise((resolve) => setImmediate(resolve));
       }
       now = until;
+    },
+  };
+}
+
+/** A scaled clock whose speed can change without jumping: time read before and after `setSpeed` is continuous. */
+export interface AdjustableClock extends Clock {
+  setSpeed(speed: number): void;
+}
+
+/** A clock that starts at real time and runs at `speed` until told otherwise (the demo's first load runs fast). */
+export function adjustableClock(speed: number): AdjustableClock {
+  let base = realNow();
+  let realBase = base;
+  let current = speed;
+  const now = () => base + (realNow() - realBase) * current;
+  return {
+    now,
+    sleep: (ms, signal) => delay(Math.max(0, ms) / current, undefined, { signal }),
+    speed: () => current,
+    setSpeed(next) {
+      if (!(next > 0)) throw new Error(`clock speed must be positive, not ${next}`);
+      base = now();
+      realBase = realNow();
+      current = next;
     },
   };
 }

@@ -204,6 +204,7 @@ export interface ConnectorTables {
     api: 'sp-api' | 'ads';
     connection_id: string | null;
     marketplace_id: string | null;
+    connection_name: string | null;
     created_at: string;
     expires_at: string;
     used_at: string | null;

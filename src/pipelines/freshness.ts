@@ -15,6 +15,10 @@ export interface Freshness {
    * widest of the tables it is computed from). The earliest over connections; null for snapshots and before a run.
    */
   finalThrough: string | null;
+  /** When the live connectors last fetched one of its sources (a document landed, or the marketplace had none). */
+  lastFetchedAt: string | null;
+  /** Requests for its sources that failed and wait for a retry, or were given up in the last 7 days. */
+  failedFetches: number;
 }
 
 /** Days back from a refresh that later scheduled windows may still change. */
@@ -40,6 +44,11 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
     where w.status = 'success' and r.published
     group by all`.execute(wh.db);
   const runs = result.rows.map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
+  const fetched = await sql<{ source: string; fetched_at: string | null; failed: number }>`
+    select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
+        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > now() - interval 7 day))::integer as failed
+    from control.fetch_requests group by all`.execute(wh.db);
+  const bySource = new Map(fetched.rows.map((r) => [r.source, r]));
   const freshness = new Map<string, Freshness>();
   for (const pipeline of loadPipelines()) {
     for (const table of pipeline.tables) {
@@ -47,9 +56,13 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
       const days = restatementDays(table, pipeline);
       const finals = days === null ? [] : mine.map(([, , , localDate]) => addDays(localDate!, -days)).sort();
       const refreshed = mine.map(([, , at]) => new Date(at!).toISOString()).sort().at(-1);
+      const fetches = table.sources.map((source) => bySource.get(source)).filter((f) => f !== undefined);
+      const lastFetched = fetches.map((f) => f.fetched_at).filter((at) => at !== null).map((at) => new Date(at).toISOString()).sort().at(-1);
       freshness.set(table.name, {
         lastRefreshedAt: refreshed ?? (published.has(table.name) ? manifest!.publishedAt : null),
         finalThrough: finals[0] ?? null,
+        lastFetchedAt: lastFetched ?? null,
+        failedFetches: fetches.reduce((sum, f) => sum + Number(f.failed), 0),
       });
     }
   }

@@ -3,7 +3,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { localClock } from './plan.ts';
 import { planConnections } from './run-history.ts';
-import { runPipeline, type RunSummary } from './run-pipeline.ts';
+import { runPipeline, type RunFetcher, type RunSummary } from './run-pipeline.ts';
 
 /**
  * Runs pipelines at their refresh times, in each connection's marketplace timezone (`mktdata serve`). A croner job
@@ -21,6 +21,8 @@ export class PipelineScheduler {
     private readonly pipelines: Pipeline[],
     private readonly log: (message: string, error?: unknown) => void,
     private readonly onRun?: (summary: RunSummary) => void,
+    /** The live connectors for a run (asked again each run: credentials may have been added). */
+    private readonly fetcher?: () => Promise<RunFetcher | undefined>,
   ) {}
 
   start(): void {
@@ -43,7 +45,7 @@ export class PipelineScheduler {
     this.#waiting.add(pipeline.name);
     this.#queue = this.#queue.then(async () => {
       try {
-        const summary = await runPipeline(this.wh, pipeline, { now, trigger: 'schedule' });
+        const summary = await runPipeline(this.wh, pipeline, { now, trigger: 'schedule', fetcher: await this.fetcher?.() });
         this.onRun?.(summary);
       } catch (error) {
         this.log(`pipeline ${pipeline.name} failed`, error);

@@ -114,7 +114,8 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       for (const id of keyed) taken.add(id);
     }
     if (phase.length === 0 && keyed.length === 0) continue;
-    const work = workOf(models, phase, keyed, index === 0);
+    // Upstream models run in the first phase, and again in a later one that fetched new files.
+    const work = workOf(models, phase, keyed, index === 0 || keyed.length > 0);
     if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
     const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
     await recordResults(wh, runId, phase, results);

@@ -6,9 +6,9 @@ const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };
 
 /**
  * The models a phase runs: the windows of dated tables, snapshot tables whole, keyed staging models for the new
- * files, and (in the first phase) every other table model upstream of them.
+ * files, and (when `upstream`: the first phase, or one that landed new files) every other model upstream of them.
  */
-export function workOf(models: Model[], phase: PlannedWindow[], files: string[], first: boolean): RunWork {
+export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: boolean): RunWork {
   const work: RunWork = { windows: new Map(), whole: new Set(), keyed: new Set(), newFiles: files };
   const byId = new Map(models.map((m) => [m.id, m]));
   for (const w of phase) {
@@ -31,8 +31,8 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     if (model.schema === 'marts') return;
     // A keyed model without new files only has work when its table is still missing (runKeyed then builds it).
     if (model.config.increment) {
-      if (first) work.keyed.add(id);
-    } else if (first) work.whole.add(id);
+      if (upstream) work.keyed.add(id);
+    } else if (upstream) work.whole.add(id);
   };
   [...work.windows.keys(), ...work.whole].forEach(visit);
   return work;

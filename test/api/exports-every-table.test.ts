@@ -1,16 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { catalogSources } from '../../src/catalog/catalog.ts';
-import { loadDemoData } from '../../src/cli/commands/demo.ts';
+import { landDemoFixtures } from '../helpers/demo-fixtures.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { resolveHome } from '../../src/home.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { publish } from '../../src/publish/publish.ts';
 
-// The bundled demo data (fixtures/demo) built whole, as `npm start` builds it.
+// The bundled demo files (fixtures/demo) built whole.
 describe('every catalog table on the demo data', () => {
   let wh: Warehouse;
   let app: App;
@@ -21,9 +21,7 @@ describe('every catalog table on the demo data', () => {
   beforeAll(async () => {
     const home = resolveHome(join(mkdtempSync(join(tmpdir(), 'mktdata-every-')), 'home'));
     wh = await openWarehouse(home, 'test', { create: true });
-    vi.spyOn(console, 'log').mockImplementation(() => {});
-    ({ key } = await loadDemoData(wh));
-    vi.restoreAllMocks();
+    ({ key } = await landDemoFixtures(wh));
     const failed = (await runModels(wh)).filter((r) => r.status !== 'success');
     expect(failed.map((r) => `${r.model}: ${r.error}`)).toEqual([]);
     await publish(wh);

@@ -73,7 +73,8 @@ describe('mktdata plan, run and runs', () => {
       const scheme = (await app.inject({ method: 'GET', url: '/api/v1/spec/data-scheme?query=mkt_profit_by_date' })).json();
       const entry = scheme.sources.find((s: { tableName: string }) => s.tableName === 'mkt_profit_by_date');
       const finalThrough = new Date(Date.parse(`${today}T00:00:00Z`) - 35 * 86_400_000).toISOString().slice(0, 10);
-      expect(entry.freshness).toEqual({ lastRefreshedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), finalThrough });
+      // Fed by dropped files only: never fetched, no failed fetch.
+      expect(entry.freshness).toEqual({ lastRefreshedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), finalThrough, lastFetchedAt: null, failedFetches: 0 });
       const page = (await app.inject({ method: 'GET', url: '/api/v1/spec/data-scheme/mkt_profit_by_date.md' })).body;
       expect(page).toContain(`final through ${finalThrough}`);
       const listings = scheme.sources.find((s: { tableName: string }) => s.tableName === 'mkt_listings_with_cogs');

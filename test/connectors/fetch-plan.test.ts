@@ -43,24 +43,27 @@ describe('planFetches', () => {
   it('fetches the second stage without what the first asked for, in requests of at most maxDaysPerRequest, and records history the Ads API no longer keeps', () => {
     const recent = plan(firstStage).map(({ connectionId, source, from, to }) => ({ connectionId, source, from, to }));
     const fetches = plan(secondStage, recent);
-    // Orders: [T-729, T-30] = 2024-11-21..2026-10-21, 700 days: 23 requests of 30 days and one of 10, newest first.
+    // Orders: [T-729, T-30] = 2024-11-21..2026-10-21. The marketplace keeps 730 days, taken with a day of margin
+    // (oldest T-728 = 2024-11-22): 2024-11-21 is recorded as unavailable, and 699 days are fetched in 23 requests of
+    // 30 days and one of 9, newest first.
     const orders = of(fetches, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL');
-    expect(orders).toHaveLength(24);
+    expect(orders).toHaveLength(25);
     expect(orders[0]).toEqual({ from: '2026-09-22', to: '2026-10-21' });
-    expect(orders.at(-1)).toEqual({ from: '2024-11-21', to: '2024-11-30' });
+    expect(orders.at(-2)).toEqual({ from: '2024-11-22', to: '2024-11-30' });
+    expect(orders.at(-1)).toEqual({ from: '2024-11-21', to: '2024-11-21', unavailable: true });
     // Sales and traffic: its table's INITIAL 35 days, second stage T-34..T-30: five one-day requests.
     expect(of(fetches, 'GET_SALES_AND_TRAFFIC_REPORT').map((f) => f.from)).toEqual(['2026-10-21', '2026-10-20', '2026-10-19', '2026-10-18', '2026-10-17']);
     // Returns: mkt_returns reads order items, so its second stage spans [T-729, T]; the first stage's 30 days are
-    // already asked for: 2024-11-21..2026-10-21, again 24 requests.
+    // already asked for, and no history limit is documented for returns: 2024-11-21..2026-10-21, 700 days, 24 requests.
     expect(of(fetches, 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA')).toHaveLength(24);
     // spTargeting follows the profit tables' second stage [T-729, T] minus the first 30 days; the Ads API keeps
-    // 95 days, so 2024-11-21..2026-08-17 is recorded as unavailable and 08-18..10-21 (65 days) is fetched in
-    // requests of 31, 31 and 3 days.
+    // 95 days, with the day of margin T-93 = 2026-08-19: 2024-11-21..2026-08-18 is recorded as unavailable and
+    // 08-19..10-21 (64 days) is fetched in requests of 31, 31 and 2 days.
     expect(of(fetches, 'ads.spTargeting')).toEqual([
       { from: '2026-09-21', to: '2026-10-21' },
       { from: '2026-08-21', to: '2026-09-20' },
-      { from: '2026-08-18', to: '2026-08-20' },
-      { from: '2024-11-21', to: '2026-08-17', unavailable: true },
+      { from: '2026-08-19', to: '2026-08-20' },
+      { from: '2024-11-21', to: '2026-08-18', unavailable: true },
     ]);
     // The settlement listing was made minutes ago: not again.
     expect(of(fetches, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2')).toEqual([]);

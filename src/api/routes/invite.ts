@@ -5,11 +5,11 @@ import { acceptInvitation, createInvitation, findInvitation } from '../../contro
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import type { AppDeps } from '../app.ts';
+import { html, page } from '../html-page.ts';
+import { createState, sellerConsentUrl } from '../../connectors/oauth.ts';
+import { callbackUrl, oauthReady } from './oauth.ts';
 import { CreatePublicInvitationRequest, CreatePublicInvitationResponse, invitationForm, keyProtectedErrors } from '../schemas/common.ts';
 
-const html = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${html(title)}</title></head><body><h1>${html(title)}</h1>${body}</body></html>`;
 const tokenParams = z.object({ token: z.string().max(128) });
 
 /** POST /api/v1/util/sellers-and-vendors/invite: a public link, valid 7 days, to register a connection. */
@@ -52,12 +52,16 @@ export async function invitePageRoutes(app: FastifyInstance, deps: AppDeps) {
       .map((m) => `<option value="${html(m.marketplaceId)}"${m.marketplaceId === invitation.marketplace_id ? ' selected' : ''}>${html(m.countryName)} (${html(m.countryCode)})</option>`)
       .join('');
     const kind = invitation.account_type === 'VENDOR' ? 'vendor' : 'seller';
+    // With the operator's SP-API application configured, the seller authorizes it on the marketplace's consent
+    // page and the connection fetches by itself; without, it is registered for dropped files.
+    const viaConsent = oauthReady(deps);
+    const sellerId = viaConsent ? '' : '\n<label>Merchant (seller) ID <input name="sellerId" maxlength="64"></label>';
+    const button = viaConsent ? `Continue to ${kind === 'vendor' ? 'Vendor' : 'Seller'} Central` : 'Connect';
     return reply.status(error ? 400 : 200).type('text/html; charset=utf-8').send(page(`Connect your ${kind} account`,
       `${error ? `<p role="alert">${html(error)}</p>` : ''}<form method="post">
 <label>Account name <input name="name" required maxlength="256" value="${html(invitation.suggested_name ?? '')}"></label>
-<label>Marketplace <select name="marketplaceId" required><option value="">Choose…</option>${options}</select></label>
-<label>Merchant (seller) ID <input name="sellerId" maxlength="64"></label>
-<button type="submit">Connect</button></form>`));
+<label>Marketplace <select name="marketplaceId" required><option value="">Choose…</option>${options}</select></label>${sellerId}
+<button type="submit">${button}</button></form>`));
   };
 
   api.get('/invite/:token', { schema: { hide: true, params: tokenParams } }, async (request, reply) => {
@@ -71,6 +75,12 @@ export async function invitePageRoutes(app: FastifyInstance, deps: AppDeps) {
     const parsed = invitationForm.safeParse(request.body ?? {});
     if (!parsed.success) return form(reply, found.invitation, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     if (!loadMarketplaces().has(parsed.data.marketplaceId)) return form(reply, found.invitation, 'marketplaceId: choose a marketplace from the list');
+    if (oauthReady(deps)) {
+      const config = deps.connectors!.config;
+      const state = await createState(deps.wh, { invitationId: found.invitation.id, api: 'sp-api', connectionId: null, marketplaceId: parsed.data.marketplaceId, connectionName: parsed.data.name }, now());
+      const consent = sellerConsentUrl(config, parsed.data.marketplaceId, found.invitation.account_type === 'VENDOR', state, callbackUrl(request, config, 'sp-api'));
+      return reply.redirect(consent, 302);
+    }
     const connectionId = await acceptInvitation(deps.wh, found.invitation, parsed.data);
     return reply.status(201).type('text/html; charset=utf-8').send(page('Account connected',
       `<p>Your account is connected. Its sellerOrVendorId is <code>${html(connectionId)}</code>.</p>`));

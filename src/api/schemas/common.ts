@@ -82,6 +82,8 @@ export const CatalogSourceEntry = named('CatalogSourceEntry', z.object({
   freshness: z.object({
     lastRefreshedAt: z.string().nullable().describe('End of the latest run that rebuilt and published the table (ISO, UTC).'),
     finalThrough: z.string().nullable().describe('Last date that scheduled refreshes no longer change (restatement window); null for snapshots.'),
+    lastFetchedAt: z.string().nullable().describe('When the live connectors last fetched one of its sources (ISO, UTC); null when it is fed by dropped files only.'),
+    failedFetches: z.number().int().describe('Requests for its sources that failed and wait for a retry, or were given up in the last 7 days: see `mktdata runs`.'),
   }).optional().describe('mktdata extension: how fresh the published table is.'),
 }));
 

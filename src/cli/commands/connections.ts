@@ -1,6 +1,10 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { requireConnection } from '../../control/connections.ts';
 import { removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
+import { testConnection } from '../../connectors/connection-test.ts';
+import { loadConnectorConfig } from '../../connectors/config.ts';
+import { Connectors } from '../../connectors/connectors.ts';
+import { connectorClock } from '../../connectors/live.ts';
 import { MktdataError } from '../../errors.ts';
 import { formatTable } from '../output.ts';
 import { readSecret } from '../read-secret.ts';
@@ -48,4 +52,11 @@ export async function listConnections(wh: Warehouse, format: 'table' | 'json'): 
   const rows = connections.map((c) => [c.id, c.name, c.type, c.marketplace_id, c.seller_id, c.initial_load_stage, state(c.id, 'sp-api'), state(c.id, 'ads')]);
   const columns = ['id', 'name', 'type', 'marketplace', 'seller_id', 'load_stage', 'sp_api', 'ads'];
   console.log(format === 'json' ? JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))), null, 2) : formatTable(columns, rows));
+}
+
+/** `mktdata connections test`: one cheap authenticated call per API; says plainly what is wrong. */
+export async function testConnectionCommand(wh: Warehouse, o: { connection: string; api?: Api }): Promise<void> {
+  await requireConnection(wh, o.connection);
+  const connectors = new Connectors(loadConnectorConfig(wh.home), connectorClock());
+  for (const line of await testConnection(wh, connectors, o.connection, o.api)) console.log(line);
 }

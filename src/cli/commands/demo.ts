@@ -1,63 +1,85 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
-import { addConnection } from '../../control/connections.ts';
+import { connectorFetcher } from '../../connectors/fetch/connector-fetcher.ts';
+import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
 import { createApiKey, createOrganization } from '../../control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
+import { connectDemoSellers, demoConnections, DEMO_SPEED, startDemoMarketplace } from '../../demo/demo-marketplace.ts';
 import type { Home } from '../../home.ts';
-import { landFile } from '../../ingest/land-file.ts';
-import { findSource } from '../../ingest/sources/index.ts';
-import { withSnapshot } from '../../publish/open-snapshot.ts';
+import type { ModelResult } from '../../models/run-models.ts';
+import { loadPipelines } from '../../pipelines/pipeline-config.ts';
+import { runPipeline } from '../../pipelines/run-pipeline.ts';
+import { readManifest, withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable } from '../output.ts';
-import { build } from './build.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
-/** The bundled demo set. */
+/** The bundled example files the demo drops by hand (promotions: the marketplace has no operation for them). */
 export const demoDir = resolve(fileURLToPath(import.meta.url), '../../../../fixtures/demo');
 
-const demoConnections = z.array(
-  z.object({ key: z.string(), id: z.string().uuid(), name: z.string(), marketplaceId: z.string(), sellerId: z.string() }),
-);
-
-/**
- * Lands the bundled demo data for the demo organization (idempotently: files land once) and returns the
- * organization with a new API key; the caller builds.
- */
-export async function loadDemoData(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
-  const connections = demoConnections.parse(JSON.parse(readFileSync(join(demoDir, 'connections.json'), 'utf8')));
+/** The demo organization (created once) and a new API key for it. */
+async function demoOrganization(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
   const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
   const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
-  const key = await createApiKey(wh, organizationId);
-  for (const c of connections) {
-    const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', c.id).executeTakeFirst();
-    if (!exists) await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
-    const folder = join(demoDir, c.key);
-    for (const sourceName of readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-      const source = findSource(sourceName);
-      for (const file of readdirSync(join(folder, sourceName)).sort()) {
-        const result = await landFile(wh, source, { id: c.id, marketplaceId: c.marketplaceId }, join(folder, sourceName, file));
-        console.log(`${result.status.padEnd(8)} ${c.key}/${sourceName}/${file}`);
-      }
-    }
-    await landFile(wh, findSource('cogs'), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, 'cogs.csv'));
-  }
-  return { organizationId, key };
+  return { organizationId, key: await createApiKey(wh, organizationId) };
 }
 
-/** Loads the bundled demo data into a home, builds and publishes it, prints a first look, then serves the API. */
-export async function demo(home: Home, options: ServeOptions): Promise<void> {
-  const wh = await openWarehouse(home, 'demo', { create: true });
-  let key: string;
-  try {
-    const loaded = await loadDemoData(wh);
-    key = loaded.key;
-    const { published } = await build(wh, {});
-    console.log(`\n${formatTable(['table', 'rows'], published.tables.map((t) => [t.name, String(t.rows)]))}`);
-    console.log(`\norganization ${loaded.organizationId}\napi key (shown once): ${key}`);
-  } finally {
-    await wh.close();
+/** How a fetch request ended, in the order the demo counts them. */
+const statuses: FetchEvent['status'][] = ['landed', 'empty', 'pending', 'failed', 'abandoned'];
+
+/** A model that failed or warned is worth a line; the rest are summed up per pipeline. */
+function printResult(r: ModelResult): void {
+  if (r.status !== 'success') console.log(`${r.status === 'error' ? 'ERROR  ' : 'skipped'} ${r.model}  ${r.error}`);
+  for (const f of r.findings) console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${r.model} ${f.name}: ${f.badRows} bad row(s)`);
+}
+
+/** Runs every pipeline once through the connectors: the two sellers' first load. */
+async function firstLoad(wh: Warehouse, demo: Awaited<ReturnType<typeof startDemoMarketplace>>): Promise<void> {
+  const fetched = new Map<string, number>();
+  const onFetched = (e: FetchEvent) => {
+    fetched.set(e.status, (fetched.get(e.status) ?? 0) + 1);
+    if (e.status === 'failed' || e.status === 'abandoned') console.log(`fetch ${e.status}: ${e.request.source} ${e.request.from ?? ''}..${e.request.to ?? ''}: ${e.error}`);
+  };
+  const fetcher = connectorFetcher(demo.connectors, { onFetched });
+  for (const pipeline of loadPipelines()) {
+    const started = Date.now();
+    const summary = await runPipeline(wh, pipeline, { fetcher, onResult: printResult, onLanded: (r) => r.status === 'refused' && console.log(`refused ${r.source} ${r.file}: ${r.reason}`) });
+    const requests = [...fetched.values()].reduce((a, b) => a + b, 0);
+    const counts = requests === 0 ? 'nothing to fetch' : `${requests} upstream request(s) (${statuses.filter((s) => fetched.has(s)).map((s) => `${fetched.get(s)} ${s}`).join(', ')})`;
+    console.log(`${summary.status === 'success' ? 'ok     ' : 'FAILED '} ${pipeline.name}: ${counts}, ${summary.landed} document(s) landed, ${summary.windows.length} window(s) rebuilt, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    fetched.clear();
   }
+}
+
+/**
+ * `mktdata demo` (npm start): starts a fake marketplace in this process with two sellers, connects them, does their
+ * first load through the live connectors (on a clock DEMO_SPEED times faster than real time: the documented rate
+ * limits allow one report a minute), prints a first look, then serves the API while the pipelines keep fetching.
+ */
+export async function demo(home: Home, options: ServeOptions): Promise<void> {
+  const market = await startDemoMarketplace();
+  try {
+    const wh = await openWarehouse(home, 'demo', { create: true });
+    let loaded: { organizationId: string; key: string };
+    try {
+      loaded = await demoOrganization(wh);
+      await connectDemoSellers(wh, loaded.organizationId, market, demoDir);
+      console.log(`fake marketplace on ${market.fake.url}; first load of ${market.sellers.map((s) => s.name).join(' and ')} through the connectors (clock ${DEMO_SPEED}× real time)`);
+      await firstLoad(wh, market);
+    } finally {
+      await wh.close();
+    }
+    market.clock.setSpeed(1);
+    const manifest = readManifest(home);
+    console.log(`\n${formatTable(['table', 'rows'], (manifest?.tables ?? []).map((t) => [t.name, String(t.rows)]))}`);
+    console.log(`\norganization ${loaded.organizationId}\napi key (shown once): ${loaded.key}`);
+    await printProfit(home);
+    await serve(home, { ...options, connectors: market.connectors }, (api) => printTry(home, api, loaded.key));
+  } finally {
+    await market.fake.close();
+  }
+}
+
+async function printProfit(home: Home): Promise<void> {
   await withSnapshot(home, async (sql) => {
     const reader = await sql.runAndReadAll(`
       select seller_or_vendor_name as connection, currency, min(date) as first_day, max(date) as last_day,
@@ -67,21 +89,20 @@ export async function demo(home: Home, options: ServeOptions): Promise<void> {
       from mkt_profit_by_date group by all order by all`);
     console.log(`\n${formatTable(reader.columnNames(), reader.getRowsJson())}`);
   });
+}
+
+function printTry(home: Home, api: string, key: string): void {
+  const us = demoConnections[0]!.id;
   console.log(`
 Try it:
   npx mktdata query --home ${home.root} "select date, seller_or_vendor_name, total_sales, total_fees, ad_spend, cogs_total, profit, roi from mkt_profit_by_date order by date desc limit 7"
-  npx mktdata query --home ${home.root} "select sku, sum(profit) as profit from mkt_profit_by_sku_and_date group by all order by profit desc limit 10"
-  npx mktdata export --home ${home.root} --table mkt_order_items_with_cogs --connection ${'6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01'} --from 2026-09-01 --to 2026-09-30 --format csv --out orders.csv
+  npx mktdata runs --home ${home.root} --limit 1
   duckdb -readonly ${home.published}    # or any DuckDB client, read-only
-`);
-  await serve(home, options, (api) =>
-    console.log(`
+
 The API (key: ${key}):
   curl -s '${api}/spec/data-scheme?query=pnl'
-  curl -s -H "service-api-key: ${key}" ${api}/util/organization
   curl -s -H "service-api-key: ${key}" ${api}/util/sellers-and-vendors
-  curl -s -H "service-api-key: ${key}" -H 'content-type: application/json' ${api}/exports -d '{"sellerOrVendorIds": ["6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01"], "tableName": "mkt_profit_by_date", "from": "2026-09-01", "to": "2026-09-30", "dateInterval": "WEEK", "aggregations": [{"column": "profit", "aggregation": "sum"}]}'
+  curl -s -H "service-api-key: ${key}" -H 'content-type: application/json' ${api}/exports -d '{"sellerOrVendorIds": ["${us}"], "tableName": "mkt_profit_by_date", "from": "<date>", "to": "<date>", "dateInterval": "WEEK", "aggregations": [{"column": "profit", "aggregation": "sum"}]}'
   curl -sL -H "service-api-key: ${key}" ${api}/exports/<exportId>/raw
-`),
-  );
+`);
 }

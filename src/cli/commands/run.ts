@@ -7,6 +7,8 @@ import { waitingFiles } from '../../pipelines/landing.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatTable, progress } from '../output.ts';
+import { liveFetcher } from '../../connectors/live.ts';
+import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
 
 export type Format = 'table' | 'json';
 
@@ -48,8 +50,19 @@ function waitingLines(wh: Warehouse, connections: Set<string>): string[] {
   return lines;
 }
 
+/** One line per fetch request that ended in a run (never a secret: sources, windows, ids, counts, reasons). */
+function printFetch(e: FetchEvent): void {
+  const range = e.request.from ? `${e.request.from}..${e.request.to}` : 'snapshot';
+  const what = `${e.request.source} ${e.request.connectionId} ${range}`;
+  if (e.status === 'landed') console.log(`fetched  ${what}: ${e.rows} rows`);
+  else if (e.status === 'empty') console.log(`fetched  ${what}: no data (${e.error})`);
+  else if (e.status === 'pending') console.log(`waiting  ${what}: still processing upstream; the next run resumes it`);
+  else console.error(`${e.status === 'failed' ? 'failed ' : 'gave up'}  ${what}: ${e.error}${e.status === 'failed' ? ' (retried by a later run)' : ''}`);
+}
+
 /** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
+  const fetcher = await liveFetcher(wh, { onFetched: printFetch, onWarning: (m) => console.error(`warning: ${m}`) });
   const runIds: string[] = [];
   let failed = 0;
   let refused = 0;
@@ -57,6 +70,7 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     let bar = progress(`run ${pipeline.name}`, 0);
     const summary = await runPipeline(wh, pipeline, {
       backfill: options.backfill,
+      fetcher,
       onLanded: (r) => {
         if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
         if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: line ${r.line ?? '?'}: ${r.reason} (kept in ${r.keptAt})`);
@@ -92,9 +106,15 @@ export async function runs(wh: Warehouse, options: { pipeline?: string; limit: n
   for (const r of recent) {
     const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy('table_name').orderBy('connection_id').orderBy('date_from').execute();
     const base = [r.id, r.pipeline, String(r.started_at), r.status];
-    if (windows.length === 0) rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
     for (const w of windows) {
       rows.push([...base, w.connection_id, w.table_name, w.kind, w.stage, w.date_from === null ? null : String(w.date_from), w.date_to === null ? null : String(w.date_to), w.status, w.row_count === null ? null : Number(w.row_count), w.ms === null ? null : Number(w.ms), w.error]);
+    }
+    // What the live connectors fetched for the run: one row per upstream request, the source in the table column.
+    const fetches = await wh.db.selectFrom('control.fetch_requests').selectAll().where('run_id', '=', r.id).orderBy('source').orderBy('connection_id').orderBy('date_from').execute();
+    if (windows.length === 0 && fetches.length === 0) rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
+    for (const f of fetches) {
+      const ms = f.requested_at && f.finished_at ? Date.parse(String(f.finished_at)) - Date.parse(String(f.requested_at)) : null;
+      rows.push([...base, f.connection_id, f.source, 'FETCH', f.stage, f.date_from === null ? null : String(f.date_from), f.date_to === null ? null : String(f.date_to), f.status, f.rows === null ? null : Number(f.rows), ms, f.error]);
     }
   }
   const columns = ['run', 'pipeline', 'started_at', 'run_status', 'connection', 'table', 'kind', 'stage', 'from', 'to', 'status', 'rows', 'ms', 'error'];

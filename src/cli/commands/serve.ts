@@ -3,6 +3,9 @@ import { openWarehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
 import { PipelineScheduler } from '../../pipelines/pipeline-scheduler.ts';
+import { connectorClock, liveFetcher } from '../../connectors/live.ts';
+import { loadConnectorConfig } from '../../connectors/config.ts';
+import { Connectors } from '../../connectors/connectors.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -17,18 +20,32 @@ export interface ServeOptions {
   signedUrlMinutes?: number;
   /** Run the pipelines at their refresh times. @default true */
   pipelines?: boolean;
+  /** The live connectors. @default from the environment and mktdata.config */
+  connectors?: Connectors;
 }
 
 /** Serves `/api/v1`, runs export workers, export schedules and pipelines until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
 export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const wh = await openWarehouse(home, 'serve');
   const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
-  const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes });
+  let connectors: Connectors;
+  try {
+    connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
+  } catch (error) {
+    await wh.close();
+    throw error;
+  }
+  const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes, connectors });
   const url = await app.listen({ host: options.host, port: options.port });
   console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
   onListening?.(`${url}/api/v1`);
   const scheduler = new PipelineScheduler(wh, loadPipelines(), (message, error) => app.log.error({ err: error }, message), (run) =>
     console.log(`pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed`),
+    () => liveFetcher(wh, {
+      connectors,
+      onFetched: (e) => app.log.info({ source: e.request.source, connection: e.request.connectionId, from: e.request.from, to: e.request.to, status: e.status, rows: e.rows, error: e.error }, 'fetch'),
+      onWarning: (message) => app.log.warn(message),
+    }),
   );
   if (options.pipelines !== false) scheduler.start();
   await new Promise<void>((resolve) => {

@@ -20,6 +20,8 @@ export interface FetchRequest {
   attempts: number;
   error: string | null;
   documents: number;
+  requestedAt: string | null;
+  fileName: string | null;
 }
 
 /** How long a request's range counts as fresh: another pipeline of the same run, or a rerun, does not ask again. */
@@ -47,11 +49,13 @@ function fromRow(r: Row): FetchRequest {
     attempts: Number(r.attempts),
     error: r.error,
     documents: Number(r.documents),
+    requestedAt: r.requested_at === null ? null : new Date(String(r.requested_at)).toISOString(),
+    fileName: r.file_name,
   };
 }
 
 /** Records planned fetches (unavailable ranges are recorded as such, never sent); returns those to make. */
-export async function insertFetches(wh: Warehouse, runId: string | null, fetches: (PlannedFetch & { request: UpstreamRequest })[], now: Date): Promise<FetchRequest[]> {
+export async function insertFetches(wh: Warehouse, runId: string | null, fetches: (PlannedFetch & { request: UpstreamRequest; upstreamId?: string })[], now: Date): Promise<FetchRequest[]> {
   if (fetches.length === 0) return [];
   const rows = fetches.map((f) => ({
     id: randomUUID(),
@@ -62,7 +66,7 @@ export async function insertFetches(wh: Warehouse, runId: string | null, fetches
     date_from: f.from,
     date_to: f.to,
     request: JSON.stringify(f.request),
-    upstream_id: null,
+    upstream_id: f.upstreamId ?? null,
     status: (f.unavailable ? 'unavailable' : 'planned') as FetchStatus,
     error: f.unavailable ?? null,
     file_name: null,

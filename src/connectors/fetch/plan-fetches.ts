@@ -40,7 +40,7 @@ const fetching = new Set(['INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'RE
  * The requests a run's windows need (ARCHITECTURE.md "Fetching"). Each source is fetched on the windows of the
  * tables that own it: the pipeline's tables with their own fetch periods that read it, or, when only tables computed
  * from others (CONTINUOUS) or snapshots read it, theirs. A snapshot table's window asks a dated source for its last
- * `maxDaysPerRequest` days (30 without). Per connection and source the ranges are merged, what recent requests
+ * `maxDaysPerRequest` days before today (30 without). Per connection and source the ranges are merged, what recent requests
  * cover is left out, history the marketplace no longer keeps is recorded as unavailable, and the rest is cut into
  * requests of at most `maxDaysPerRequest` days, newest first. One report serves every table that reads it.
  */
@@ -61,7 +61,7 @@ export function planFetches(input: FetchPlanInput): PlannedFetch[] {
           if (!again && !covered(input.recent, connection.id, source)) planned.push({ ...base, from: null, to: null });
           continue;
         }
-        const wanted = mergeRanges(ranges.map((r) => r.range ?? { from: addDays(today, 1 - maxDays), to: today }));
+        const wanted = mergeRanges(ranges.map((r) => r.range ?? { from: addDays(today, -maxDays), to: addDays(today, -1) }));
         const recent = input.recent.filter((r) => r.connectionId === connection.id && r.source === source && r.from !== null);
         const rest = subtractRanges(wanted, recent.map((r) => ({ from: r.from!, to: r.to! })));
         planned.push(...clampAndChunk(spec, rest, today, maxDays).map((r) => ({ ...base, ...r })));
@@ -92,7 +92,8 @@ const covered = (recent: RecentFetch[], connectionId: string, source: string) =>
 /** Ranges cut to what the marketplace keeps (the rest marked unavailable) and into requests, newest first. */
 function clampAndChunk(spec: FetchSpec, ranges: DateRange[], today: string, maxDays: number): { from: string; to: string; unavailable?: string }[] {
   const keptDays = spec.kind === 'ads-report' ? spec.retentionDays : spec.kind === 'report' ? spec.historyDays : undefined;
-  const oldest = keptDays === undefined ? null : addDays(today, 1 - keptDays);
+  // One day of margin: a long run (or the marketplace's clock in another zone) may already be a day further.
+  const oldest = keptDays === undefined ? null : addDays(today, 2 - keptDays);
   const out: { from: string; to: string; unavailable?: string }[] = [];
   for (const range of [...ranges].sort((a, b) => (a.from < b.from ? 1 : -1))) {
     if (range.from > today) continue;

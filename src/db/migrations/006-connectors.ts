@@ -45,8 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       state_hash varchar primary key,
       invitation_id varchar not null,
       api varchar not null,                      -- sp-api, ads
-      connection_id varchar,
-      marketplace_id varchar,
+      connection_id varchar,                     -- ads: the connection the advertising account joins
+      marketplace_id varchar,                    -- sp-api: the marketplace chosen on the invitation page
+      connection_name varchar,                   -- sp-api: the account name given there
       created_at timestamptz not null,
       expires_at timestamptz not null,
       used_at timestamptz

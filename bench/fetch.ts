@@ -1,0 +1,88 @@
+// `npm run bench -- fetch`: the profit pipeline's first load of two years of one seller through the fake marketplace,
+// with the documented rate limits on a clock running SPEED times faster than real time, then the same documents
+// landed by hand into a second home.
+//
+// The least time the rate limits allow is computed per fetch phase from the requests the marketplace answered
+// (429s and 5xx left out): for each operation, (requests − burst) / rate, the busiest operation bounding the phase
+// (every bucket is taken as full at the phase's start, which only lowers the bound). The fetch phases' time on the
+// clock is compared with it (target ≤ 1.2×). The landing-and-build part (the run's real time outside fetching, plus
+// the landing inside it) is compared with the by-hand run of the same documents.
+import { performance } from 'node:perf_hooks';
+import { connectAll, demoHome, dropNewDocuments, liveMarketplace } from '../test/helpers/live.ts';
+import { loadPipelines } from '../src/pipelines/pipeline-config.ts';
+import { runPipeline, type RunFetcher } from '../src/pipelines/run-pipeline.ts';
+import { documentedPlans } from '../src/fake-marketplace/throttle.ts';
+import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
+
+/** The clock runs this much faster than real time: a minute of createReport refill takes 60 ms. */
+export const SPEED = 1000;
+
+/** The least clock time the documented buckets allow for the answered SP-API requests of one phase. */
+export function minimumMs(entries: RequestLogEntry[]): { ms: number; operation: string; requests: number } {
+  const counts = new Map<string, number>();
+  for (const e of entries) if (e.api === 'sp' && e.status !== 429 && e.status < 500) counts.set(e.operation, (counts.get(e.operation) ?? 0) + 1);
+  let busiest = { ms: 0, operation: 'none', requests: 0 };
+  for (const [operation, requests] of counts) {
+    const plan = documentedPlans[operation];
+    if (!plan) continue;
+    const ms = (Math.max(0, requests - plan.burst) / plan.rate) * 1000;
+    if (ms > busiest.ms) busiest = { ms, operation, requests };
+  }
+  return busiest;
+}
+
+interface Phase {
+  clockMs: number;
+  realMs: number;
+  minimum: ReturnType<typeof minimumMs>;
+  requests: number;
+}
+
+export async function benchFetch(log: (message: string) => void) {
+  let landingMs = 0;
+  const live = await liveMarketplace({ speed: SPEED, start: '2026-11-20T18:30:00Z', openedOn: '2024-11-21', onLanded: (_result, ms) => (landingMs += ms) });
+  live.sellers.splice(1);
+  const a = await demoHome('mktdata-bench-fetch-a-');
+  const b = await demoHome('mktdata-bench-fetch-b-');
+  try {
+    await connectAll(a.wh, live.fake, live.sellers);
+    const pipeline = loadPipelines().find((p) => p.name === 'profit')!;
+    const now = new Date(live.clock.now());
+    const phases: Phase[] = [];
+    const fetcher: RunFetcher = {
+      now: live.fetcher.now,
+      async fetch(wh, phase) {
+        const clock0 = live.clock.now();
+        const real0 = performance.now();
+        const first = live.fake.log.length;
+        try {
+          return await live.fetcher.fetch(wh, phase);
+        } finally {
+          const entries = live.fake.log.slice(first);
+          phases.push({ clockMs: live.clock.now() - clock0, realMs: performance.now() - real0, minimum: minimumMs(entries), requests: entries.length });
+          log(`fetch: phase ${phases.length}: ${entries.length} requests in ${((live.clock.now() - clock0) / 3_600_000).toFixed(2)} h on the clock`);
+        }
+      },
+    };
+    log('fetch: first load of two years through the fake marketplace…');
+    const real0 = performance.now();
+    const summary = await runPipeline(a.wh, pipeline, { now, fetcher });
+    const runRealMs = performance.now() - real0;
+    if (summary.status !== 'success') throw new Error(`the live run ended ${summary.status}`);
+    const documents = dropNewDocuments(a.home, b.home, new Set()).size;
+    log(`fetch: the same ${documents} documents landed by hand…`);
+    const hand0 = performance.now();
+    await runPipeline(b.wh, pipeline, { now });
+    const handMs = performance.now() - hand0;
+    const fetchClockMs = phases.reduce((s, p) => s + p.clockMs, 0);
+    const fetchRealMs = phases.reduce((s, p) => s + p.realMs, 0);
+    const minimum = phases.reduce((s, p) => s + p.minimum.ms, 0);
+    // The live run's landing and build: its time outside the fetch phases, plus the landing inside them.
+    const landAndBuildMs = runRealMs - fetchRealMs + landingMs;
+    return { phases, fetchClockMs, minimum, runRealMs, landingMs, landAndBuildMs, handMs, documents, requests: live.fake.log.length };
+  } finally {
+    await a.wh.close();
+    await b.wh.close();
+    await live.fake.close();
+  }
+}

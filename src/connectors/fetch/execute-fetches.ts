@@ -1,0 +1,119 @@
+import type { Warehouse } from '../../db/warehouse.ts';
+import type { LandResult } from '../../ingest/land-file.ts';
+import type { Clock } from '../clock.ts';
+import { ConnectorError } from '../connector-error.ts';
+import { markNeedsReauthorization } from '../credentials.ts';
+import { fetchAdsReport } from './ads-report.ts';
+import { MAX_ATTEMPTS, updateFetch, type FetchRequest, type FetchUpdate } from './fetch-requests.ts';
+import { UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
+import { fetchOperation } from './operations.ts';
+import { listSettlements, fetchSettlement } from './settlements.ts';
+import { fetchSpReport } from './sp-report.ts';
+
+/** What one finished request tells the caller (printed by `mktdata run`). */
+export interface FetchEvent {
+  request: FetchRequest;
+  status: 'landed' | 'empty' | 'pending' | 'failed' | 'abandoned';
+  rows: number;
+  error: string | null;
+}
+
+/** The per-connection part of a handler's context. */
+export type ConnectionContext = Omit<HandlerContext, 'update' | 'spawn'>;
+
+export interface ExecuteOptions {
+  wh: Warehouse;
+  clock: Clock;
+  /** The context of a request's connection, or null when it has no active credentials for the request's API. */
+  contextOf(request: FetchRequest): ConnectionContext | null;
+  onFetched?: (event: FetchEvent) => void;
+  /** Requests in progress at once (each waits on its seller's rate limits anyway). @default 32 */
+  concurrency?: number;
+}
+
+/** Failures other than the marketplace's own (network, 5xx after retries, throttling) wait 5 minutes, doubling. */
+const backoff = (attempts: number) => 5 * 60_000 * 2 ** Math.max(0, attempts - 1);
+
+function dispatch(ctx: HandlerContext, request: FetchRequest): Promise<Outcome> {
+  switch (request.request.kind) {
+    case 'report':
+      return fetchSpReport(ctx, request);
+    case 'settlements':
+      return listSettlements(ctx, request);
+    case 'settlement':
+      return fetchSettlement(ctx, request);
+    case 'ads-report':
+      return fetchAdsReport(ctx, request);
+    case 'operation':
+      return fetchOperation(ctx, request);
+  }
+}
+
+/** The record of a request that failed, and whether later runs try again. */
+async function failure(o: ExecuteOptions, request: FetchRequest, error: unknown): Promise<FetchUpdate & { status: 'failed' | 'abandoned' }> {
+  const now = o.clock.now();
+  const message = error instanceof Error ? error.message : String(error);
+  const attempts = Math.max(1, request.attempts);
+  if (error instanceof ConnectorError && error.kind === 'invalid-grant') {
+    const api = request.request.kind === 'ads-report' ? 'ads' : 'sp-api';
+    await markNeedsReauthorization(o.wh, request.connectionId, api, message);
+    // Retried once the seller has connected again (the run skips connections whose credentials are not active).
+    return { status: 'failed', error: message, retryAt: new Date(now).toISOString() };
+  }
+  // A request the marketplace calls invalid stays invalid: recorded, not asked again.
+  const permanent = (error instanceof UpstreamFailure && error.permanent) || (error instanceof ConnectorError && error.kind === 'invalid-input');
+  if (permanent || attempts >= MAX_ATTEMPTS) return { status: 'abandoned', error: message, finishedAt: new Date(now).toISOString() };
+  const wait = error instanceof UpstreamFailure ? error.coolDownMs : backoff(attempts);
+  return { status: 'failed', error: message, retryAt: new Date(now + wait).toISOString() };
+}
+
+/** Runs one request to its end in this run and records how it ended. */
+async function runOne(o: ExecuteOptions, base: ConnectionContext, request: FetchRequest, spawn: (more: FetchRequest[]) => void): Promise<FetchEvent> {
+  const update = (change: FetchUpdate) => updateFetch(o.wh, request.id, change);
+  try {
+    const outcome = await dispatch({ ...base, update, spawn }, request);
+    const finishedAt = new Date(o.clock.now()).toISOString();
+    if (outcome.status === 'landed') {
+      await update({ status: 'landed', documents: request.documents + outcome.documents, rows: outcome.rows, error: null, retryAt: null, finishedAt });
+      return { request, status: 'landed', rows: outcome.rows, error: null };
+    }
+    if (outcome.status === 'empty') {
+      await update({ status: 'empty', error: outcome.reason, retryAt: null, finishedAt });
+      return { request, status: 'empty', rows: 0, error: outcome.reason };
+    }
+    return { request, status: 'pending', rows: 0, error: null };
+  } catch (error) {
+    const change = await failure(o, request, error);
+    await update(change);
+    return { request, status: change.status, rows: 0, error: change.error ?? null };
+  }
+}
+
+/**
+ * Runs fetch requests concurrently (each seller's rate limits pace them), lands what they download, records how
+ * each ended, and returns the landing results. Requests of connections without active credentials wait.
+ */
+export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]): Promise<LandResult[]> {
+  const queue = [...requests];
+  const running = new Set<Promise<void>>();
+  const landed: LandResult[] = [];
+  const limit = o.concurrency ?? 32;
+  const start = (request: FetchRequest) => {
+    const base = o.contextOf(request);
+    if (!base) return;
+    const land = base.land;
+    const context = { ...base, land: async (file: string) => {
+      const result = await land(file);
+      landed.push(result);
+      return result;
+    } };
+    const task = runOne(o, context, request, (more) => queue.push(...more)).then((event) => o.onFetched?.(event));
+    const tracked: Promise<void> = task.finally(() => running.delete(tracked));
+    running.add(tracked);
+  };
+  while (queue.length > 0 || running.size > 0) {
+    while (queue.length > 0 && running.size < limit) start(queue.shift()!);
+    if (running.size > 0) await Promise.race(running);
+  }
+  return landed;
+}

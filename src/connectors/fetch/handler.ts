@@ -1,0 +1,56 @@
+import type { Warehouse } from '../../db/warehouse.ts';
+import type { LandResult } from '../../ingest/land-file.ts';
+import type { AdsApiClient } from '../ads-api.ts';
+import type { Clock } from '../clock.ts';
+import type { SpApiClient } from '../sp-api.ts';
+import type { FetchRequest, FetchUpdate } from './fetch-requests.ts';
+
+/** What a fetch handler works with: its connection, clients, the clock, and the landing of what it downloads. */
+export interface HandlerContext {
+  wh: Warehouse;
+  clock: Clock;
+  connection: { id: string; marketplaceId: string; timezone: string; sellingPartnerId: string | null };
+  sp?: SpApiClient;
+  ads?: AdsApiClient;
+  /** Lands a document written to the landing folder (one at a time for the whole run) and archives it. */
+  land(file: string): Promise<LandResult>;
+  /** Records the request's progress. */
+  update(change: FetchUpdate): Promise<void>;
+  /** Adds requests found on the way (settlement reports of a listing); they run in the same fetch. */
+  spawn(requests: FetchRequest[]): void;
+  /** How long (clock ms) a report may stay processing before it is left in flight for a later run to resume. */
+  pollBudgetMs: number;
+}
+
+/** How a request ended in this run. */
+export type Outcome =
+  | { status: 'landed'; documents: number; rows: number; results: LandResult[] }
+  | { status: 'empty'; reason: string }
+  | { status: 'pending' };
+
+/** A report the marketplace failed to generate (FATAL, FAILED): retried after `coolDownMs`, unless it never can be. */
+export class UpstreamFailure extends Error {
+  constructor(
+    message: string,
+    readonly coolDownMs: number,
+    readonly permanent = false,
+  ) {
+    super(message);
+    this.name = 'UpstreamFailure';
+  }
+}
+
+/** What landed documents gave; a document the ingest refused fails the request (kept in quarantine). */
+export function summarize(results: LandResult[]): Outcome {
+  const refused = results.find((r) => r.status === 'refused');
+  if (refused && refused.status === 'refused') throw new UpstreamFailure(`the document was refused by the ingest: line ${refused.line ?? '?'}: ${refused.reason}`, 0, true);
+  const rows = results.reduce((sum, r) => sum + (r.status === 'landed' ? r.rows : 0), 0);
+  return { status: 'landed', documents: results.length, rows, results };
+}
+
+/** Lands downloaded documents and sums up what they gave. */
+export async function landAll(ctx: HandlerContext, files: string[]): Promise<Outcome> {
+  const results: LandResult[] = [];
+  for (const file of files) results.push(await ctx.land(file));
+  return summarize(results);
+}

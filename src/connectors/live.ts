@@ -1,0 +1,28 @@
+import type { Warehouse } from '../db/warehouse.ts';
+import type { RunFetcher } from '../pipelines/run-pipeline.ts';
+import { scaledClock, systemClock, type Clock } from './clock.ts';
+import { loadConnectorConfig } from './config.ts';
+import { Connectors, type ConnectorLog } from './connectors.ts';
+import { connectorFetcher, type FetcherOptions } from './fetch/connector-fetcher.ts';
+
+/**
+ * The connectors' clock: the system clock, or, for tests and benchmarks against a fake marketplace, one running
+ * MKTDATA_CLOCK_SPEED times faster (from MKTDATA_CLOCK_START at the real instant MKTDATA_CLOCK_REAL_START, epoch ms,
+ * so that a fake marketplace in another process reads the same time).
+ */
+export function connectorClock(env: NodeJS.ProcessEnv = process.env): Clock {
+  const speed = Number(env.MKTDATA_CLOCK_SPEED ?? 1);
+  if (!(speed > 0)) throw new Error(`MKTDATA_CLOCK_SPEED must be a positive number, not ${env.MKTDATA_CLOCK_SPEED}`);
+  if (speed === 1 && env.MKTDATA_CLOCK_START === undefined) return systemClock;
+  const start = env.MKTDATA_CLOCK_START === undefined ? undefined : Date.parse(env.MKTDATA_CLOCK_START);
+  const realStart = env.MKTDATA_CLOCK_REAL_START === undefined ? undefined : Number(env.MKTDATA_CLOCK_REAL_START);
+  return scaledClock(speed, start, realStart);
+}
+
+/** The live connectors for a run of this home when a connection holds credentials, else undefined (dropped files only). */
+export async function liveFetcher(wh: Warehouse, options: FetcherOptions & { clock?: Clock; log?: ConnectorLog; connectors?: Connectors } = {}): Promise<RunFetcher | undefined> {
+  const stored = await wh.db.selectFrom('control.connection_credentials').select('connection_id').limit(1).execute();
+  if (stored.length === 0) return undefined;
+  const connectors = options.connectors ?? new Connectors(loadConnectorConfig(wh.home), options.clock ?? connectorClock(), options.log);
+  return connectorFetcher(connectors, options);
+}

@@ -1,0 +1,162 @@
+import fastifyFormbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { systemClock, type Clock } from '../connectors/clock.ts';
+import { fakeMarketplaceEndpoints, type Endpoints } from '../connectors/config.ts';
+import { adsApiRoutes } from './ads/ads-api.ts';
+import { AdsReportStore } from './ads/ads-reports.ts';
+import { consentRoutes } from './consent.ts';
+import { fakeData } from './data/index.ts';
+import type { FakeSeller } from './data/sellers.ts';
+import type { FakeData } from './data/types.ts';
+import { DocumentStore } from './documents.ts';
+import { lwaRoutes } from './lwa.ts';
+import type { RequestLogEntry } from './request-log.ts';
+import { listingsRoutes } from './sp/listings-operations.ts';
+import { ReportStore } from './sp/report-store.ts';
+import { reportRoutes } from './sp/reports.ts';
+import { spApiRoutes } from './sp/sp-api.ts';
+import { supplyRoutes } from './sp/supply-operations.ts';
+import { FakeState, type FakeApi, type FakeApp } from './state.ts';
+import { Switches, type OperationSwitch } from './switches.ts';
+import { Throttle } from './throttle.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** When the request arrived, on the clock (at the latest). */
+    stamp: number;
+    /** The earliest it can have arrived (before `stamp` when the event loop had stalled). */
+    earliest: number;
+  }
+}
+
+export type { FakeApp, RequestLogEntry, OperationSwitch };
+
+export interface FakeMarketplaceOptions {
+  sellers: FakeSeller[];
+  /** @default the data library (src/fake-marketplace/data) */
+  data?: FakeData;
+  /** @default the system clock */
+  clock?: Clock;
+  spApp?: FakeApp;
+  adsApp?: FakeApp;
+  /** @default 127.0.0.1 */
+  host?: string;
+  /** @default 0 (any free port) */
+  port?: number;
+  /** LWA `expires_in`. @default 3600 */
+  accessTokenSeconds?: number;
+  /** getReport polls per state before a report ends. @default { inQueue: 1, inProgress: 1 } */
+  polls?: { inQueue: number; inProgress: number };
+  /** Ads report polls per state. @default { pending: 1, processing: 1 } */
+  adsPolls?: { pending: number; processing: number };
+  /** Refuse requests over the documented buckets with 429 (they are counted either way). @default true */
+  throttling?: boolean;
+  /** Ads reporting's regional limit. @default { rate: 10, burst: 20 } */
+  adsRegionLimit?: { rate: number; burst: number };
+  /** Seed of the fault switches' draws. @default 1 */
+  seed?: number;
+}
+
+/** A running fake marketplace. */
+export interface FakeMarketplace {
+  url: string;
+  endpoints: Endpoints;
+  spApp: FakeApp;
+  adsApp: FakeApp;
+  /** A refresh token, as if the seller authorized the app (SP-API) or the advertiser did (Ads). */
+  grant(sellerId: string, api: FakeApi): string;
+  revoke(refreshToken: string): void;
+  /** Every request, in order of arrival. */
+  log: RequestLogEntry[];
+  setSwitch(operation: string, change: Partial<OperationSwitch>): void;
+  close(): Promise<void>;
+}
+
+/** The default applications: fixed, so that `mktdata fake-marketplace` can print them for a README session. */
+export const defaultSpApp: FakeApp = { clientId: 'amzn1.application-oa2-client.fakemktdata0001', clientSecret: 'amzn1.oa2-cs.v1.fake-sp-secret-0001', applicationId: 'amzn1.sp.solution.fake-0001' };
+export const defaultAdsApp: FakeApp = { clientId: 'amzn1.application-oa2-client.fakemktdataads1', clientSecret: 'amzn1.oa2-cs.v1.fake-ads-secret-0001', applicationId: 'amzn1.ads.fake-0001' };
+
+/**
+ * When requests arrive, on the clock. On a fast clock a stalled event loop (a document being generated, a file being
+ * landed in the same process) hides when a request came in: one read after a stall arrived somewhere between the
+ * stall's start and now. A heartbeat every millisecond notices stalls; a request's arrival is that window (`earliest`
+ * and `stamp`, equal when the loop ran freely). The system clock needs no heartbeat.
+ */
+function arrivalStamps(clock: Clock): { stamp(): { earliest: number; stamp: number }; stop(): void } {
+  if (clock === systemClock) return { stamp: () => ({ earliest: clock.now(), stamp: clock.now() }), stop: () => {} };
+  let beatReal = performance.now();
+  let beatClock = clock.now();
+  // After a stall the timers run before the waiting requests are read: the stall's start holds for this loop turn.
+  let stalledAt: number | null = null;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - beatReal > 3) {
+      stalledAt = beatClock;
+      setImmediate(() => (stalledAt = null));
+    }
+    beatReal = now;
+    beatClock = clock.now();
+  }, 1);
+  timer.unref();
+  return {
+    stamp: () => {
+      const now = clock.now();
+      return { earliest: stalledAt ?? (performance.now() - beatReal > 3 ? beatClock : now), stamp: now };
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** The fake's HTTP app (routes, parsers, arrival stamps), not listening. */
+export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, base: () => string): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
+  app.decorateRequest('stamp', 0);
+  app.decorateRequest('earliest', 0);
+  const arrival = arrivalStamps(state.clock);
+  app.addHook('onRequest', async (request) => {
+    ({ earliest: request.earliest, stamp: request.stamp } = arrival.stamp());
+  });
+  app.addHook('onClose', async () => arrival.stop());
+  void app.register(fastifyFormbody);
+  app.addContentTypeParser('application/vnd.createasyncreportrequest.v3+json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(String(body)));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  const documents = new DocumentStore(state);
+  const reports = new ReportStore(state, documents, options.polls ?? { inQueue: 1, inProgress: 1 });
+  const adsReports = new AdsReportStore(state, documents, options.adsPolls ?? { pending: 1, processing: 1 });
+  lwaRoutes(app, state);
+  consentRoutes(app, state);
+  documents.routes(app);
+  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes()], base);
+  adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 });
+  return app;
+}
+
+/** Starts the fake marketplace on loopback: LWA, consent pages, SP-API and Ads API hosts, and documents. */
+export async function startFakeMarketplace(options: FakeMarketplaceOptions): Promise<FakeMarketplace> {
+  const switches = new Switches(options.seed ?? 1);
+  const spApp = options.spApp ?? defaultSpApp;
+  const adsApp = options.adsApp ?? defaultAdsApp;
+  const state = new FakeState(options.sellers, options.data ?? fakeData, options.clock ?? systemClock, spApp, adsApp, switches, new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1), options.accessTokenSeconds ?? 3600);
+  let url = '';
+  const app = buildFakeApp(state, options, () => url);
+  url = (await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })).replace('[::1]', '127.0.0.1');
+  return {
+    url,
+    endpoints: fakeMarketplaceEndpoints(url),
+    spApp,
+    adsApp,
+    grant: (sellerId, api) => state.grant(sellerId, api),
+    revoke: (refreshToken) => {
+      const grant = state.grants.get(refreshToken);
+      if (grant) grant.revoked = true;
+    },
+    log: state.log,
+    setSwitch: (operation, change) => switches.set(operation, change),
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scaledClock } from '../../src/connectors/clock.ts';
+import type { FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
+import { startFakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { connectAll, demoHome } from '../helpers/live.ts';
+
+const SPEED = 500;
+const START = '2026-11-20T18:30:00Z';
+
+/** The environment that points a `mktdata` process at the fake, on the same clock as the fake in this process. */
+function env(fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    MKTDATA_MARKETPLACE_URL: fake.url,
+    MKTDATA_SP_API_CLIENT_ID: fake.spApp.clientId,
+    MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
+    MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
+    MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
+    MKTDATA_CLOCK_SPEED: String(SPEED),
+    MKTDATA_CLOCK_START: START,
+    MKTDATA_CLOCK_REAL_START: String(realStart),
+  };
+}
+
+/** A report create the fake accepted: its seller, type and window (SP-API) or type and dates (Ads API). */
+const creates = (fake: FakeMarketplace) =>
+  fake.log.filter((e) => (e.operation === 'createReport' && e.status === 202) || (e.api === 'ads' && e.operation === 'createReport' && e.status === 200))
+    .map((e) => JSON.stringify([e.api, e.sellerId, e.detail.reportType ?? e.detail.reportTypeId, e.detail.dataStartTime ?? e.detail.startDate, e.detail.dataEndTime ?? e.detail.endDate]));
+
+describe('a run killed while reports are processing', () => {
+  let fake: FakeMarketplace | undefined;
+  afterEach(async () => {
+    await fake?.close();
+  });
+
+  it('resumes the same reports on the next run and requests none twice', async () => {
+    const realStart = performance.timeOrigin + performance.now();
+    const clock = scaledClock(SPEED, Date.parse(START), realStart);
+    const sellers = demoSellers('2026-09-01');
+    fake = await startFakeMarketplace({ sellers, clock });
+    const { home, wh } = await demoHome('mktdata-kill-');
+    await connectAll(wh, fake, sellers);
+    await wh.close();
+    // Reports stay in the queue: the run is killed while it polls them.
+    fake.setSwitch('getReport', { stuck: true });
+    const run = () => spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], { env: env(fake!, realStart), stdio: ['ignore', 'pipe', 'pipe'] });
+    const first = run();
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const polled = fake!.log.filter((e) => e.operation === 'getReport').length;
+        if (creates(fake!).length >= 10 && polled >= 10) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 50);
+      first.once('exit', (code) => reject(new Error(`the run ended by itself (${code}) before it was killed`)));
+    });
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    const before = creates(fake);
+    fake.setSwitch('getReport', { stuck: false });
+
+    const second = run();
+    let output = '';
+    second.stdout.on('data', (chunk) => (output += chunk));
+    second.stderr.on('data', (chunk) => (output += chunk));
+    const [code] = (await once(second, 'exit')) as [number];
+    expect(code, output).toBe(0);
+    const after = creates(fake);
+    // Every report the killed run created was resumed, not created again, and no report was created twice.
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after).size).toBe(after.length);
+    expect(output).toMatch(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m);
+  });
+});

@@ -1,0 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { addConnection } from '../../src/control/connections.ts';
+import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import { landFile } from '../../src/ingest/land-file.ts';
+import { findSource } from '../../src/ingest/sources/index.ts';
+
+/** The bundled demo files (fixtures/demo): two sellers' reports of 2026-08-01..10-15, as files, not fetched. */
+export const demoFixtures = resolve(fileURLToPath(import.meta.url), '../../../fixtures/demo');
+
+const fixtureConnections = z.array(z.object({ key: z.string(), id: z.string().uuid(), name: z.string(), marketplaceId: z.string(), sellerId: z.string() }));
+
+/** Lands every bundled demo file for a demo organization and returns it with a new API key; the caller builds. */
+export async function landDemoFixtures(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
+  const connections = fixtureConnections.parse(JSON.parse(readFileSync(join(demoFixtures, 'connections.json'), 'utf8')));
+  const organizationId = await createOrganization(wh, { name: 'Demo organization', tokens: 1000 });
+  const key = await createApiKey(wh, organizationId);
+  for (const c of connections) {
+    await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+    const folder = join(demoFixtures, c.key);
+    for (const source of readdirSync(folder, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+      for (const file of readdirSync(join(folder, source)).sort()) await landFile(wh, findSource(source), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, source, file));
+    }
+    await landFile(wh, findSource('cogs'), { id: c.id, marketplaceId: c.marketplaceId }, join(folder, 'cogs.csv'));
+  }
+  return { organizationId, key };
+}

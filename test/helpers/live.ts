@@ -1,0 +1,101 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scaledClock, type Clock } from '../../src/connectors/clock.ts';
+import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../../src/connectors/config.ts';
+import { Connectors } from '../../src/connectors/connectors.ts';
+import { setCredentials } from '../../src/connectors/credentials.ts';
+import { connectorFetcher, type FetcherOptions } from '../../src/connectors/fetch/connector-fetcher.ts';
+import type { FetchEvent } from '../../src/connectors/fetch/execute-fetches.ts';
+import { addConnection } from '../../src/control/connections.ts';
+import { createOrganization } from '../../src/control/organizations.ts';
+import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
+import { demoConnections } from '../../src/demo/demo-marketplace.ts';
+import { demoSellers, type FakeSeller } from '../../src/fake-marketplace/data/sellers.ts';
+import { startFakeMarketplace, type FakeMarketplace, type FakeMarketplaceOptions } from '../../src/fake-marketplace/server.ts';
+import { resolveHome, type Home } from '../../src/home.ts';
+import { sidecarOf } from '../../src/pipelines/landing.ts';
+
+/** A fast clock a test can also move forward by whole days (both the fake and the connectors read it). */
+export interface TestClock extends Clock {
+  jump(ms: number): void;
+}
+
+/** Runs `speed` times faster than real time from `start`; `jump` moves it on at once. */
+export function testClock(speed: number, start: number): TestClock {
+  const base = scaledClock(speed, start);
+  let offset = 0;
+  return { now: () => base.now() + offset, sleep: (ms, signal) => base.sleep(ms, signal), speed: () => speed, jump: (ms) => (offset += ms) };
+}
+
+/** A home with the demo organization and the two demo connections (US, DE), no credentials yet. */
+export async function demoHome(prefix: string): Promise<{ home: Home; wh: Warehouse; organizationId: string }> {
+  const home = resolveHome(join(mkdtempSync(join(tmpdir(), prefix)), 'home'));
+  const wh = await openWarehouse(home, 'test', { create: true });
+  const organizationId = await createOrganization(wh, { name: 'Live test', tokens: 100 });
+  const sellers = demoSellers();
+  for (const [i, c] of demoConnections.entries()) {
+    await addConnection(wh, { organizationId, id: c.id, name: sellers[i]!.name, marketplaceId: sellers[i]!.marketplaceId, sellerId: c.sellerId });
+  }
+  return { home, wh, organizationId };
+}
+
+/** The connector configuration of a fake marketplace's applications and endpoints. */
+export function fakeConfig(fake: FakeMarketplace): ConnectorConfig {
+  return {
+    spApi: { applicationId: fake.spApp.applicationId, clientId: fake.spApp.clientId, clientSecret: fake.spApp.clientSecret, draftApp: false },
+    ads: { clientId: fake.adsApp.clientId, clientSecret: fake.adsApp.clientSecret },
+    endpoints: fakeMarketplaceEndpoints(fake.url),
+    file: 'test',
+  };
+}
+
+/** Gives every demo connection of the home credentials of the fake's sellers (SP-API and Ads). */
+export async function connectAll(wh: Warehouse, fake: FakeMarketplace, sellers: FakeSeller[]): Promise<void> {
+  for (const [i, seller] of sellers.entries()) {
+    const id = demoConnections[i]!.id;
+    await setCredentials(wh, id, { api: 'sp-api', refreshToken: fake.grant(seller.sellerId, 'sp-api'), sellingPartnerId: seller.sellerId });
+    if (seller.ads) await setCredentials(wh, id, { api: 'ads', refreshToken: fake.grant(seller.sellerId, 'ads'), profileId: String(seller.ads.profileId) });
+  }
+}
+
+/** A fake marketplace on a test clock, and the connectors (with their fetcher) pointed at it. */
+export async function liveMarketplace(options: { speed: number; start: string; openedOn: string; onLanded?: FetcherOptions['onLanded'] } & Partial<FakeMarketplaceOptions>) {
+  const clock = testClock(options.speed, Date.parse(options.start));
+  const sellers = demoSellers(options.openedOn);
+  const fake = await startFakeMarketplace({ ...options, sellers, clock });
+  const connectors = new Connectors(fakeConfig(fake), clock);
+  const events: FetchEvent[] = [];
+  const fetcher = connectorFetcher(connectors, { onFetched: (e) => events.push(e), onLanded: options.onLanded });
+  return { clock, sellers, fake, connectors, fetcher, events };
+}
+
+/** Every document a home has landed (its `landed/` archive), without the sidecars, by relative path. */
+export function landedDocuments(home: Home): string[] {
+  const root = join(home.root, 'landed');
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  for (const connection of readdirSync(root)) {
+    for (const source of readdirSync(join(root, connection))) {
+      for (const name of readdirSync(join(root, connection, source))) if (!name.endsWith('.sidecar.json')) out.push(join(connection, source, name));
+    }
+  }
+  return out.sort();
+}
+
+/**
+ * Drops into `to`'s landing folder, as a seller would by hand, the documents `from` landed that are not in `seen`
+ * (their names without the file-id prefix the archive gives them); returns the new `seen`.
+ */
+export function dropNewDocuments(from: Home, to: Home, seen: Set<string>): Set<string> {
+  for (const relative of landedDocuments(from)) {
+    if (seen.has(relative)) continue;
+    const [connection, source, name] = relative.split('/') as [string, string, string];
+    mkdirSync(join(to.landing, connection, source), { recursive: true });
+    cpSync(join(from.root, 'landed', relative), join(to.landing, connection, source, name.replace(/^[0-9a-f-]{36}-/, '')));
+    seen.add(relative);
+  }
+  return seen;
+}
+
+export { sidecarOf };
