@@ -135,7 +135,8 @@ const benchmarks: Benchmark[] = [
           { step: `live first load (profit, two years, one seller), real time at ${SPEED}x`, ms: r.runRealMs, rows: r.documents },
           { step: 'its landing of the fetched documents (real time)', ms: r.landingMs, rows: r.documents },
           { step: 'its landing and build (real time outside fetching + landing)', ms: r.landAndBuildMs, rows: r.documents },
-          { step: 'the same documents landed by hand: whole run', ms: r.handMs, rows: r.documents },
+          { step: 'the same documents landed by hand: landing', ms: r.handLandingMs, rows: r.documents },
+          { step: 'the same documents landed by hand: landing and run', ms: r.handMs, rows: r.documents },
         ],
         summary: [
           ...r.phases.map((p, i) => `fetch phase ${i + 1}: ${p.requests} requests, ${hours(p.clockMs)} on the clock; the rate limits allow ${hours(p.minimum.ms)} at least (${p.minimum.operation}: ${p.minimum.requests} requests)`),

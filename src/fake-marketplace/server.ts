@@ -160,3 +160,19 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
     close: () => app.close(),
   };
 }
+
+/**
+ * The environment that points mktdata at a fake marketplace: its URL, its applications, and (for a clock other than
+ * the system's) the MKTDATA_CLOCK_* variables that make mktdata read the same time.
+ */
+export function fakeMarketplaceEnv(fake: FakeMarketplace, clock?: { speed: number; start: number; realStart: number }): Record<string, string> {
+  return {
+    MKTDATA_MARKETPLACE_URL: fake.url,
+    MKTDATA_SP_API_APPLICATION_ID: fake.spApp.applicationId,
+    MKTDATA_SP_API_CLIENT_ID: fake.spApp.clientId,
+    MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
+    MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
+    MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
+    ...(clock ? { MKTDATA_CLOCK_SPEED: String(clock.speed), MKTDATA_CLOCK_START: new Date(clock.start).toISOString(), MKTDATA_CLOCK_REAL_START: String(clock.realStart) } : {}),
+  };
+}

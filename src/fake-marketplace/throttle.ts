@@ -29,10 +29,11 @@ export const documentedPlans: Record<string, { rate: number; burst: number }> = 
 };
 
 /**
- * How early a request may arrive and still count as within the rate: 5 % of a token, or 5 real milliseconds of
- * arrival jitter (which a clock running many times faster turns into seconds) if that is more.
+ * How early a request may arrive and still count as within the rate: 5 % of a token, or 20 real milliseconds of
+ * arrival jitter (a loaded machine delays a stamp by that much; a clock running many times faster turns it into
+ * seconds) if that is more. A client that is systematically fast still falls behind by more with every request.
  */
-const tolerance = (rate: number, speed: number) => Math.max(0.05, 0.005 * speed * rate);
+const tolerance = (rate: number, speed: number) => Math.max(0.05, 0.02 * speed * rate);
 
 /**
  * Buckets per (seller, operation), full at first use. A request arrived within a window (`earliest` to `latest`, one

@@ -10,7 +10,7 @@ import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';
 import { planConnections, readHistory, readRetries, recordResults, recoverInterruptedRuns, setStages, windowRow } from './run-history.ts';
-import { workOf } from './run-work.ts';
+import { rawTablesOf, workOf } from './run-work.ts';
 
 /**
  * Fetches what a phase's windows need from the marketplace and lands it (the live connectors); a run without one
@@ -114,8 +114,8 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       for (const id of keyed) taken.add(id);
     }
     if (phase.length === 0 && keyed.length === 0) continue;
-    // Upstream models run in the first phase, and again in a later one that fetched new files.
-    const work = workOf(models, phase, keyed, index === 0 || keyed.length > 0);
+    // Upstream models run in the first phase, and in a later one those that the fetched files change.
+    const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, models, keyed));
     if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
     const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
     await recordResults(wh, runId, phase, results);

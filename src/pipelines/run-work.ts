@@ -1,14 +1,22 @@
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import type { Warehouse } from '../db/warehouse.ts';
 import type { Model } from '../models/load-models.ts';
 import type { DateRange, RunWork } from '../models/run-models.ts';
 import type { PlannedWindow } from './plan.ts';
 
 const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };
 
+/** Which upstream (non-catalog) models a phase reruns: all, none, or those reading these raw tables and what they feed. */
+export type Upstream = 'all' | 'none' | ReadonlySet<string>;
+
+/** The raw tables a model's SQL names. */
+const rawTablesRead = (model: Model) => [...model.sql.matchAll(/\braw\.[a-z0-9_]+/g)].map((m) => m[0]);
+
 /**
- * The models a phase runs: the windows of dated tables, snapshot tables whole, keyed staging models for the new
- * files, and (when `upstream`: the first phase, or one that landed new files) every other model upstream of them.
+ * The models a phase runs: the windows of dated tables, snapshot tables whole, and the models upstream of them that
+ * `upstream` says changed: keyed staging models take in the new files, other non-catalog models are rebuilt whole.
  */
-export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: boolean): RunWork {
+export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: Upstream): RunWork {
   const work: RunWork = { windows: new Map(), whole: new Set(), keyed: new Set(), newFiles: files };
   const byId = new Map(models.map((m) => [m.id, m]));
   for (const w of phase) {
@@ -21,19 +29,32 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     work.windows.set(model.id, byConnection);
     byConnection.set(w.connectionId, [...(byConnection.get(w.connectionId) ?? []), w.from === null ? everyDate : { from: w.from, to: w.to! }]);
   }
-  // Upstream of what runs: keyed models take in the new files; other non-catalog models are rebuilt once.
-  const seen = new Set<string>();
-  const visit = (id: string) => {
-    if (seen.has(id)) return;
-    seen.add(id);
+  // Upstream of what runs: a model changed when it reads a changed raw table or a changed model.
+  const changed = new Map<string, boolean>();
+  const visit = (id: string): boolean => {
+    const known = changed.get(id);
+    if (known !== undefined) return known;
     const model = byId.get(id)!;
-    model.deps.forEach(visit);
-    if (model.schema === 'marts') return;
-    // A keyed model without new files only has work when its table is still missing (runKeyed then builds it).
-    if (model.config.increment) {
-      if (upstream) work.keyed.add(id);
-    } else if (upstream) work.whole.add(id);
+    const fromDeps = model.deps.map(visit).some(Boolean);
+    if (model.schema === 'marts') return false;
+    const dirty = upstream === 'all' || (upstream !== 'none' && (fromDeps || rawTablesRead(model).some((t) => upstream.has(t))));
+    changed.set(id, dirty);
+    if (dirty) (model.config.increment ? work.keyed : work.whole).add(id);
+    return dirty;
   };
   [...work.windows.keys(), ...work.whole].forEach(visit);
   return work;
+}
+
+/** The raw tables the models read that hold rows of these landed files. */
+export async function rawTablesOf(wh: Warehouse, models: Model[], files: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (files.length === 0) return out;
+  const read = new Set(models.flatMap(rawTablesRead));
+  const existing = (await wh.sql.runAndReadAll(`select 'raw.' || table_name from duckdb_tables() where database_name = current_database() and schema_name = 'raw'`)).getRows().map(([t]) => String(t));
+  for (const table of existing.filter((t) => read.has(t))) {
+    const reader = await wh.sql.runAndReadAll(`select 1 from ${table} where _file_id = any($files) limit 1`, { files: listValue(files) }, { files: LIST(VARCHAR) });
+    if (reader.currentRowCount > 0) out.add(table);
+  }
+  return out;
 }

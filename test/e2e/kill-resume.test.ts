@@ -2,28 +2,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../src/connectors/clock.ts';
-import type { FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { connectAll, demoHome } from '../helpers/live.ts';
 
 const SPEED = 500;
 const START = '2026-11-20T18:30:00Z';
 
 /** The environment that points a `mktdata` process at the fake, on the same clock as the fake in this process. */
-function env(fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    MKTDATA_MARKETPLACE_URL: fake.url,
-    MKTDATA_SP_API_CLIENT_ID: fake.spApp.clientId,
-    MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
-    MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
-    MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
-    MKTDATA_CLOCK_SPEED: String(SPEED),
-    MKTDATA_CLOCK_START: START,
-    MKTDATA_CLOCK_REAL_START: String(realStart),
-  };
-}
+const env = (fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv => ({ ...process.env, ...fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart }) });
 
 /** A report create the fake accepted: its seller, type and window (SP-API) or type and dates (Ads API). */
 const creates = (fake: FakeMarketplace) =>

@@ -8,7 +8,7 @@ import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { demoHome, fakeConfig } from '../helpers/live.ts';
 
@@ -49,17 +49,7 @@ describe('secrets', () => {
     const spToken = fake.grant(sellers[0]!.sellerId, 'sp-api');
     const adsToken = fake.grant(sellers[0]!.sellerId, 'ads');
     const us = demoConnections[0]!.id;
-    const env = {
-      MKTDATA_MARKETPLACE_URL: fake.url,
-      MKTDATA_SP_API_APPLICATION_ID: fake.spApp.applicationId,
-      MKTDATA_SP_API_CLIENT_ID: fake.spApp.clientId,
-      MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
-      MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
-      MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
-      MKTDATA_CLOCK_SPEED: String(SPEED),
-      MKTDATA_CLOCK_START: START,
-      MKTDATA_CLOCK_REAL_START: String(realStart),
-    };
+    const env = fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart });
     const outputs: string[] = [];
     const step = async (args: string[], extra: NodeJS.ProcessEnv = {}, input?: string) => {
       const result = await cli([...args, '--home', home], { ...env, ...extra }, input);

@@ -1,6 +1,6 @@
 import { scaledClock, systemClock } from '../../connectors/clock.ts';
 import { demoSellers } from '../../fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace } from '../../fake-marketplace/server.ts';
+import { fakeMarketplaceEnv, startFakeMarketplace } from '../../fake-marketplace/server.ts';
 
 /** Options of `mktdata fake-marketplace`. */
 export interface FakeMarketplaceCommandOptions {
@@ -28,15 +28,7 @@ export async function fakeMarketplace(options: FakeMarketplaceCommandOptions): P
   const clock = speed === 1 && start === undefined ? systemClock : scaledClock(speed, start ?? realStart, realStart);
   const sellers = demoSellers(options.openedOn);
   const fake = await startFakeMarketplace({ sellers, clock, host: options.host, port: options.port, throttling: options.throttling });
-  const env: Record<string, string> = {
-    MKTDATA_MARKETPLACE_URL: fake.url,
-    MKTDATA_SP_API_APPLICATION_ID: fake.spApp.applicationId,
-    MKTDATA_SP_API_CLIENT_ID: fake.spApp.clientId,
-    MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
-    MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
-    MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
-    ...(clock === systemClock ? {} : { MKTDATA_CLOCK_SPEED: String(speed), MKTDATA_CLOCK_START: new Date(start ?? realStart).toISOString(), MKTDATA_CLOCK_REAL_START: String(realStart) }),
-  };
+  const env = fakeMarketplaceEnv(fake, clock === systemClock ? undefined : { speed, start: start ?? realStart, realStart });
   console.log(`fake marketplace listening on ${fake.url} (test applications and sellers only; stop with Ctrl-C)`);
   console.log('\n# point mktdata at it:');
   for (const [name, value] of Object.entries(env)) console.log(`export ${name}='${value}'`);
