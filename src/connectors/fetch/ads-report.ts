@@ -1,9 +1,9 @@
-import { renameSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { ConnectorError } from '../connector-error.ts';
 import { downloadDocument } from '../download.ts';
-import { documentPath, writeSidecar } from './document-file.ts';
 import type { FetchRequest } from './fetch-requests.ts';
-import { landAll, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
+import { documentPath } from './document-file.ts';
+import { keepAndLand, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
 import { adsReportPolls, pollUntil } from './poll.ts';
 
 /** An Ads API report that FAILED is asked for again an hour later at the earliest, doubling with each attempt. */
@@ -37,11 +37,7 @@ export async function fetchAdsReport(ctx: HandlerContext, request: FetchRequest)
     const temp = documentPath(ctx.wh.home, request, { upstreamId: reportId, extension: 'tmp', at: ctx.clock.now() });
     try {
       const got = await downloadDocument(report.url!, { file: temp, clock: ctx.clock });
-      const file = documentPath(ctx.wh.home, request, { upstreamId: reportId, extension: 'json', at: ctx.clock.now() });
-      writeSidecar(file, request, { api: 'ads', reportTypeId: body.configuration.reportTypeId, reportId, generatedAt: report.generatedAt ?? null, downloadedAt: new Date(ctx.clock.now()).toISOString(), bytes: got.bytes, sha256: got.sha256 });
-      renameSync(temp, file);
-      await ctx.update({ status: 'downloaded', fileName: file.slice(file.lastIndexOf('/') + 1) });
-      return await landAll(ctx, [file]);
+      return await keepAndLand(ctx, request, temp, { upstreamId: reportId, extension: 'json' }, { api: 'ads', reportTypeId: body.configuration.reportTypeId, reportId, generatedAt: report.generatedAt ?? null, bytes: got.bytes, sha256: got.sha256 });
     } catch (error) {
       rmSync(temp, { force: true });
       // The link lives an hour: a report read again gives a fresh one.

@@ -3,6 +3,9 @@ import type { LandResult } from '../../ingest/land-file.ts';
 import type { AdsApiClient } from '../ads-api.ts';
 import type { Clock } from '../clock.ts';
 import type { SpApiClient } from '../sp-api.ts';
+import { renameSync } from 'node:fs';
+import { basename } from 'node:path';
+import { documentPath, writeSidecar } from './document-file.ts';
 import type { FetchRequest, FetchUpdate } from './fetch-requests.ts';
 
 /** What a fetch handler works with: its connection, clients, the clock, and the landing of what it downloads. */
@@ -53,4 +56,16 @@ export async function landAll(ctx: HandlerContext, files: string[]): Promise<Out
   const results: LandResult[] = [];
   for (const file of files) results.push(await ctx.land(file));
   return summarize(results);
+}
+
+/**
+ * Moves a downloaded report document into landing/ under its request's name, beside the sidecar of its request,
+ * records the request as downloaded (a run killed now lands the file next time) and lands it.
+ */
+export async function keepAndLand(ctx: HandlerContext, request: FetchRequest, temp: string, name: { upstreamId: string; extension: string }, sidecar: Record<string, unknown>): Promise<Outcome> {
+  const file = documentPath(ctx.wh.home, request, { ...name, at: ctx.clock.now() });
+  writeSidecar(file, request, { ...sidecar, downloadedAt: new Date(ctx.clock.now()).toISOString() });
+  renameSync(temp, file);
+  await ctx.update({ status: 'downloaded', fileName: basename(file) });
+  return landAll(ctx, [file]);
 }

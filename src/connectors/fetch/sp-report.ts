@@ -1,12 +1,12 @@
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadDocument } from '../download.ts';
 import { ConnectorError } from '../connector-error.ts';
 import { createReport, getReport, getReportDocument, listReports } from '../sp-reports.ts';
 import type { SpApiClient } from '../sp-api.ts';
-import { documentPath, extensionOf, writeSidecar } from './document-file.ts';
+import { documentPath, extensionOf } from './document-file.ts';
 import type { FetchRequest } from './fetch-requests.ts';
-import { landAll, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
+import { keepAndLand, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
 import { pollUntil, spReportPolls } from './poll.ts';
 import type { SpReportRequest } from './upstream-request.ts';
 
@@ -52,11 +52,7 @@ export async function downloadAndLand(ctx: HandlerContext, request: FetchRequest
     const temp = documentPath(ctx.wh.home, request, { upstreamId: ids.reportId, extension: 'tmp', at: ctx.clock.now() });
     try {
       const got = await downloadDocument(document.url, { file: temp, clock: ctx.clock });
-      const file = documentPath(ctx.wh.home, request, { upstreamId: ids.reportId, extension: extensionOf(got.contentType), at: ctx.clock.now() });
-      writeSidecar(file, request, { ...details, reportId: ids.reportId, reportDocumentId: ids.documentId, downloadedAt: new Date(ctx.clock.now()).toISOString(), contentType: got.contentType, charset: got.charset, bytes: got.bytes, sha256: got.sha256 });
-      renameSync(temp, file);
-      await ctx.update({ status: 'downloaded', fileName: file.slice(file.lastIndexOf('/') + 1) });
-      return await landAll(ctx, [file]);
+      return await keepAndLand(ctx, request, temp, { upstreamId: ids.reportId, extension: extensionOf(got.contentType) }, { ...details, reportId: ids.reportId, reportDocumentId: ids.documentId, contentType: got.contentType, charset: got.charset, bytes: got.bytes, sha256: got.sha256 });
     } catch (error) {
       rmSync(temp, { force: true });
       if (!(error instanceof ConnectorError && error.kind === 'link-expired') || attempt >= 3) throw error;
