@@ -41,15 +41,7 @@ export async function openWarehouse(home: Home, command: string, options: { crea
     throw new MktdataError('ERR_HOME_NOT_INITIALIZED', { home: home.root });
   }
   mkdirSync(home.root, { recursive: true });
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(home.warehouse, duckDbOptions);
-  } catch (error) {
-    if (/lock/i.test(String(error))) {
-      throw new MktdataError('ERR_HOME_LOCKED', { home: home.root, holder: describeHolder(home, error) }, { cause: error });
-    }
-    throw error;
-  }
+  const instance = await createInstance(home);
   writeFileSync(home.writerFile, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
   const sql = await instance.connect();
   const controlConnection = await instance.connect();
@@ -77,6 +69,38 @@ async function migrate(db: Kysely<ControlPlane>): Promise<void> {
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
+}
+
+/**
+ * Opens the DuckDB file. A lock held by a live writer fails at once; a lock whose writer has already let go (its
+ * `writer.json` removed, or its process gone) is waited for a few seconds, since DuckDB may release the file
+ * lock a moment after the writer closed it.
+ */
+async function createInstance(home: Home): Promise<DuckDBInstance> {
+  for (const started = Date.now(); ; ) {
+    try {
+      return await DuckDBInstance.create(home.warehouse, duckDbOptions);
+    } catch (error) {
+      if (!/lock/i.test(String(error))) throw error;
+      if (writerAlive(home) || Date.now() - started > lockReleaseWaitMs) {
+        throw new MktdataError('ERR_HOME_LOCKED', { home: home.root, holder: describeHolder(home, error) }, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const lockReleaseWaitMs = 10_000;
+
+/** Whether `writer.json` names a process that is still running. */
+function writerAlive(home: Home): boolean {
+  try {
+    const record = JSON.parse(readFileSync(home.writerFile, 'utf8')) as WriterRecord;
+    process.kill(record.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function describeHolder(home: Home, error: unknown): string {

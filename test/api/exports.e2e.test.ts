@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { publish } from '../../src/publish/publish.ts';
 import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
+import { startServe } from '../helpers/serve.ts';
 
 describe('exports over HTTP (end to end, as a client uses them)', () => {
   it('lists sellers, finds the source, creates an export, polls, follows the key-less redirect and parses the rows', async () => {
@@ -23,18 +23,9 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
     await publish(wh);
     await wh.close();
 
-    const server = spawn('node', ['bin/mktdata.js', 'serve', '--home', home.root, '--port', '0', '--requests-per-second', '20'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = await startServe(home.root, ['--requests-per-second', '20']);
+    const base = server.base;
     try {
-      let output = '';
-      server.stdout.setEncoding('utf8');
-      const base = await new Promise<string>((resolve, reject) => {
-        server.stdout.on('data', (chunk: string) => {
-          output += chunk;
-          const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)?.[1];
-          if (url) resolve(url);
-        });
-        server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-      });
       const headers = { 'service-api-key': key, 'content-type': 'application/json' };
       const json = async (path: string, init: RequestInit = {}) => {
         const res = await fetch(`${base}${path}`, { ...init, headers });
@@ -64,9 +55,10 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
       expect(created.status).toBe(202);
 
       let raw: Response;
-      for (;;) {
+      for (const started = Date.now(); ; ) {
         raw = await fetch(`${base}/exports/${created.body.id}/raw`, { headers, redirect: 'manual' });
         if (raw.status !== 202) break;
+        if (Date.now() - started > 30_000) throw new Error(`the export is still running after 30 s; serve printed:\n${server.output()}`);
         expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -79,8 +71,7 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
         [US.id, '2026-03-03', '111-3', 'PLATE', '5'],
       ]);
     } finally {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server.once('exit', resolve));
+      await server.stop();
     }
   });
 });

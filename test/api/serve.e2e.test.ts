@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { makeHome } from '../helpers/home.ts';
+import { startServe } from '../helpers/serve.ts';
 
 describe('mktdata serve (end to end over HTTP)', () => {
   it('serves /api/v1 on a loopback port with a key, limits a burst with 429 and Retry-After, and stops gracefully', async () => {
@@ -11,19 +10,10 @@ describe('mktdata serve (end to end over HTTP)', () => {
     const key = await createApiKey(wh, org);
     await wh.close();
 
-    const server = spawn('node', ['bin/mktdata.js', 'serve', '--home', home.root, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = await startServe(home.root);
+    const base = server.base;
+    let exitCode: number | null;
     try {
-      let output = '';
-      server.stdout.setEncoding('utf8');
-      const base = await new Promise<string>((resolve, reject) => {
-        server.stdout.on('data', (chunk: string) => {
-          output += chunk;
-          const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)?.[1];
-          if (url) resolve(url);
-        });
-        server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-      });
-
       const call = (path: string) => fetch(`${base}${path}`, { headers: { 'service-api-key': key } });
       const burst = await Promise.all([1, 2, 3, 4].map(() => call('/util/organization')));
       const statuses = burst.map((r) => r.status).sort();
@@ -40,9 +30,8 @@ describe('mktdata serve (end to end over HTTP)', () => {
       expect(await after.json()).toMatchObject({ name: 'Test org' });
       expect((await fetch(`${base}/spec/data-scheme?query=pnl`)).status).toBe(200);
     } finally {
-      server.kill('SIGTERM');
-      if (server.exitCode === null) await once(server, 'exit');
+      exitCode = await server.stop();
     }
-    expect(server.exitCode).toBe(0);
+    expect(exitCode).toBe(0);
   });
 });

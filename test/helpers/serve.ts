@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+/** A `mktdata serve` child process on a loopback port. */
+export interface ServeProcess {
+  /** `http://127.0.0.1:PORT/api/v1` */
+  base: string;
+  child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
+  /** SIGTERM, then waits for the exit (at once when it has already exited); returns the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `mktdata serve --home HOME --port 0 ...args` and resolves once it prints its URL; rejects with its output when it exits first. */
+export async function startServe(homeRoot: string, args: string[] = []): Promise<ServeProcess> {
+  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    return child.exitCode;
+  };
+  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', () => {
+        const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)?.[1];
+        if (url) resolve(url);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code} before serving:\n${output}`)));
+    });
+    return { base, child, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
