@@ -20,8 +20,12 @@ export const systemClock: Clock = {
   speed: () => 1,
 };
 
-/** Real time in epoch milliseconds with sub-millisecond resolution, comparable across threads and processes. */
-const realNow = () => performance.timeOrigin + performance.now();
+/**
+ * Real time in epoch milliseconds, the same in every process. (`performance.timeOrigin` is sampled once when a
+ * process starts, and on a loaded machine that sample can be off by a scheduling delay: times 500 on a fast clock,
+ * minutes between two processes.)
+ */
+export const realNow = () => Date.now();
 
 /**
  * A clock that runs `speed` times faster than real time: with speed 600, a minute of rate-limit refill takes 100 ms.

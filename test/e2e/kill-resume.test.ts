@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../src/connectors/clock.ts';
+import { realNow, scaledClock } from '../../src/connectors/clock.ts';
 import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
 import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { connectAll, demoHome } from '../helpers/live.ts';
@@ -24,7 +24,7 @@ describe('a run killed while reports are processing', () => {
   });
 
   it('resumes the same reports on the next run and requests none twice', async () => {
-    const realStart = performance.timeOrigin + performance.now();
+    const realStart = realNow();
     const clock = scaledClock(SPEED, Date.parse(START), realStart);
     const sellers = demoSellers('2026-09-01');
     fake = await startFakeMarketplace({ sellers, clock });
@@ -59,7 +59,7 @@ describe('a run killed while reports are processing', () => {
     const after = creates(fake);
     // Every report the killed run created was resumed, not created again, and no report was created twice.
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(new Set(after).size).toBe(after.length);
+    expect(after.filter((create, i) => after.indexOf(create) !== i), output).toEqual([]);
     expect(output).toMatch(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m);
   });
 });

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
-import { scaledClock } from '../../src/connectors/clock.ts';
+import { realNow, scaledClock } from '../../src/connectors/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
@@ -39,7 +39,7 @@ describe('secrets', () => {
   });
 
   it('never appear in CLI output, logs, API answers or the home in plain text', async () => {
-    const realStart = performance.timeOrigin + performance.now();
+    const realStart = realNow();
     const clock = scaledClock(SPEED, Date.parse(START), realStart);
     const sellers = demoSellers('2026-10-01');
     fake = await startFakeMarketplace({ sellers, clock });

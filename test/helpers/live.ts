@@ -15,6 +15,8 @@ import { demoSellers, type FakeSeller } from '../../src/fake-marketplace/data/se
 import { startFakeMarketplace, type FakeMarketplace, type FakeMarketplaceOptions } from '../../src/fake-marketplace/server.ts';
 import { resolveHome, type Home } from '../../src/home.ts';
 import { sidecarOf } from '../../src/pipelines/landing.ts';
+import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
+import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 
 /** A fast clock a test can also move forward by whole days (both the fake and the connectors read it). */
 export interface TestClock extends Clock {
@@ -99,3 +101,31 @@ export function dropNewDocuments(from: Home, to: Home, seen: Set<string>): Set<s
 }
 
 export { sidecarOf };
+
+const DAY = 86_400_000;
+// A first load on Friday 2026-11-20 at 10:30 in Los Angeles (18:30Z), then three daily runs at the same time. The
+// sellers opened on 2026-06-01: the first load's older windows hold nothing and end CANCELLED.
+export const START = '2026-11-20T18:30:00Z';
+export const OPENED_ON = '2026-06-01';
+
+/**
+ * Home A fetches through the connectors; after each of its pipeline runs, the documents A landed are dropped by hand
+ * into home B's landing folder and B runs the same pipeline at the same clock: the published tables must agree.
+ */
+export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof liveMarketplace>>, homes: Warehouse[]) {
+  const a = await demoHome('mktdata-live-a-');
+  const b = await demoHome('mktdata-live-b-');
+  homes.push(a.wh, b.wh);
+  await connectAll(a.wh, live.fake, live.sellers);
+  const seen = new Set<string>();
+  for (let day = 0; day < 4; day++) {
+    if (day > 0) live.clock.jump(DAY);
+    for (const pipeline of loadPipelines()) {
+      const now = new Date(live.clock.now());
+      await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher });
+      dropNewDocuments(a.home, b.home, seen);
+      await runPipeline(b.wh, pipeline, { now });
+    }
+  }
+  return { a, b, documents: seen.size };
+}

@@ -63,8 +63,11 @@ async function failure(o: ExecuteOptions, request: FetchRequest, error: unknown)
   // A request the marketplace calls invalid stays invalid: recorded, not asked again.
   const permanent = (error instanceof UpstreamFailure && error.permanent) || (error instanceof ConnectorError && error.kind === 'invalid-input');
   if (permanent || attempts >= MAX_ATTEMPTS) return { status: 'abandoned', error: message, finishedAt: new Date(now).toISOString() };
-  const wait = error instanceof UpstreamFailure ? error.coolDownMs : backoff(attempts);
-  return { status: 'failed', error: message, retryAt: new Date(now + wait).toISOString() };
+  if (error instanceof UpstreamFailure) {
+    // The report ended FATAL (or FAILED): the retry asks for a new one.
+    return { status: 'failed', error: message, retryAt: new Date(now + error.coolDownMs).toISOString(), upstreamId: null };
+  }
+  return { status: 'failed', error: message, retryAt: new Date(now + backoff(attempts)).toISOString() };
 }
 
 /** Runs one request to its end in this run and records how it ended. */

@@ -29,7 +29,8 @@ export const FRESH_MS = 30 * 60_000;
 /** A failed request is retried by later runs at most this many times in all. */
 export const MAX_ATTEMPTS = 5;
 
-const inFlight: FetchStatus[] = ['creating', 'requested', 'downloaded'];
+/** Requests not yet ended: a later run resumes them and plans nothing new over their ranges. */
+const unfinished: FetchStatus[] = ['planned', 'creating', 'requested', 'downloaded'];
 
 type Row = Awaited<ReturnType<typeof selectAll>>[number];
 const selectAll = (wh: Warehouse) => wh.db.selectFrom('control.fetch_requests').selectAll().execute();
@@ -81,7 +82,7 @@ export async function insertFetches(wh: Warehouse, runId: string | null, fetches
   return (await wh.db.selectFrom('control.fetch_requests').selectAll().where('id', 'in', [...ids, '']).execute()).map(fromRow);
 }
 
-/** Ranges that need no new request: made in the last FRESH_MS, still in flight, or failed and cooling down. */
+/** Ranges that need no new request: made in the last FRESH_MS, not yet ended (a killed run's, to be resumed), or failed and to be retried. */
 export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFetch[]> {
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
@@ -89,8 +90,8 @@ export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFet
     .where((eb) =>
       eb.or([
         eb('created_at', '>=', new Date(now.getTime() - FRESH_MS).toISOString()),
-        eb('status', 'in', inFlight),
-        eb.and([eb('status', '=', 'failed'), eb('retry_at', '>', now.toISOString())]),
+        eb('status', 'in', unfinished),
+        eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]),
       ]),
     )
     .where('status', '<>', 'unavailable')
@@ -110,7 +111,7 @@ export async function pendingFetches(wh: Warehouse, now: Date): Promise<FetchReq
     .selectAll()
     .where((eb) =>
       eb.or([
-        eb('status', 'in', [...inFlight, 'planned']),
+        eb('status', 'in', unfinished),
         eb.and([eb('status', '=', 'failed'), eb('retry_at', '<=', now.toISOString()), eb('attempts', '<', MAX_ATTEMPTS)]),
       ]),
     )

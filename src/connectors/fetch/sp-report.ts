@@ -11,22 +11,28 @@ import { pollUntil, spReportPolls } from './poll.ts';
 import type { SpReportRequest } from './upstream-request.ts';
 
 const MINUTE = 60_000;
-/** Near real-time FBA reports regenerate at most every 30 minutes, daily ones every 4 hours (live-apis.md §2.3). */
-const nearRealTime = new Set(['GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL', 'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', 'GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA', 'GET_STRANDED_INVENTORY_UI_DATA']);
+/** Daily FBA reports regenerate every 4 hours, the others (near real-time ones every 30 minutes) sooner (live-apis.md §2.3). */
 const daily = new Set(['GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA', 'GET_FBA_RECOMMENDED_REMOVAL_DATA']);
 
 /** How long to wait before asking again for a report that ended FATAL, doubling with each attempt. */
 export function fatalCoolDown(reportType: string, attempts: number): number {
-  const base = daily.has(reportType) ? 240 * MINUTE : nearRealTime.has(reportType) ? 30 * MINUTE : 30 * MINUTE;
+  const base = daily.has(reportType) ? 240 * MINUTE : 30 * MINUTE;
   return base * 2 ** Math.max(0, attempts - 1);
 }
 
 /**
+ * How far before our own `requestedAt` a report created by that request may be stamped: this machine's clock and
+ * the marketplace's disagree a little. Less than the shortest FATAL cool-down, so an earlier attempt's report of
+ * the same window is never taken for this one.
+ */
+const CLOCK_SKEW_MS = 15 * MINUTE;
+
+/**
  * The report a killed run created but did not record (it died between the 202 and the write): the newest report of
- * the same type and window created since the request was planned, if any (getReports is 0.0222/s: used only here).
+ * the same type and window created since the request was made, if any (getReports is 0.0222/s: used only here).
  */
 async function findCreated(sp: SpApiClient, body: SpReportRequest, since: number): Promise<string | null> {
-  for await (const report of listReports(sp, { reportTypes: [body.reportType], marketplaceIds: body.marketplaceIds, createdSince: new Date(since - MINUTE).toISOString(), pageSize: 100 })) {
+  for await (const report of listReports(sp, { reportTypes: [body.reportType], marketplaceIds: body.marketplaceIds, createdSince: new Date(since - CLOCK_SKEW_MS).toISOString(), pageSize: 100 })) {
     if (Date.parse(report.dataStartTime ?? '') === Date.parse(body.dataStartTime ?? '') && Date.parse(report.dataEndTime ?? '') === Date.parse(body.dataEndTime ?? '')) return report.reportId;
   }
   return null;
