@@ -67,8 +67,13 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
   const fields = header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
   const { present, extra } = mapHeader(fields, format.columns);
   const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
-  const columns = fields.map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
+  const n = fields.length;
+  // One column more than the header, padded with NULL, and empty fields read as '' (no field is ever \x01): a line
+  // with a field too many has '' or text in f{n}, one with a field too few NULL in f{n-1}. (DuckDB's strict mode
+  // alone lets one extra empty field pass: a tab inside a field followed by empty ones would shift the line.)
+  const columns = [...fields, ''].map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
   const quote = format.quoted ? `quote='"', escape='"'` : `quote='', escape=''`;
+  const texts = fields.map((_, i) => `nullif(f${i}, '') as f${i}`).join(', ');
   const staged: StagedFile = {
     stage,
     present,
@@ -77,8 +82,9 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
     drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
     restage: async () => {
       await ctx.sql.run(
-        `create or replace temp table ${stage} as select * from read_csv($path, delim=$delim, ${quote}, header=false, skip=1,
-           auto_detect=false, columns={${columns}}, strict_mode=true)`,
+        `create or replace temp table ${stage} as select ${texts}, case when f${n} is not null then 1 when f${n - 1} is null then -1 else 0 end as _fields
+         from read_csv($path, delim=$delim, ${quote}, header=false, skip=1, auto_detect=false, columns={${columns}},
+           strict_mode=true, null_padding=true, nullstr='\x01')`,
         { path: ctx.path, delim: format.delimiter },
       );
       // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
@@ -89,7 +95,13 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
   try {
     await staged.restage();
   } catch (error) {
-    throw refusalFromCsvError(error);
+    throw refusalFromCsvError(error, n);
+  }
+  const ragged = (await ctx.sql.runAndReadAll(`select ${staged.line}, _fields from ${stage} where _fields <> 0 order by 1 limit 1`)).getRowsJson()[0];
+  if (ragged) {
+    await staged.drop();
+    const more = Number(ragged[1]) > 0;
+    throw new RefusedFile(Number(ragged[0]), `expected ${n} fields as in the header, found ${more ? 'more' : 'fewer'} (${more ? 'a delimiter inside a field, or a malformed line' : 'a truncated or malformed line'})`);
   }
   return staged;
 }
@@ -133,12 +145,12 @@ function mapHeader(fields: string[], columns: FlatColumn[]) {
   return { present, extra };
 }
 
-function refusalFromCsvError(error: unknown): RefusedFile {
+function refusalFromCsvError(error: unknown, fields: number): RefusedFile {
   const text = String(error instanceof Error ? error.message : error);
   const line = Number(/CSV Error on Line: (\d+)/.exec(text)?.[1] ?? NaN);
   const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(text);
   let reason = text.split('\n')[0] ?? 'unreadable file';
-  if (counts) reason = `expected ${counts[1]} fields as in the header, found ${counts[2]} (truncated or malformed line)`;
+  if (counts) reason = `expected ${fields} fields as in the header, found ${counts[2]} (a delimiter inside a field, or a malformed line)`;
   else if (/Invalid unicode/i.test(text)) reason = 'invalid text encoding';
   else if (/gzip|compress|inflate/i.test(text)) reason = 'the gzip stream is damaged or truncated';
   return new RefusedFile(Number.isFinite(line) ? line : null, reason);

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { RefusedFile, type LandContext, type LandingConnection, type Source } from './source.ts';
-import { fallbackEncoding, hashFile, transcodeToUtf8 } from './text-file.ts';
+import { fallbackEncoding, gzipDamage, hashFile, transcodeToUtf8 } from './text-file.ts';
 
 /** What happened to one file. */
 export type LandResult =
@@ -30,6 +30,8 @@ export async function landFile(wh: Warehouse, source: Source, connection: Landin
   const fileId = randomUUID();
   const ctx: LandContext = { sql: wh.sql, path: file, fileName: basename(file), fileId, landedAt: new Date().toISOString(), connection };
   try {
+    const damage = await gzipDamage(file);
+    if (damage) throw new RefusedFile(null, damage);
     const rows = await landWithEncodingFallback(wh, source, ctx, { sha256, size: statSync(file).size });
     return { status: 'landed', file, fileId, rows };
   } catch (error) {

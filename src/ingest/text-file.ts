@@ -1,6 +1,7 @@
 import { createReadStream, createWriteStream, openSync, readSync, closeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createGunzip, gunzipSync } from 'node:zlib';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 
@@ -9,6 +10,21 @@ export async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   await pipeline(createReadStream(path), hash);
   return hash.digest('hex');
+}
+
+/**
+ * Why a gzip file is not whole (cut short, its trailer missing, or corrupt), or null when it is whole or not gzip.
+ * A reader that stops at the damage would land the lines before it as if they were the file.
+ */
+export async function gzipDamage(path: string): Promise<string | null> {
+  if (!isGzip(path)) return null;
+  try {
+    await pipeline(createReadStream(path), createGunzip(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+    return null;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return e.code === 'Z_BUF_ERROR' ? 'the gzip stream is cut short (unexpected end of file): the file is incomplete' : `the gzip stream is damaged: ${e.message}`;
+  }
 }
 
 /** True when the file starts with the gzip magic bytes. */

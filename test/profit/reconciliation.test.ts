@@ -98,7 +98,7 @@ describe('reconciliation checks of a consistent build', () => {
   });
 });
 
-// Damaged home: settlement 5001 whose lines (+10.00 - 1.50 = 8.50) do not add up to its summary total-amount 9.50,
+// Damaged home: settlement 5001 whose lines (+10.00 - 1.50 = 8.50) do not add up to its summary total-amount 9.50 (set in the raw table),
 // beside settlement 5002 that adds up (+10.00 - 1.50 = 8.50, total computed from the lines).
 describe('reconciliation check of a damaged settlement', () => {
   let wh: Warehouse;
@@ -116,8 +116,11 @@ describe('reconciliation check of a damaged settlement', () => {
         { ...base, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '-1.50' },
       ];
     };
-    await landOk(wh, SETTLEMENTS, US, writeSettlement(dir, 'settlement-5001.tsv', { id: '5001', currency: 'USD', total: '9.50' }, lines('H-1')));
+    await landOk(wh, SETTLEMENTS, US, writeSettlement(dir, 'settlement-5001.tsv', { id: '5001', currency: 'USD' }, lines('H-1')));
     await landOk(wh, SETTLEMENTS, US, writeSettlement(dir, 'settlement-5002.tsv', { id: '5002', currency: 'USD' }, lines('H-2')));
+    // Landing refuses a settlement that does not add up (damaged-files.test.ts); one landed by an earlier version
+    // of mktdata, or changed in the warehouse, is still caught by the build.
+    await wh.sql.run(`update raw.get_v2_settlement_report_data_flat_file_v2 set total_amount = 9.50 where settlement_id = '5001' and total_amount is not null`);
     results = await runModels(wh);
   });
 
