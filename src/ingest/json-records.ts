@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { z } from 'zod';
 import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, typedSelectList, type FlatColumn, type StagedFile } from './flat-file.ts';
 import { RefusedFile, type LandContext, type Source } from './source.ts';
 
@@ -30,6 +31,20 @@ export function readJsonDocument(path: string): unknown {
   } catch (error) {
     throw new RefusedFile(null, `not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * A schema's first complaint about a document as a refusal. One inside the document's array of records
+ * (`recordsKey`) names the record, 1-based, and its field: `record 4: the record: expected object, received number`.
+ */
+export function refusedDocument(what: string, error: z.ZodError, recordsKey: string): RefusedFile {
+  const issue = error.issues[0]!;
+  const at = issue.path.indexOf(recordsKey);
+  const index = issue.path[at + 1];
+  if (at >= 0 && typeof index === 'number') {
+    return new RefusedFile(index + 1, `record ${index + 1}: ${issue.path.slice(at + 2).join('.') || 'the record'}: ${issue.message}`);
+  }
+  return new RefusedFile(null, `not ${what}: ${issue.path.join('.') || 'document'}: ${issue.message}`);
 }
 
 /** A field as the text DuckDB casts: numbers keep their shortest exact spelling, objects become JSON. */

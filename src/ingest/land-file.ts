@@ -11,6 +11,9 @@ export type LandResult =
   | { status: 'skipped'; file: string; fileId: string }
   | { status: 'refused'; file: string; line: number | null; reason: string; keptAt: string };
 
+/** Where and why a file was refused, for people: `line 4: amount: X is not a valid decimal`, or the reason alone. */
+export const refusalText = (r: { line: number | null; reason: string }) => (r.line === null ? r.reason : `line ${r.line}: ${r.reason}`);
+
 /**
  * Lands one file of a source for a connection: once per content hash, whole or not at all.
  * A refused file is copied to quarantine/ with its reason; nothing of it reaches the tables.

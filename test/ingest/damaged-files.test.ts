@@ -93,3 +93,21 @@ describe('a flat file that parses but is not whole', () => {
     expect(await landLines('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', lines)).toMatchObject({ status: 'refused', line: 4, reason: `expected ${header} fields as in the header, found fewer (a truncated or malformed line)` });
   });
 });
+
+describe('a JSON document with a bad record', () => {
+  let wh: Warehouse;
+  let dir: string;
+  beforeEach(async () => ({ wh, dir } = await makeHome()));
+  afterEach(async () => wh.close());
+
+  it('is refused naming the record', async () => {
+    const day = { reportType: 'GET_SALES_AND_TRAFFIC_REPORT', dataStartTime: '2026-11-10T00:00:00-08:00', dataEndTime: '2026-11-10T23:59:59-08:00', reportOptions: { asinGranularity: 'CHILD' }, asOf };
+    const document = JSON.parse(fakeData.report(seller, day)!.body.toString('utf8'));
+    expect(document.salesAndTrafficByAsin.length).toBeGreaterThan(4);
+    document.salesAndTrafficByAsin[3] = 42;
+    const path = join(dir, 'traffic.json');
+    writeFileSync(path, JSON.stringify(document));
+    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, path)).toMatchObject({ status: 'refused', line: 4, reason: expect.stringMatching(/^record 4: the record: .*expected object/i) });
+    expect(await rows(wh, `select count(*)::int as n from control.landed_files`)).toEqual([{ n: 0 }]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { requireConnection } from '../../control/connections.ts';
 import { MktdataError } from '../../errors.ts';
-import { landFile, type LandResult } from '../../ingest/land-file.ts';
+import { landFile, refusalText, type LandResult } from '../../ingest/land-file.ts';
 import { findSource } from '../../ingest/sources/index.ts';
 import { progress } from '../output.ts';
 
@@ -19,7 +19,7 @@ export async function ingest(wh: Warehouse, connectionId: string, sourceName: st
   for (const r of results) {
     if (r.status === 'landed') console.log(`landed   ${r.file}: ${r.rows} rows (file ${r.fileId})`);
     if (r.status === 'skipped') console.log(`skipped  ${r.file}: already landed (file ${r.fileId})`);
-    if (r.status === 'refused') console.error(`refused  ${r.file}: line ${r.line ?? '?'}: ${r.reason} (kept in ${r.keptAt})`);
+    if (r.status === 'refused') console.error(`refused  ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
   }
   const refused = results.filter((r) => r.status === 'refused').length;
   if (refused > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused });

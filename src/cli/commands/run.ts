@@ -4,6 +4,7 @@ import type { DateRange } from '../../models/run-models.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipeline-config.ts';
 import { planRun, runPipeline } from '../../pipelines/run-pipeline.ts';
 import { waitingFiles } from '../../pipelines/landing.ts';
+import { refusalText } from '../../ingest/land-file.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatTable, progress } from '../output.ts';
@@ -73,7 +74,7 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
       fetcher,
       onLanded: (r) => {
         if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
-        if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: line ${r.line ?? '?'}: ${r.reason} (kept in ${r.keptAt})`);
+        if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
       },
       onModel: (model, index, total) => {
         if (index === 0) bar = progress(`run ${pipeline.name}`, total);

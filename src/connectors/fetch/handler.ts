@@ -1,5 +1,5 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { LandResult } from '../../ingest/land-file.ts';
+import { refusalText, type LandResult } from '../../ingest/land-file.ts';
 import type { AdsApiClient } from '../ads-api.ts';
 import type { Clock } from '../clock.ts';
 import type { SpApiClient } from '../sp-api.ts';
@@ -46,7 +46,7 @@ export class UpstreamFailure extends Error {
 /** What landed documents gave; a document the ingest refused fails the request (kept in quarantine). */
 export function summarize(results: LandResult[]): Outcome {
   const refused = results.find((r) => r.status === 'refused');
-  if (refused && refused.status === 'refused') throw new UpstreamFailure(`the document was refused by the ingest: line ${refused.line ?? '?'}: ${refused.reason}`, 0, true);
+  if (refused && refused.status === 'refused') throw new UpstreamFailure(`the document was refused by the ingest: ${refusalText(refused)}`, 0, true);
   const rows = results.reduce((sum, r) => sum + (r.status === 'landed' ? r.rows : 0), 0);
   return { status: 'landed', documents: results.length, rows, results };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
-import { jsonSource, type JsonRecord } from '../../json-records.ts';
+import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
 
 const amounts = ['orderedProductSales', 'orderedProductSalesB2B', 'shippedProductSales', 'shippedProductSalesB2B'];
@@ -43,10 +43,7 @@ const report = z.object({
  */
 function records(document: unknown): JsonRecord[] {
   const parsed = report.safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RefusedFile(null, `not a sales and traffic report: ${issue.path.join('.') || 'document'}: ${issue.message}`);
-  }
+  if (!parsed.success) throw refusedDocument('a sales and traffic report', parsed.error, 'salesAndTrafficByAsin');
   const { reportSpecification: spec, salesAndTrafficByAsin: entries } = parsed.data;
   if (entries.length === 0) return [];
   const day = spec.dataStartTime.slice(0, 10);

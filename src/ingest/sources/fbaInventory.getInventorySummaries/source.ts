@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
-import { jsonSource, type JsonRecord } from '../../json-records.ts';
+import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
 
 const integer = (name: string): FlatColumn => ({ name, type: 'integer' });
@@ -60,10 +60,7 @@ function flattenDetails(details: unknown): JsonRecord {
  */
 function records(document: unknown): JsonRecord[] {
   const parsed = response.safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RefusedFile(null, `not a getInventorySummaries response: ${issue.path.join('.') || 'document'}: ${issue.message}`);
-  }
+  if (!parsed.success) throw refusedDocument('a getInventorySummaries response', parsed.error, 'inventorySummaries');
   const { payload, errors } = parsed.data;
   if (!payload) {
     const first = errors?.[0];
