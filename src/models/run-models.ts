@@ -255,7 +255,8 @@ export function mergeRanges(ranges: DateRange[]): DateRange[] {
   const merged: DateRange[] = [];
   for (const range of sorted) {
     const last = merged.at(-1);
-    if (last && range.from <= nextDay(last.to)) last.to = range.to > last.to ? range.to : last.to;
+    // (`last.to` may be 9999-12-31, whose next day has no four-digit year: compare with it first.)
+    if (last && (range.from <= last.to || range.from <= nextDay(last.to))) last.to = range.to > last.to ? range.to : last.to;
     else merged.push({ ...range });
   }
   return merged;
