@@ -33,6 +33,12 @@ export interface RunPipelineOptions {
   onLanded?: (result: LandResult & { source: string }) => void;
   onModel?: (model: Model, index: number, total: number) => void;
   onResult?: (result: ModelResult) => void;
+  /**
+   * Leave publishing to the caller, which runs several pipelines and publishes once after them (`mktdata run`): every
+   * snapshot is then the state before the command or after it. Only a first load's first stage is still published
+   * on its own, before its second stage is fetched.
+   */
+  deferPublish?: boolean;
 }
 
 type WindowRun = PlannedWindow & { status: string; rows: number | null; error: string | null };
@@ -46,6 +52,8 @@ export interface RunSummary {
   refused: number;
   windows: WindowRun[];
   published: boolean;
+  /** Tables it changed after its last publish (with `deferPublish`: for the caller to publish). */
+  unpublished: boolean;
 }
 
 /** The plan of a run now: what `mktdata plan` prints and what `runPipeline` executes. */
@@ -100,6 +108,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const models = loadModels();
   const taken = new Set(files.map((f) => f.id));
   let published = false;
+  let unpublished = false;
   const phases = [rows.filter(early), rows.filter((w) => !early(w))];
   for (const [index, phase] of phases.entries()) {
     let keyed = index === 0 ? [...taken] : [];
@@ -119,11 +128,20 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
     const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
     await recordResults(wh, runId, phase, results);
-    if (results.some((r) => r.status === 'success')) {
+    if (results.some((r) => r.status === 'success')) unpublished = true;
+    // A first load's first stage is readable before the second stage is fetched.
+    const firstStageDone = index === 0 && firstLoading.size > 0 && phases[1]!.length > 0;
+    if (unpublished && firstStageDone) {
       await publish(wh);
       published = true;
+      unpublished = false;
     }
     await setStages(wh, phase, index === 0 ? phases[1]! : []);
+  }
+  if (unpublished && !options.deferPublish) {
+    await publish(wh);
+    published = true;
+    unpublished = false;
   }
   const failed = rows.some((w) => w.status !== 'success');
   await inTransaction(wh.sql, async () => {
@@ -141,7 +159,16 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     .set({ status: failed ? 'failed' : 'success', finished_at: new Date().toISOString(), landed_files: landed, published, error: failed ? 'a window failed: see mktdata runs' : null })
     .where('id', '=', runId)
     .execute();
-  return { runId, pipeline: pipeline.name, status: failed ? 'failed' : 'success', landed, refused: landedResults.filter((r) => r.status === 'refused').length, windows: rows, published };
+  return { runId, pipeline: pipeline.name, status: failed ? 'failed' : 'success', landed, refused: landedResults.filter((r) => r.status === 'refused').length, windows: rows, published, unpublished };
+}
+
+/** Publishes once what runs made with `deferPublish` left unpublished, and records that they were published. */
+export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): Promise<void> {
+  const runs = summaries.filter((s) => s.unpublished);
+  if (runs.length === 0) return;
+  await publish(wh);
+  await wh.db.updateTable('control.pipeline_runs').set({ published: true }).where('id', 'in', runs.map((r) => r.runId)).execute();
+  for (const run of runs) Object.assign(run, { published: true, unpublished: false });
 }
 
 export { addDays, localClock };

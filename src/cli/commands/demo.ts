@@ -8,7 +8,7 @@ import { connectDemoSellers, demoConnections, DEMO_SPEED, startDemoMarketplace }
 import type { Home } from '../../home.ts';
 import type { ModelResult } from '../../models/run-models.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
-import { runPipeline } from '../../pipelines/run-pipeline.ts';
+import { publishDeferred, runPipeline, type RunSummary } from '../../pipelines/run-pipeline.ts';
 import { readManifest, withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable } from '../output.ts';
 import { serve, type ServeOptions } from './serve.ts';
@@ -40,14 +40,17 @@ async function firstLoad(wh: Warehouse, demo: Awaited<ReturnType<typeof startDem
     if (e.status === 'failed' || e.status === 'abandoned') console.log(`fetch ${e.status}: ${e.request.source} ${e.request.from ?? ''}..${e.request.to ?? ''}: ${e.error}`);
   };
   const fetcher = connectorFetcher(demo.connectors, { onFetched });
+  const summaries: RunSummary[] = [];
   for (const pipeline of loadPipelines()) {
     const started = Date.now();
-    const summary = await runPipeline(wh, pipeline, { fetcher, onResult: printResult, onLanded: (r) => r.status === 'refused' && console.log(`refused ${r.source} ${r.file}: ${r.reason}`) });
+    const summary = await runPipeline(wh, pipeline, { fetcher, deferPublish: true, onResult: printResult, onLanded: (r) => r.status === 'refused' && console.log(`refused ${r.source} ${r.file}: ${r.reason}`) });
+    summaries.push(summary);
     const requests = [...fetched.values()].reduce((a, b) => a + b, 0);
     const counts = requests === 0 ? 'nothing to fetch' : `${requests} upstream request(s) (${statuses.filter((s) => fetched.has(s)).map((s) => `${fetched.get(s)} ${s}`).join(', ')})`;
     console.log(`${summary.status === 'success' ? 'ok     ' : 'FAILED '} ${pipeline.name}: ${counts}, ${summary.landed} document(s) landed, ${summary.windows.length} window(s) rebuilt, ${((Date.now() - started) / 1000).toFixed(1)} s`);
     fetched.clear();
   }
+  await publishDeferred(wh, summaries);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
 import type { DateRange } from '../../models/run-models.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipeline-config.ts';
-import { planRun, runPipeline } from '../../pipelines/run-pipeline.ts';
+import { planRun, publishDeferred, runPipeline, type RunSummary } from '../../pipelines/run-pipeline.ts';
 import { waitingFiles } from '../../pipelines/landing.ts';
 import { refusalText } from '../../ingest/land-file.ts';
 import { existsSync, readdirSync } from 'node:fs';
@@ -64,7 +64,7 @@ function printFetch(e: FetchEvent): void {
 /** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
   const fetcher = await liveFetcher(wh, { onFetched: printFetch, onWarning: (m) => console.error(`warning: ${m}`) });
-  const runIds: string[] = [];
+  const summaries: RunSummary[] = [];
   let failed = 0;
   let refused = 0;
   for (const pipeline of selected(options.pipeline)) {
@@ -72,6 +72,8 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     const summary = await runPipeline(wh, pipeline, {
       backfill: options.backfill,
       fetcher,
+      // One publish after every pipeline: the snapshot is the one before this command or the one after it.
+      deferPublish: true,
       onLanded: (r) => {
         if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
         if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
@@ -89,11 +91,12 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     if (summary.windows.length === 0) console.log(`${pipeline.name}: nothing new landed and nothing planned`);
     if (summary.status === 'failed') failed++;
     refused += summary.refused;
-    runIds.push(summary.runId);
+    summaries.push(summary);
   }
+  await publishDeferred(wh, summaries);
   const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
   for (const line of waitingLines(wh, connections).filter((l) => l.includes('not landed'))) console.error(line);
-  for (const id of runIds) console.log(id);
+  for (const summary of summaries) console.log(summary.runId);
   if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
   if (refused > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused });
 }
