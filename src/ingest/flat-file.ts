@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RefusedFile, type LandContext, type Source } from './source.ts';
-import { fallbackEncoding, readFirstLine } from './text-file.ts';
+import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
 
 /** How a column of a delimited upstream file is read, checked and typed. */
 export interface FlatColumn {
@@ -83,9 +83,10 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
     restage: async () => {
       await ctx.sql.run(
         `create or replace temp table ${stage} as select ${texts}, case when f${n} is not null then 1 when f${n - 1} is null then -1 else 0 end as _fields
-         from read_csv($path, delim=$delim, ${quote}, header=false, skip=1, auto_detect=false, columns={${columns}},
+         from read_csv($path, delim=$delim, ${quote}, header=false, skip=1, auto_detect=false, columns={${columns}}, compression=$compression,
            strict_mode=true, null_padding=true, nullstr='\x01')`,
-        { path: ctx.path, delim: format.delimiter },
+        // By content, not by name: a gzip download saved as `.tsv` is still gzip.
+        { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' },
       );
       // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
       const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];

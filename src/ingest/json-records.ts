@@ -26,20 +26,38 @@ export function readJsonDocument(path: string): unknown {
   } catch {
     throw new RefusedFile(null, 'invalid text encoding');
   }
+  let document: unknown;
   try {
-    return JSON.parse(text);
+    document = JSON.parse(text);
   } catch (error) {
     throw new RefusedFile(null, `not valid JSON: ${(error as Error).message}`);
   }
+  if (nestedDeeperThan(document, MAX_DEPTH)) throw new RefusedFile(null, `the JSON is nested deeper than ${MAX_DEPTH} levels: no upstream document is`);
+  return document;
+}
+
+/** Upstream documents nest a handful of levels; far deeper nesting is damage (and would overflow the stack later). */
+const MAX_DEPTH = 64;
+
+/** Whether a parsed JSON value nests deeper than `limit` arrays and objects, walked without recursion. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [next, depth] = stack.pop()!;
+    if (next === null || typeof next !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(next)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /**
  * A schema's first complaint about a document as a refusal. One inside the document's array of records
  * (`recordsKey`) names the record, 1-based, and its field: `record 4: the record: expected object, received number`.
  */
-export function refusedDocument(what: string, error: z.ZodError, recordsKey: string): RefusedFile {
+export function refusedDocument(what: string, error: z.ZodError, recordsKey?: string): RefusedFile {
   const issue = error.issues[0]!;
-  const at = issue.path.indexOf(recordsKey);
+  const at = recordsKey === undefined ? -1 : issue.path.indexOf(recordsKey);
   const index = issue.path[at + 1];
   if (at >= 0 && typeof index === 'number') {
     return new RefusedFile(index + 1, `record ${index + 1}: ${issue.path.slice(at + 2).join('.') || 'the record'}: ${issue.message}`);

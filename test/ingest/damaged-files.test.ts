@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { cogsCsv } from '../../src/fake-marketplace/data/cogs.ts';
 import { demoSellers, fakeData } from '../../src/fake-marketplace/data/index.ts';
-import { land, makeHome, rows, US } from '../helpers/home.ts';
+import { openWarehouse } from '../../src/db/warehouse.ts';
+import { resolveHome } from '../../src/home.ts';
+import { cli, land, makeHome, rows, US } from '../helpers/home.ts';
 
 const seller = demoSellers('2026-01-01')[0]!;
 const asOf = Date.parse('2026-11-20T18:30:00Z');
@@ -109,5 +111,49 @@ describe('a JSON document with a bad record', () => {
     writeFileSync(path, JSON.stringify(document));
     expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, path)).toMatchObject({ status: 'refused', line: 4, reason: expect.stringMatching(/^record 4: the record: .*expected object/i) });
     expect(await rows(wh, `select count(*)::int as n from control.landed_files`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('hostile files the soak found', () => {
+  let wh: Warehouse;
+  let dir: string;
+  beforeEach(async () => ({ wh, dir } = await makeHome()));
+  afterEach(async () => wh.close());
+  const ORDERS = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
+
+  it('lands a gzip file whose name does not say so', async () => {
+    // Read as text, these gzip bytes are not refused as invalid UTF-8 (which would transcode them) but trip the CSV
+    // reader: the file was refused as damaged.
+    const body = report('GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA').toString('utf8').split('\n').slice(0, 3).join('\n') + '\n';
+    const path = join(dir, 'removal-orders.tsv');
+    writeFileSync(path, gzipSync(body));
+    expect(await land(wh, 'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', US, path)).toMatchObject({ status: 'landed', rows: 2 });
+  });
+
+  it('refuses JSON nested thousands of levels deep instead of overflowing the stack', async () => {
+    const path = join(dir, 'nested.json');
+    writeFileSync(path, `[{"date":"2026-10-01","campaignId":"1","cost":${'['.repeat(5000)}1${']'.repeat(5000)}}]`);
+    expect(await land(wh, 'ads.stCampaigns', US, path)).toMatchObject({ status: 'refused', line: null, reason: 'the JSON is nested deeper than 64 levels: no upstream document is' });
+  });
+
+  it('refuses a sales and traffic report whose by-date block is damaged, and offers that are not objects', async () => {
+    const day = { reportType: 'GET_SALES_AND_TRAFFIC_REPORT', dataStartTime: '2026-11-10T00:00:00-08:00', dataEndTime: '2026-11-10T23:59:59-08:00', reportOptions: { asinGranularity: 'CHILD' }, asOf };
+    const document = JSON.parse(fakeData.report(seller, day)!.body.toString('utf8'));
+    document.salesAndTrafficByDate[0] = 42;
+    writeFileSync(join(dir, 'traffic.json'), JSON.stringify(document));
+    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, join(dir, 'traffic.json'))).toMatchObject({ status: 'refused', reason: expect.stringMatching(/^not a sales and traffic report: salesAndTrafficByDate\.0: /) });
+    writeFileSync(join(dir, 'offers.json'), JSON.stringify({ payload: { ASIN: 'B000000001', ItemCondition: 'New', Offers: [{ SellerId: 'A1' }, 42] } }));
+    expect(await land(wh, 'productPricing.getItemOffers', US, join(dir, 'offers.json'))).toMatchObject({ status: 'refused', reason: expect.stringMatching(/^not a getItemOffers response: payload\.Offers\.1: /) });
+  });
+
+  it('mktdata ingest reports a file it cannot read beside the others, which still land', async () => {
+    const good = join(dir, 'orders.tsv');
+    writeFileSync(good, report(ORDERS));
+    await wh.close();
+    const result = await cli(['ingest', '--home', join(dir, 'home'), '--connection', US.id, '--source', ORDERS, join(dir, 'missing.tsv'), good]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(new RegExp(`^landed +${good}: \\d+ rows`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^error +${join(dir, 'missing.tsv')}: ENOENT`, 'm'));
+    wh = await openWarehouse(resolveHome(join(dir, 'home')), 'test');
   });
 });

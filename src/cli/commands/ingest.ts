@@ -5,15 +5,23 @@ import { landFile, refusalText, type LandResult } from '../../ingest/land-file.t
 import { findSource } from '../../ingest/sources/index.ts';
 import { progress } from '../output.ts';
 
-/** Lands files of one source for a connection, printing a line per file; throws when any was refused. */
+/**
+ * Lands files of one source for a connection and prints a line per file; a file that fails for another reason than
+ * its content (a bug, a full disk) is reported beside the others, which still land. Throws when any did not land.
+ */
 export async function ingest(wh: Warehouse, connectionId: string, sourceName: string, files: string[]): Promise<LandResult[]> {
   const source = findSource(sourceName);
   const connection = await requireConnection(wh, connectionId);
   const bar = progress(`ingest ${source.name}`, files.length);
   const results: LandResult[] = [];
+  const errors: string[] = [];
   for (const file of files) {
     bar.tick(file);
-    results.push(await landFile(wh, source, { id: connection.id, marketplaceId: connection.marketplace_id }, file));
+    try {
+      results.push(await landFile(wh, source, { id: connection.id, marketplaceId: connection.marketplace_id }, file));
+    } catch (error) {
+      errors.push(`error    ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)} (nothing of it landed)`);
+    }
   }
   bar.stop();
   for (const r of results) {
@@ -21,7 +29,8 @@ export async function ingest(wh: Warehouse, connectionId: string, sourceName: st
     if (r.status === 'skipped') console.log(`skipped  ${r.file}: already landed (file ${r.fileId})`);
     if (r.status === 'refused') console.error(`refused  ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
   }
+  for (const line of errors) console.error(line);
   const refused = results.filter((r) => r.status === 'refused').length;
-  if (refused > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused });
+  if (refused + errors.length > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused + errors.length });
   return results;
 }

@@ -31,6 +31,8 @@ const report = z.object({
     dataEndTime: z.string().regex(/^\d{4}-\d{2}-\d{2}/),
     reportOptions: z.object({ asinGranularity: z.string().optional() }).passthrough().optional(),
   }).passthrough(),
+  // Not landed (the daily tables come from the by-ASIN block), but a document whose by-date block is damaged is too.
+  salesAndTrafficByDate: z.array(z.object({}).passthrough()).optional(),
   salesAndTrafficByAsin: z.array(
     z.object({ parentAsin: z.string().optional(), childAsin: z.string().optional(), sku: z.string().optional(), salesByAsin: z.record(z.string(), z.unknown()).optional(), trafficByAsin: z.record(z.string(), z.unknown()).optional() }).passthrough(),
   ),

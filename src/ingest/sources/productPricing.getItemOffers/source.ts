@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
-import { jsonSource, type JsonRecord } from '../../json-records.ts';
+import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
 
 /** One row per response: the item, its condition, and `Summary` and `Offers` kept as the API's JSON. */
@@ -22,7 +22,7 @@ const response = z.object({
     ItemCondition: z.string().optional(),
     Identifier: identifier.optional(),
     Summary: z.record(z.string(), z.unknown()).optional(),
-    Offers: z.array(z.unknown()).optional(),
+    Offers: z.array(z.object({}).passthrough()).optional(),
   }).passthrough().optional(),
   errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() }).passthrough()).optional(),
 }).passthrough();
@@ -33,10 +33,7 @@ const response = z.object({
  */
 function records(document: unknown): JsonRecord[] {
   const parsed = response.safeParse(document);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RefusedFile(null, `not a getItemOffers response: ${issue.path.join('.') || 'document'}: ${issue.message}`);
-  }
+  if (!parsed.success) throw refusedDocument('a getItemOffers response', parsed.error);
   const { payload, errors } = parsed.data;
   if (!payload) {
     const first = errors?.[0];
