@@ -4,7 +4,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import type { LandResult } from '../ingest/land-file.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
 import { inTransaction, runModels, type DateRange, type ModelResult } from '../models/run-models.ts';
-import { publish } from '../publish/publish.ts';
+import { publish, snapshotBehind } from '../publish/publish.ts';
 import { landWaitingFiles } from './landing.ts';
 import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
@@ -138,7 +138,8 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     }
     await setStages(wh, phase, index === 0 ? phases[1]! : []);
   }
-  if (unpublished && !options.deferPublish) {
+  // (A snapshot an earlier, killed run left behind is brought up to date too.)
+  if (!options.deferPublish && (unpublished || (await snapshotBehind(wh)))) {
     await publish(wh);
     published = true;
     unpublished = false;
@@ -165,9 +166,10 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
 /** Publishes once what runs made with `deferPublish` left unpublished, and records that they were published. */
 export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): Promise<void> {
   const runs = summaries.filter((s) => s.unpublished);
-  if (runs.length === 0) return;
+  // (A snapshot an earlier, killed run left behind is brought up to date too.)
+  if (runs.length === 0 && !(await snapshotBehind(wh))) return;
   await publish(wh);
-  await wh.db.updateTable('control.pipeline_runs').set({ published: true }).where('id', 'in', runs.map((r) => r.runId)).execute();
+  if (runs.length > 0) await wh.db.updateTable('control.pipeline_runs').set({ published: true }).where('id', 'in', runs.map((r) => r.runId)).execute();
   for (const run of runs) Object.assign(run, { published: true, unpublished: false });
 }
 

@@ -102,6 +102,17 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   return result;
 }
 
+/**
+ * Whether the published snapshot is behind the warehouse: changes noted since the last publish, or a publish that
+ * did not finish (killed after the warehouse recorded it, before the file or its manifest was in place).
+ */
+export async function snapshotBehind(wh: Warehouse): Promise<boolean> {
+  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes limit 1');
+  if (pending.currentRowCount > 0) return true;
+  const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'published_snapshot_id').executeTakeFirst();
+  return row !== undefined && (readManifest(wh.home)?.snapshotId !== row.value || !existsSync(wh.home.published));
+}
+
 /** The published snapshot's manifest, when its file is the last one this warehouse published and is unchanged since. */
 async function startingPoint(wh: Warehouse): Promise<PublishResult | null> {
   const manifest = readManifest(wh.home);

@@ -45,10 +45,37 @@ describe('pipelines run with deferPublish', () => {
     ]);
     // The new unit cost, 6.00, in mkt_cogs and in the profit of the one unit sold on 2026-11-10.
     await wh.close();
-    const published = await withSnapshot(home, async (sql) => ({
-      cogs: (await sql.runAndReadAll(`select max(cost_item_value)::varchar from mkt_cogs`)).getRowsJson()[0]![0],
-      profit: (await sql.runAndReadAll(`select cogs_total::varchar from mkt_profit_by_sku_and_date where date = '2026-11-10'`)).getRowsJson()[0]![0],
-    }));
-    expect(published).toEqual({ cogs: '6.0000', profit: '6.0000' });
+    expect(await publishedCosts(home)).toEqual({ cogs: '6.0000', profit: '6.0000' });
+  });
+
+  it('bring the snapshot up to date on the next run when the run that changed the tables was killed before publishing', async () => {
+    const { home, wh } = await makeHome();
+    const pipelines = loadPipelines();
+    const folder = join(home.landing, US.id, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL');
+    mkdirSync(folder, { recursive: true });
+    writeOrders(folder, 'orders.tsv', [orderLine({ 'amazon-order-id': 'A-1', 'purchase-date': '2026-11-10T19:00:00+00:00', 'last-updated-date': '2026-11-10T19:00:00+00:00' })]);
+    mkdirSync(join(home.landing, US.id, 'cogs'), { recursive: true });
+    writeFileSync(join(home.landing, US.id, 'cogs', 'cogs-1.csv'), cogs('4.00'));
+    for (const name of ['listings', 'profit']) await runPipeline(wh, findPipeline(pipelines, name), { now: NOW });
+    const before = readManifest(home)!.snapshotId;
+    writeFileSync(join(home.landing, US.id, 'cogs', 'cogs-2.csv'), cogs('6.00'));
+    // The killed command: both pipelines ran, it died before its one publish.
+    for (const name of ['listings', 'profit']) await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true });
+    expect(readManifest(home)!.snapshotId).toBe(before);
+    // The rerun has nothing new to land or build, yet publishes what the killed one left.
+    const rerun = [];
+    for (const name of ['listings', 'profit']) rerun.push(await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true }));
+    expect(rerun.map((r) => r.unpublished)).toEqual([false, false]);
+    await publishDeferred(wh, rerun);
+    expect(readManifest(home)!.snapshotId).not.toBe(before);
+    await wh.close();
+    expect(await publishedCosts(home)).toEqual({ cogs: '6.0000', profit: '6.0000' });
   });
 });
+
+/** The highest unit cost in mkt_cogs and the COGS of 2026-11-10 in the profit by SKU, as the published snapshot has them. */
+const publishedCosts = (home: Parameters<typeof withSnapshot>[0]) =>
+  withSnapshot(home, async (sql) => ({
+    cogs: (await sql.runAndReadAll(`select max(cost_item_value)::varchar from mkt_cogs`)).getRowsJson()[0]![0],
+    profit: (await sql.runAndReadAll(`select cogs_total::varchar from mkt_profit_by_sku_and_date where date = '2026-11-10'`)).getRowsJson()[0]![0],
+  }));

@@ -1,0 +1,82 @@
+// `npm run soak [-- PART...]`: the reliability and security suite. Each part runs in a temporary work dir under
+// soak/.data/, prints its figures, and the command exits 1 when one falls short of its target.
+// Parts: hostile (mutated upstream documents), crash-run (`mktdata run` killed at random points). The parts of
+// issue 14 not written yet are listed as falling short when the whole suite runs.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { crashRun } from './crash-run.ts';
+import { hostileFiles } from './hostile-files.ts';
+
+interface Figure {
+  name: string;
+  value: string;
+  ok: boolean;
+}
+
+interface Part {
+  name: string;
+  run(workDir: string): Promise<{ figures: Figure[]; failures: string[] }>;
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const TRIALS = Number(process.env.SOAK_TRIALS ?? 20);
+
+const parts: Part[] = [
+  {
+    name: 'hostile',
+    async run(workDir) {
+      const r = await hostileFiles(workDir, { log });
+      return {
+        figures: [
+          { name: 'hostile files landed whole or refused cleanly', value: `${r.files - r.failures.length} of ${r.files} (${r.sources} sources; ${r.landed} landed, ${r.refused} refused; target: all, at least 200)`, ok: r.failures.length === 0 && r.files >= 200 },
+        ],
+        failures: r.failures,
+      };
+    },
+  },
+  {
+    name: 'crash-run',
+    async run(workDir) {
+      const r = await crashRun(workDir, { trials: TRIALS, log });
+      return {
+        figures: [
+          { name: '`mktdata run` killed: snapshot wholly previous or new', value: `${r.consistent} of ${r.trials} (target: all, at least 20)`, ok: r.consistent === r.trials && r.trials >= 20 },
+          { name: '`mktdata run` killed: first rerun converges', value: `${r.converged} of ${r.trials} (target: all)`, ok: r.converged === r.trials },
+          { name: '`mktdata run` killed: files lost', value: `${r.lost} (target: 0)`, ok: r.lost === 0 },
+        ],
+        failures: r.failures,
+      };
+    },
+  },
+];
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((w) => !parts.some((p) => p.name === w));
+if (unknown.length > 0) {
+  console.error(`unknown soak part(s): ${unknown.join(', ')}; parts: ${parts.map((p) => p.name).join(', ')}`);
+  process.exit(2);
+}
+const root = join(process.cwd(), 'soak', '.data');
+mkdirSync(root, { recursive: true });
+const figures: Figure[] = [];
+for (const part of parts.filter((p) => wanted.length === 0 || wanted.includes(p.name))) {
+  const workDir = mkdtempSync(join(root, `${part.name}-`));
+  const started = performance.now();
+  const result = await part.run(workDir);
+  log(`${part.name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  for (const failure of result.failures) console.log(`  ${part.name}: ${failure}`);
+  figures.push(...result.figures);
+  if (result.failures.length === 0) rmSync(workDir, { recursive: true, force: true });
+}
+// What the suite does not measure yet (issue 14): reported, and the whole suite falls short until it does.
+const missing = [
+  'kills of ingest, build, serve with exports in flight, publish, and run with fetching',
+  'load: 100 clients for 60 s, per-endpoint p50/p99, the 2 rps limit, memory',
+  'isolation and injection probes of every endpoint',
+  'secrets grep of the home, logs and every answer',
+  'a full build under a 2 GB memory_limit; disk full while publishing',
+];
+if (wanted.length === 0) for (const name of missing) figures.push({ name, value: 'not measured yet', ok: false });
+console.log(`\nsoak ${new Date().toISOString().slice(0, 10)}`);
+for (const f of figures) console.log(`${f.ok ? 'ok  ' : 'FAIL'}  ${f.name}: ${f.value}`);
+process.exit(figures.every((f) => f.ok) ? 0 : 1);
