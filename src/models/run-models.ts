@@ -3,8 +3,11 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import { recordChange } from '../publish/changes.ts';
-import { compileChecks, type CompiledCheck } from './compile-checks.ts';
+import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
 import { loadModels, type Model } from './load-models.ts';
+import { allDates, mergeRanges, quote, windowRows, type DateRange } from './date-ranges.ts';
+
+export type { CheckFinding };
 
 /** Options of a build (CLI `mktdata build`). */
 export interface RunOptions {
@@ -25,12 +28,6 @@ export interface RunOptions {
   modelsDir?: string;
 }
 
-/** An inclusive range of dates, `YYYY-MM-DD`. */
-export interface DateRange {
-  from: string;
-  to: string;
-}
-
 /** Exactly what a pipeline run rebuilds; a model named nowhere here is not run. */
 export interface RunWork {
   /** Windowed models: the date ranges to replace, per connection id. */
@@ -48,13 +45,6 @@ export interface WindowResult extends DateRange {
   rows: number;
 }
 
-/** A check that found bad rows. */
-export interface CheckFinding {
-  name: string;
-  severity: 'error' | 'warn';
-  badRows: number;
-}
-
 /** The outcome of one model: success, error (its windows rolled back) or skipped (a dependency failed). */
 export interface ModelResult {
   model: string;
@@ -67,7 +57,6 @@ export interface ModelResult {
   ms: number;
 }
 
-const allDates = { from: '1900-01-01', to: '9999-12-31' };
 
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
@@ -135,12 +124,6 @@ function selectModels(models: Model[], select: string[], upstream: boolean): Mod
   return models.filter((m) => wanted.has(m.id));
 }
 
-class CheckFailure extends Error {
-  constructor(readonly findings: CheckFinding[]) {
-    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows)`).join('; ')}`);
-  }
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
@@ -187,7 +170,6 @@ async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[
   return reader.getRowObjectsJson() as unknown as SliceConnection[];
 }
 
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * The statement with its `$name` parameters replaced by quoted values. DuckDB plans a prepared statement
@@ -237,32 +219,6 @@ async function runIncremental(sql: DuckDBConnection, model: Model, connections: 
   return { rows: await countRows(sql, model.id), windows, findings };
 }
 
-/**
- * The rows of a windowed model's table in the given date ranges of the given connections. Connections with the
- * same ranges share one condition, so that a build's one window stays `in (…) and between`.
- */
-export function windowRows(model: Model, slices: { connectionId: string; ranges: DateRange[] }[]): string {
-  const { date_column: date, connection_column: connection } = model.config.window!;
-  const dates = (list: DateRange[]) => `(${mergeRanges(list).map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
-  const byRanges = new Map<string, string[]>();
-  for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connectionId)]);
-  return [...byRanges].map(([condition, ids]) => `(${connection} in (${ids.join(', ')}) and ${condition})`).join(' or ');
-}
-
-/** Sorted ranges with overlapping and adjacent ones joined. */
-export function mergeRanges(ranges: DateRange[]): DateRange[] {
-  const sorted = [...ranges].sort((a, b) => a.from.localeCompare(b.from));
-  const merged: DateRange[] = [];
-  for (const range of sorted) {
-    const last = merged.at(-1);
-    // (`last.to` may be 9999-12-31, whose next day has no four-digit year: compare with it first.)
-    if (last && (range.from <= last.to || range.from <= nextDay(last.to))) last.to = range.to > last.to ? range.to : last.to;
-    else merged.push({ ...range });
-  }
-  return merged;
-}
-
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Replaces the rows of the keys that `files` hold (see `increment` in model-config.ts), in one transaction: the
@@ -290,40 +246,6 @@ async function sameColumns(sql: DuckDBConnection, model: Model): Promise<boolean
   const reader = await sql.runAndReadAll(`describe ${model.sql.replace(/;\s*$/, '')}`);
   const produced = reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
   return produced.join(',') === ((await tableColumns(sql, model.id)) ?? []).join(',');
-}
-
-/** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
-async function runChecks(sql: DuckDBConnection, model: Model, relation: string) {
-  const checks = compileChecks(model, relation);
-  const rowChecks = checks.filter((c) => c.badRow);
-  const counts = new Map<CompiledCheck, number>();
-  if (rowChecks.length > 0) {
-    const select = rowChecks.map((c) => `count_if(${c.badRow})::integer`).join(', ');
-    const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`)).getRowsJson()[0] ?? [];
-    rowChecks.forEach((c, i) => counts.set(c, Number(row[i] ?? 0)));
-  }
-  for (const check of checks.filter((c) => !c.badRow)) {
-    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`);
-    counts.set(check, Number(reader.getRowsJson()[0]?.[0] ?? 0));
-  }
-  const findings = checks
-    .filter((c) => counts.get(c)! > 0)
-    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)! }));
-  if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
-  return findings;
-}
-
-/** Fails when the model's SQL does not produce exactly the `.yml` columns, in order. */
-async function checkColumns(sql: DuckDBConnection, model: Model) {
-  const prepared = await sql.prepare(`select * from (${model.sql})`);
-  const actual = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
-  prepared.destroySync();
-  const expected = model.config.columns.map((c) => c.name);
-  if (actual.join(',') !== expected.join(',')) {
-    const missing = expected.filter((c) => !actual.includes(c));
-    const extra = actual.filter((c) => !expected.includes(c));
-    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}; or another order)`);
-  }
 }
 
 async function tableMatches(sql: DuckDBConnection, model: Model): Promise<boolean> {

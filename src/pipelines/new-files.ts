@@ -1,7 +1,7 @@
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
-import { mergeRanges, type DateRange } from '../models/run-models.ts';
+import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { PlanConnection } from './plan.ts';
 

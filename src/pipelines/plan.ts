@@ -1,4 +1,4 @@
-import { mergeRanges, type DateRange } from '../models/run-models.ts';
+import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Pipeline, PipelineTable } from './pipeline-config.ts';
 
 export type WindowKind = 'INITIAL' | 'RECURRING_DAILY' | 'RECURRING_MONTHLY' | 'REFRESH' | 'CONTINUOUS' | 'LATE_DATA' | 'RETRY' | 'BACKFILL';

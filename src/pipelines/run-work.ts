@@ -1,7 +1,8 @@
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Model } from '../models/load-models.ts';
-import type { DateRange, RunWork } from '../models/run-models.ts';
+import type { DateRange } from '../models/date-ranges.ts';
+import type { RunWork } from '../models/run-models.ts';
 import type { PlannedWindow } from './plan.ts';
 
 const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
-import { inTransaction, windowRows } from '../models/run-models.ts';
+import { windowRows } from '../models/date-ranges.ts';
+import { inTransaction } from '../models/run-models.ts';
 import { isPublished, unpublishedChanges } from './changes.ts';
 import { readManifest } from './open-snapshot.ts';
 

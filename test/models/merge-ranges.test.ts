@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRanges, runModels } from '../../src/models/run-models.ts';
+import { mergeRanges } from '../../src/models/date-ranges.ts';
+import { runModels } from '../../src/models/run-models.ts';
 import { land, makeHome, rows, US, writeOrders } from '../helpers/home.ts';
 
 const every = { from: '1900-01-01', to: '9999-12-31' };

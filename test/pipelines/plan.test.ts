@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { localClock, noHistory, planPipeline, subtractRanges, type PlanConnection, type PlannedWindow, type TableHistory } from '../../src/pipelines/plan.ts';
-import type { DateRange } from '../../src/models/run-models.ts';
+import type { DateRange } from '../../src/models/date-ranges.ts';
 import { DE, US } from '../helpers/home.ts';
 
 // The planner, pure: a fake clock and an in-memory history folded from the windows it returns, as if every window

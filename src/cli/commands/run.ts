@@ -1,6 +1,6 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
-import type { DateRange } from '../../models/run-models.ts';
+import type { DateRange } from '../../models/date-ranges.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipeline-config.ts';
 import { planRun, publishDeferred, runPipeline, type RunSummary } from '../../pipelines/run-pipeline.ts';
 import { waitingFiles } from '../../pipelines/landing.ts';

@@ -1,4 +1,4 @@
-import { mergeRanges, type DateRange } from '../../models/run-models.ts';
+import { mergeRanges, type DateRange } from '../../models/date-ranges.ts';
 import type { Pipeline } from '../../pipelines/pipeline-config.ts';
 import { addDays, localClock, subtractRanges, type InitialStage, type PlannedWindow } from '../../pipelines/plan.ts';
 import type { Api } from '../credentials.ts';

@@ -1,0 +1,51 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { compileChecks, type CompiledCheck } from './compile-checks.ts';
+import type { Model } from './load-models.ts';
+
+/** A check that found bad rows. */
+export interface CheckFinding {
+  name: string;
+  severity: 'error' | 'warn';
+  badRows: number;
+}
+
+/** A check with `error` severity found bad rows: the model's change is rolled back. */
+export class CheckFailure extends Error {
+  constructor(readonly findings: CheckFinding[]) {
+    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows)`).join('; ')}`);
+  }
+}
+
+/** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
+export async function runChecks(sql: DuckDBConnection, model: Model, relation: string) {
+  const checks = compileChecks(model, relation);
+  const rowChecks = checks.filter((c) => c.badRow);
+  const counts = new Map<CompiledCheck, number>();
+  if (rowChecks.length > 0) {
+    const select = rowChecks.map((c) => `count_if(${c.badRow})::integer`).join(', ');
+    const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`)).getRowsJson()[0] ?? [];
+    rowChecks.forEach((c, i) => counts.set(c, Number(row[i] ?? 0)));
+  }
+  for (const check of checks.filter((c) => !c.badRow)) {
+    const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`);
+    counts.set(check, Number(reader.getRowsJson()[0]?.[0] ?? 0));
+  }
+  const findings = checks
+    .filter((c) => counts.get(c)! > 0)
+    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)! }));
+  if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
+  return findings;
+}
+
+/** Fails when the model's SQL does not produce exactly the `.yml` columns, in order. */
+export async function checkColumns(sql: DuckDBConnection, model: Model) {
+  const prepared = await sql.prepare(`select * from (${model.sql})`);
+  const actual = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+  prepared.destroySync();
+  const expected = model.config.columns.map((c) => c.name);
+  if (actual.join(',') !== expected.join(',')) {
+    const missing = expected.filter((c) => !actual.includes(c));
+    const extra = actual.filter((c) => !expected.includes(c));
+    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}; or another order)`);
+  }
+}
