@@ -26,7 +26,8 @@ import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import type { Connectors } from '../connectors/connectors.ts';
 import { specRoutes } from './routes/spec.ts';
-import { tableFreshness } from '../pipelines/freshness.ts';
+import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
+import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
@@ -157,7 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await specRoutes(api, { requestsPerSecond: limiter.perSecond, freshness: () => tableFreshness(deps.wh, deps.home) });
+      await specRoutes(api, { requestsPerSecond: limiter.perSecond, freshness: cachedFreshness(deps.wh, deps.home) });
       await utilRoutes(api, deps);
       await inviteApiRoutes(api, deps);
       await exportRoutes(api, deps, services);
@@ -218,3 +219,23 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
 /** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
 const isClientError = (error: unknown): error is FastifyError =>
   typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+
+/**
+ * The catalog's freshness for the keyless spec endpoints, computed once per publish and at most every 5 s (fetches
+ * move `lastFetchedAt` between publishes): those endpoints answer every client from it instead of querying the
+ * control plane per request.
+ */
+function cachedFreshness(wh: Warehouse, home: Home): () => Promise<Map<string, Freshness>> {
+  let cached: { at: number; publishes: number; value: Promise<Map<string, Freshness>> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || cached.publishes !== publishCount() || now - cached.at > 5_000) {
+      const value = tableFreshness(wh, home);
+      cached = { at: now, publishes: publishCount(), value };
+      value.catch(() => {
+        if (cached?.value === value) cached = undefined;
+      });
+    }
+    return cached.value;
+  };
+}

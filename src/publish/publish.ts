@@ -31,6 +31,10 @@ export interface PublishedConnection {
   marketplaceId: string;
 }
 
+let publishes = 0;
+/** How many snapshots this process has published: what depends on the published state is cached by it. */
+export const publishCount = () => publishes;
+
 /**
  * Writes the catalog tables to a new DuckDB file, then renames it over `published/warehouse.duckdb`: readers see
  * the old snapshot or the new one, never a mix.
@@ -100,6 +104,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
   writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
+  publishes++;
   return result;
 }
 
