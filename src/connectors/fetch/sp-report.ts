@@ -33,9 +33,18 @@ const CLOCK_SKEW_MS = 15 * MINUTE;
  */
 async function findCreated(sp: SpApiClient, body: SpReportRequest, since: number): Promise<string | null> {
   for await (const report of listReports(sp, { reportTypes: [body.reportType], marketplaceIds: body.marketplaceIds, createdSince: new Date(since - CLOCK_SKEW_MS).toISOString(), pageSize: 100 })) {
-    if (Date.parse(report.dataStartTime ?? '') === Date.parse(body.dataStartTime ?? '') && Date.parse(report.dataEndTime ?? '') === Date.parse(body.dataEndTime ?? '')) return report.reportId;
+    if (sameTime(report.dataStartTime, body.dataStartTime) && sameTime(report.dataEndTime, body.dataEndTime)) return report.reportId;
   }
   return null;
+}
+
+/**
+ * Whether the time a report echoes is the one requested. Some types (sales and traffic) echo only the date of the
+ * requested local time (`2026-11-07` for `2026-11-07T00:00:00-08:00`): compared as dates, not as UTC instants.
+ */
+function sameTime(echoed: string | undefined, sent: string | undefined): boolean {
+  if (echoed === undefined || sent === undefined) return echoed === sent;
+  return /^\d{4}-\d{2}-\d{2}$/.test(echoed) ? sent.slice(0, 10) === echoed : Date.parse(echoed) === Date.parse(sent);
 }
 
 /** The text of a FATAL report's error document, when it has one (a few hundred bytes of JSON or text). */
