@@ -55,8 +55,8 @@ export function dropFile(home: string, connection: DemoConnection, source: strin
   writeFileSync(join(dir, name), bytes);
 }
 
-/** Makes a demo home through the CLI: init, an organization, the two connections. */
-export async function makeDemoHome(home: string): Promise<void> {
+/** Makes a demo home through the CLI: init, an organization, the two connections; returns the organization's id. */
+export async function makeDemoHome(home: string): Promise<string> {
   const h = ['--home', home];
   const step = async (args: string[]) => {
     const result = await mktdata([...args, ...h]);
@@ -64,8 +64,9 @@ export async function makeDemoHome(home: string): Promise<void> {
     return result.stdout.trim().split('\n').at(-1)!;
   };
   await step(['init']);
-  const org = await step(['org', 'create', '--name', 'Soak org']);
+  const org = await step(['org', 'create', '--name', 'Soak org', '--tokens', '1000000']);
   for (const c of demoConnections) await step(['connections', 'add', '--org', org, '--name', `Soak ${c.key}`, '--marketplace', c.marketplaceId, '--id', c.id]);
+  return org;
 }
 
 /**

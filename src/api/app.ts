@@ -95,20 +95,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('organizationId', '');
 
   const limiter = new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
+  const organizationOf = keyOrganizations(deps.wh);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('service-api-request-id', request.id);
     if (!request.routeOptions.config.auth) return;
     const key = request.headers['service-api-key'];
     if (typeof key !== 'string' || key === '') throw new MktdataError('ERR_AUTH_MISSING_KEY');
-    const found = await deps.wh.db
-      .selectFrom('control.api_keys')
-      .select('organization_id')
-      .where('key_hash', '=', hashApiKey(key))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!found) throw new MktdataError('ERR_AUTH_INVALID_KEY');
-    request.organizationId = found.organization_id;
-    const retryAfter = limiter.take(found.organization_id);
+    const organizationId = await organizationOf(key);
+    if (!organizationId) throw new MktdataError('ERR_AUTH_INVALID_KEY');
+    request.organizationId = organizationId;
+    const retryAfter = limiter.take(organizationId);
     if (retryAfter !== null) {
       reply.header('Retry-After', String(retryAfter));
       throw new MktdataError('ERR_RATE_LIMITED', { perSecond: limiter.perSecond, retryAfter });
@@ -219,6 +215,36 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
 /** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
 const isClientError = (error: unknown): error is FastifyError =>
   typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+
+/**
+ * The organization of a valid API key, remembered for a minute: a key-protected request (a refused one included)
+ * then costs no control-plane query. Keys are created and revoked only by the CLI, which cannot open the home while
+ * `serve` holds it, so a remembered key cannot have been revoked meanwhile; unknown keys are not remembered.
+ */
+function keyOrganizations(wh: Warehouse): (key: string) => Promise<string | undefined> {
+  const known = new Map<string, { organizationId: Promise<string | undefined>; until: number }>();
+  const lookUp = async (hash: string) => {
+    const found = await wh.db
+      .selectFrom('control.api_keys')
+      .select('organization_id')
+      .where('key_hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!found) known.delete(hash);
+    return found?.organization_id;
+  };
+  return (key) => {
+    const hash = hashApiKey(key);
+    const hit = known.get(hash);
+    if (hit && hit.until > Date.now()) return hit.organizationId;
+    if (known.size >= 10_000) known.clear();
+    // Requests with the same key arriving together share one lookup.
+    const organizationId = lookUp(hash);
+    known.set(hash, { organizationId, until: Date.now() + 60_000 });
+    organizationId.catch(() => known.delete(hash));
+    return organizationId;
+  };
+}
 
 /**
  * The catalog's freshness for the keyless spec endpoints, computed once per publish and at most every 5 s (fetches

@@ -46,13 +46,14 @@ function exportTable(source: CatalogSource): ExportTable {
 
 /** Whether an organization may export a source: its own switch, else the catalog's default. */
 export async function sourceEnabled(wh: Warehouse, organizationId: string, source: CatalogSource): Promise<boolean> {
-  const row = await wh.db
-    .selectFrom('control.organization_sources')
-    .select('enabled')
-    .where('organization_id', '=', organizationId)
-    .where('source_id', '=', source.id)
-    .executeTakeFirst();
-  return row?.enabled ?? source.enabled;
+  return (await sourcesEnabled(wh, organizationId))(source);
+}
+
+/** Whether each source is enabled for an organization: its settings read in one query, for answers that list sources. */
+export async function sourcesEnabled(wh: Warehouse, organizationId: string): Promise<(source: CatalogSource) => boolean> {
+  const rows = await wh.db.selectFrom('control.organization_sources').select(['source_id', 'enabled']).where('organization_id', '=', organizationId).execute();
+  const settings = new Map(rows.map((r) => [r.source_id, r.enabled]));
+  return (source) => settings.get(source.id) ?? source.enabled;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/api/app.ts';
@@ -25,6 +26,26 @@ describe('the keyless catalog endpoints', () => {
     expect(run.published).toBe(true);
     // Within the 5 s the cache could otherwise last: the publish renewed it.
     expect((await freshness()).lastRefreshedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await app.close();
+    await wh.close();
+  });
+
+  it('are sent gzipped to clients that accept gzip, the same document once unzipped, and as they are to the others', async () => {
+    const { home, wh } = await makeHome();
+    const app = await buildApp({ wh, home, requestsPerSecond: 100 });
+    for (const url of ['/spec/data-scheme', '/spec/data-scheme?query=profit', '/spec/data-scheme.md', '/spec/data-scheme/mkt_profit_by_date.md', '/spec/webhook-scheme', '/spec/service_api.md']) {
+      const plain = await app.inject({ method: 'GET', url: `/api/v1${url}` });
+      const zipped = await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const refused = await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'accept-encoding': 'gzip;q=0, identity' } });
+      expect(plain.statusCode, url).toBe(200);
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(zipped.headers['content-encoding'], url).toBe('gzip');
+      expect(zipped.headers.vary, url).toBe('accept-encoding');
+      expect(zipped.headers['content-type'], url).toBe(plain.headers['content-type']);
+      expect(gunzipSync(zipped.rawPayload).toString('utf8'), url).toBe(plain.body);
+      expect(refused.headers['content-encoding'], url).toBeUndefined();
+      expect(refused.body, url).toBe(plain.body);
+    }
     await app.close();
     await wh.close();
   });

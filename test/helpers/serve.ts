@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 
 /** A `mktdata serve` child process on a loopback port. */
 export interface ServeProcess {
@@ -12,10 +13,17 @@ export interface ServeProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `mktdata serve --home HOME --port 0 ...args` and resolves once it prints its URL; rejects with its output when it exits first. */
-export async function startServe(homeRoot: string, args: string[] = []): Promise<ServeProcess> {
-  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
+/**
+ * Starts `mktdata serve --home HOME --port 0 ...args` and resolves once it prints its URL; rejects with its output
+ * when it exits first. With `logFile`, what it prints goes to that file instead of through this process (a load
+ * generator then spends nothing on the server's logs).
+ */
+export async function startServe(homeRoot: string, args: string[] = [], options: { logFile?: string } = {}): Promise<ServeProcess> {
+  const fd = options.logFile ? openSync(options.logFile, 'a') : undefined;
+  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'] });
+  if (fd !== undefined) closeSync(fd);
+  let piped = '';
+  const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : piped);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -23,16 +31,22 @@ export async function startServe(homeRoot: string, args: string[] = []): Promise
     }
     return child.exitCode;
   };
-  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  for (const stream of [child.stdout, child.stderr]) stream?.setEncoding('utf8').on('data', (chunk: string) => (piped += chunk));
   try {
     const base = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', () => {
-        const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output)?.[1];
-        if (url) resolve(url);
+      const poll = setInterval(() => {
+        const url = /mktdata serving (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/.exec(output())?.[1];
+        if (url) {
+          clearInterval(poll);
+          resolve(url);
+        }
+      }, 50);
+      child.once('exit', (code) => {
+        clearInterval(poll);
+        reject(new Error(`serve exited with ${code} before serving:\n${output()}`));
       });
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code} before serving:\n${output}`)));
     });
-    return { base, child, output: () => output, stop };
+    return { base, child, output, stop };
   } catch (error) {
     await stop();
     throw error;

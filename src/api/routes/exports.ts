@@ -7,7 +7,7 @@ import { findSources } from '../../catalog/catalog.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
 import { MktdataError } from '../../errors.ts';
 import { createExport, deleteExport, outOfTokens, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
-import { availableTo, organizationAccounts, sourceEnabled } from '../../exports/export-source.ts';
+import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports/export-source.ts';
 import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
@@ -87,12 +87,11 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       const stageOf = await initialLoadStages(wh, deps.home);
       const loading = ids.find((id) => stageOf(id) === 'FIRST_STAGE');
       if (loading) throw new MktdataError('ERR_INITIAL_LOAD_IN_PROGRESS', { id: loading });
-      const sources = [];
-      for (const source of findSources(filter)) {
-        if (!accounts.every((a) => availableTo(source, a.type))) continue;
-        const on = await sourceEnabled(wh, request.organizationId, source);
-        if (enabled === undefined || enabled === on) sources.push({ ...source, enabled: on });
-      }
+      const enabledFor = await sourcesEnabled(wh, request.organizationId);
+      const sources = findSources(filter)
+        .filter((source) => accounts.every((a) => availableTo(source, a.type)))
+        .map((source) => ({ ...source, enabled: enabledFor(source) }))
+        .filter((source) => enabled === undefined || enabled === source.enabled);
       const recommendedSources = sources.filter((s) => s.defaultDataset).map(({ id, name, tableName }) => ({ id, name, tableName }));
       const historical = ids.filter((id) => stageOf(id) === 'SECOND_STAGE');
       const notice = historical.length
