@@ -2,6 +2,7 @@
 export const errorRegistry = {
   ERR_HOME_NOT_INITIALIZED: { status: 500, message: 'home {home} is not initialized: run `mktdata init --home {home}` first' },
   ERR_HOME_LOCKED: { status: 503, message: 'home {home} is being written by another process ({holder}); wait for it to finish or stop it' },
+  ERR_PUBLISH_DISK_FULL: { status: 507, message: 'publishing stopped, the disk of {dir} is full ({reason}); the previous snapshot (published {previous}) is still the one served; free some space and run again to publish' },
   ERR_NOT_PUBLISHED: { status: 404, message: 'nothing is published in {home} yet: run `mktdata build` first' },
   ERR_ORG_NOT_FOUND: { status: 404, message: 'organization {id} not found' },
   ERR_CONNECTION_NOT_FOUND: { status: 404, message: 'connection {id} not found' },

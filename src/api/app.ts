@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 const reasons: Record<number, string> = {
   400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
   410: 'Gone', 412: 'Precondition Failed', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
-  501: 'Not Implemented', 503: 'Service Unavailable',
+  501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
 /** One error body for every failure (API.md): a registered code, a safe message, the request id; never internals. */

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Kysely, Migrator, type Migration } from 'kysely';
 import { MktdataError } from '../errors.ts';
@@ -16,6 +17,21 @@ const migrations: Record<string, Migration> = { '001-control-plane': controlPlan
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
+
+/**
+ * DuckDB's memory limit and spill directory for the warehouse, from the environment (README "Resources"):
+ * MKTDATA_MEMORY_LIMIT (a size such as `2GB`; DuckDB's default is 80% of the machine's memory) and
+ * MKTDATA_TEMP_DIRECTORY (where a build spills what does not fit; default `warehouse.duckdb.tmp/` in the home).
+ * Each snapshot an export reads gets the same memory limit.
+ */
+export function resourceOptions(env: NodeJS.ProcessEnv = process.env): { memory_limit?: string; temp_directory?: string } {
+  const limit = env.MKTDATA_MEMORY_LIMIT?.trim();
+  const temp = env.MKTDATA_TEMP_DIRECTORY?.trim();
+  if (limit && !/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_MEMORY_LIMIT', reason: `"${limit}" is not a size such as 2GB or 1536MiB` });
+  }
+  return { ...(limit ? { memory_limit: limit } : {}), ...(temp ? { temp_directory: resolve(temp) } : {}) };
+}
 
 /** The one writer of a home: the DuckDB warehouse, a SQL connection and the control plane. */
 export interface Warehouse {
@@ -79,7 +95,7 @@ async function migrate(db: Kysely<ControlPlane>): Promise<void> {
 async function createInstance(home: Home): Promise<DuckDBInstance> {
   for (const started = Date.now(); ; ) {
     try {
-      return await DuckDBInstance.create(home.warehouse, duckDbOptions);
+      return await DuckDBInstance.create(home.warehouse, { ...duckDbOptions, ...resourceOptions() });
     } catch (error) {
       if (!/lock/i.test(String(error))) throw error;
       if (writerAlive(home) || Date.now() - started > lockReleaseWaitMs) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { duckDbOptions } from '../db/warehouse.ts';
+import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { PublishResult } from './publish.ts';
@@ -9,7 +9,8 @@ import type { PublishResult } from './publish.ts';
 /** Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. */
 export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) => Promise<T>): Promise<T> {
   if (!existsSync(home.published)) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
-  const instance = await DuckDBInstance.create(home.published, { ...duckDbOptions, access_mode: 'READ_ONLY' });
+  const { memory_limit } = resourceOptions();
+  const instance = await DuckDBInstance.create(home.published, { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}), access_mode: 'READ_ONLY' });
   const sql = await instance.connect();
   try {
     return await work(sql);

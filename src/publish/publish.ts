@@ -7,6 +7,7 @@ import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { isPublished, unpublishedChanges } from './changes.ts';
 import { readManifest } from './open-snapshot.ts';
+import { MktdataError } from '../errors.ts';
 
 /** What a publish wrote. */
 export interface PublishResult {
@@ -29,6 +30,15 @@ export interface PublishedConnection {
   organizationId: string;
   type: string;
   marketplaceId: string;
+}
+
+/**
+ * When a write was refused for want of space (or over a quota or the file size limit), the line of the error that
+ * says so; else undefined.
+ */
+function diskFull(error: unknown): string | undefined {
+  const saying = /no space left on device|ENOSPC|disk quota exceeded|EDQUOT|file too large|EFBIG/i;
+  return String((error as Error)?.message ?? error).split('\n').find((line) => saying.test(line))?.trim();
 }
 
 let publishes = 0;
@@ -56,53 +66,58 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   // A build that replaced every table whole gains nothing from the last snapshot.
   const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
   const previous = everyTableReplaced ? null : await startingPoint(wh);
-  // A copy-on-write clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
-  if (previous) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
   const tables: PublishResult['tables'] = [];
-  // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
-  await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
+  const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
+  let result: PublishResult;
   try {
-    for (const model of built) {
-      const target = `next_snapshot.main.${model.name}`;
-      const before = previous?.tables.find((t) => t.name === model.name);
-      const change = changes.byTable.get(model.name);
-      if (before && !change) {
-        tables.push(before);
-        continue;
+    // A copy-on-write clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
+    if (previous) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
+    // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
+    await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
+    try {
+      for (const model of built) {
+        const target = `next_snapshot.main.${model.name}`;
+        const before = previous?.tables.find((t) => t.name === model.name);
+        const change = changes.byTable.get(model.name);
+        if (before && !change) {
+          tables.push(before);
+          continue;
+        }
+        if (!before || change === 'whole' || !model.config.window) {
+          await sql.run(`create or replace table ${target} as select * from ${model.id}`);
+        } else {
+          const replaced = windowRows(model, change!);
+          await sql.run(`delete from ${target} where ${replaced}`);
+          await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+        }
+        const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
+        tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
       }
-      if (!before || change === 'whole' || !model.config.window) {
-        await sql.run(`create or replace table ${target} as select * from ${model.id}`);
-      } else {
-        const replaced = windowRows(model, change!);
-        await sql.run(`delete from ${target} where ${replaced}`);
-        await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+      for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
+        await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
       }
-      const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
-      tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
+    } finally {
+      await sql.run('detach database if exists next_snapshot');
     }
-    for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
-      await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
-    }
-    await sql.run('detach next_snapshot');
+    const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
+      .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
+    // Renaming keeps the file's size and time: the manifest is written before anything is renamed, so a disk
+    // that fills up stops the publish while the previous snapshot and its manifest are still in place.
+    const { size, mtimeMs } = statSync(next);
+    result = { path: home.published, tables, publishedAt: new Date().toISOString(), connections, snapshotId: randomUUID(), file: { size, mtimeMs }, incremental: previous !== null };
+    writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   } catch (error) {
-    await sql.run('detach database if exists next_snapshot');
-    rmSync(next, { force: true });
-    throw error;
+    // The unfinished file, the log DuckDB kept beside it, and the manifest: on a full disk their space is needed.
+    for (const file of [next, `${next}.wal`, manifest]) rmSync(file, { force: true });
+    const reason = diskFull(error);
+    throw reason ? new MktdataError('ERR_PUBLISH_DISK_FULL', { dir: home.publishedDir, reason, previous: readManifest(home)?.publishedAt ?? 'none yet' }, { cause: error }) : error;
   }
-  const publishedAt = new Date().toISOString();
-  const snapshotId = randomUUID();
-  const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
-    .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
   // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
   await inTransaction(sql, async () => {
     await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
-    await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: snapshotId });
+    await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: result.snapshotId });
   });
   renameSync(next, home.published);
-  const { size, mtimeMs } = statSync(home.published);
-  const result = { path: home.published, tables, publishedAt, connections, snapshotId, file: { size, mtimeMs }, incremental: previous !== null };
-  const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
-  writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
   publishes++;
   return result;
