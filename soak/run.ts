@@ -9,6 +9,7 @@ import { crashIngest } from './crash-ingest.ts';
 import { crashRun } from './crash-run.ts';
 import { hostileFiles } from './hostile-files.ts';
 import { load } from './load.ts';
+import { probes } from './probes.ts';
 import { secrets } from './secrets.ts';
 
 interface Figure {
@@ -88,6 +89,18 @@ const parts: Part[] = [
     },
   },
   {
+    name: 'probes',
+    async run(workDir) {
+      const r = await probes(workDir, { log });
+      return {
+        figures: [
+          { name: 'isolation and injection probes passed', value: `${r.passed} of ${r.probes} (target: all)`, ok: r.passed === r.probes && r.failures.length === 0 && r.probes >= 100 },
+        ],
+        failures: r.failures,
+      };
+    },
+  },
+  {
     name: 'secrets',
     async run(workDir) {
       const r = await secrets(workDir, { log });
@@ -122,7 +135,6 @@ for (const part of parts.filter((p) => wanted.length === 0 || wanted.includes(p.
 // What the suite does not measure yet (issue 14): reported, and the whole suite falls short until it does.
 const missing = [
   'kills of build, serve with exports in flight, publish, and run with fetching',
-  'isolation and injection probes of every endpoint',
   'a full build under a 2 GB memory_limit; disk full while publishing',
 ];
 if (wanted.length === 0) for (const name of missing) figures.push({ name, value: 'not measured yet', ok: false });

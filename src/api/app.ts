@@ -111,7 +111,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error.statusCode === 413) await drainBody(request);
+    return sendError(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) =>
     sendError(new MktdataError('ERR_ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0]! }), request, reply),
   );
@@ -169,8 +172,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 }
 
 const reasons: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict',
-  410: 'Gone', 412: 'Precondition Failed', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  409: 'Conflict', 410: 'Gone', 412: 'Precondition Failed', 413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
   501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
 };
 
@@ -210,6 +214,34 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
     .status(status)
     .type('application/json')
     .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}) });
+}
+
+/** What a client may send of a body refused as too large before it is cut off. */
+const DRAIN_BYTES = 64 << 20;
+const DRAIN_MS = 10_000;
+
+/**
+ * Reads and discards a body refused as too large (up to 64 MB or 10 s): closing the connection with the body still
+ * arriving makes the kernel reset it, and the client then never reads the 413.
+ */
+async function drainBody(request: FastifyRequest): Promise<void> {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  await new Promise<void>((resolve) => {
+    let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_BYTES) done();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    raw.on('data', onData).once('end', done).once('error', done).once('close', done);
+    raw.resume();
+  });
 }
 
 /** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
