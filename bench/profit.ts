@@ -110,14 +110,15 @@ function failOn(results: ModelResult[]) {
  * `<source>/<connection id>/<period>`: orders and ads by month, settlements one each, traffic by day).
  */
 export async function generate(wh: Warehouse, options: { files?: boolean } = {}) {
-  const fileId = (expression: string) => (options.files ? expression : `'bench'`);
+  // A landed file is one connection's: (_file_id, _line_number) names one raw line, as staging models rely on.
+  const fileId = (expression: string, connection = '_connection_id') => (options.files ? expression : `'bench/' || ${connection}`);
   const organizationId = await createOrganization(wh, { name: 'Bench', tokens: 0 });
   for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
   await ensureRawTables(wh.sql);
   const linesPerConnection = sizes.orderLines / connections.length;
   const trafficAsins = Math.ceil(sizes.trafficRows / connections.length / days);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled.
     await wh.sql.run(`
       insert into raw.get_flat_file_all_orders_data_by_order_date_general by name
@@ -171,7 +172,7 @@ export async function generate(wh: Warehouse, options: { files?: boolean } = {})
     select settlement_id, sum(amount) as total_amount, ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from raw.get_v2_settlement_report_data_flat_file_v2 group by settlement_id, _connection_id`);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     const monthly = (source: string) => lineage(`'${source}/${c.id}/' || strftime("date", '%Y-%m')`);
     await wh.sql.run(`
       insert into raw.get_sales_and_traffic_report by name

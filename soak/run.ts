@@ -10,6 +10,7 @@ import { crashRun } from './crash-run.ts';
 import { hostileFiles } from './hostile-files.ts';
 import { load } from './load.ts';
 import { probes } from './probes.ts';
+import { resources } from './resources.ts';
 import { secrets } from './secrets.ts';
 
 interface Figure {
@@ -112,6 +113,21 @@ const parts: Part[] = [
       };
     },
   },
+  {
+    name: 'resources',
+    async run(workDir) {
+      const r = await resources(workDir, { log });
+      const m = r.memory;
+      const d = r.diskFull;
+      return {
+        figures: [
+          { name: 'a full build of the two-year bench data under a 2 GB memory limit', value: `${m.completed ? 'completed' : 'FAILED'} in ${m.buildS.toFixed(0)} s (memory_limit ${m.memoryLimit}, ${m.spilledMb.toFixed(0)} MB spilled at most, process peak RSS ${m.maxRssMb.toFixed(0)} MB, ${m.profitRows} profit rows)`, ok: m.completed },
+          { name: 'disk full while publishing: previous snapshot kept, nothing left behind, said so, next run publishes', value: [d.keptPrevious, d.leftNothing, d.saidSo, d.nextRunPublished].map((b) => (b ? 'yes' : 'NO')).join(', '), ok: d.keptPrevious && d.leftNothing && d.saidSo && d.nextRunPublished },
+        ],
+        failures: r.failures,
+      };
+    },
+  },
 ];
 
 const wanted = process.argv.slice(2);
@@ -135,7 +151,6 @@ for (const part of parts.filter((p) => wanted.length === 0 || wanted.includes(p.
 // What the suite does not measure yet (issue 14): reported, and the whole suite falls short until it does.
 const missing = [
   'kills of build, serve with exports in flight, publish, and run with fetching',
-  'a full build under a 2 GB memory_limit; disk full while publishing',
 ];
 if (wanted.length === 0) for (const name of missing) figures.push({ name, value: 'not measured yet', ok: false });
 console.log(`\nsoak ${new Date().toISOString().slice(0, 10)}`);
