@@ -1,7 +1,8 @@
-// Crash safety of `mktdata run`: killed (SIGKILL) at random points while it lands new unit costs and orders and
-// rebuilds what they change, the published snapshot must stay wholly the previous one or wholly the new one, and
-// one rerun must converge to the uninterrupted result without losing a landed or waiting file.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// Crash safety of `mktdata run` and `mktdata build`: killed (SIGKILL) at random points while the run lands new unit
+// costs and rebuilds what they change (or the build rebuilds after `mktdata cogs import` landed them), the published
+// snapshot must stay wholly the previous one or wholly the new one, and one rerun of the same command must converge
+// to the uninterrupted result without losing a landed or waiting file.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { resolveHome } from '../src/home.ts';
@@ -45,25 +46,34 @@ async function landedCount(home: string): Promise<number> {
 }
 const waiting = (home: string) => readdirSync(join(home, 'landing'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).length;
 
-export async function crashRun(workDir: string, options: { trials: number; log: (line: string) => void }): Promise<CrashRunReport> {
+export async function crashRun(workDir: string, options: { trials: number; log: (line: string) => void; command?: 'run' | 'build' }): Promise<CrashRunReport> {
+  const command = options.command ?? 'run';
   const base = join(workDir, 'base');
   await makeDemoHome(base);
   for (const c of demoConnections) dropDemoFiles(base, c);
   const first = await mktdata(['run', '--home', base]);
   if (first.code !== 0) throw new Error(`the first run failed: ${first.stderr}`);
   // The run under test lands new unit costs for both connections.
-  for (const c of demoConnections) dropFile(base, c, 'cogs', 'cogs-2026-09.csv', newerCosts(c.key));
+  for (const c of demoConnections) {
+    if (command === 'run') dropFile(base, c, 'cogs', 'cogs-2026-09.csv', newerCosts(c.key));
+    else {
+      const file = join(workDir, `cogs-${c.key}.csv`);
+      writeFileSync(file, newerCosts(c.key));
+      const imported = await mktdata(['cogs', 'import', '--connection', c.id, file, '--home', base]);
+      if (imported.code !== 0) throw new Error(`cogs import failed: ${imported.stderr}`);
+    }
+  }
   const before = await fingerprints(base);
 
   const reference = join(workDir, 'reference');
   cpSync(base, reference, { recursive: true });
   const started = performance.now();
-  const uninterrupted = await mktdata(['run', '--home', reference]);
+  const uninterrupted = await mktdata([command, '--home', reference]);
   const runMs = performance.now() - started;
-  if (uninterrupted.code !== 0) throw new Error(`the uninterrupted run failed: ${uninterrupted.stderr}`);
+  if (uninterrupted.code !== 0) throw new Error(`the uninterrupted ${command} failed: ${uninterrupted.stderr}`);
   const after = await fingerprints(reference);
   const landedAfter = await landedCount(reference);
-  options.log(`crash run: the uninterrupted run takes ${(runMs / 1000).toFixed(1)} s; killing ${options.trials} runs at random points`);
+  options.log(`crash ${command}: the uninterrupted ${command} takes ${(runMs / 1000).toFixed(1)} s; killing it ${options.trials} times at random points`);
 
   const report: CrashRunReport = { trials: options.trials, consistent: 0, converged: 0, lost: 0, failures: [], runMs };
   for (let trial = 1; trial <= options.trials; trial++) {
@@ -72,7 +82,7 @@ export async function crashRun(workDir: string, options: { trials: number; log: 
     cpSync(base, home, { recursive: true });
     // Every other trial is killed in the run's last fifth (or just after it), where it publishes.
     const killAt = trial % 2 === 1 ? Math.random() * runMs : runMs * (0.8 + 0.25 * Math.random());
-    const run = startMktdata(['run', '--home', home]);
+    const run = startMktdata([command, '--home', home]);
     const timer = setTimeout(() => run.child.kill('SIGKILL'), killAt);
     const ended = await run.ended;
     clearTimeout(timer);
@@ -84,7 +94,7 @@ export async function crashRun(workDir: string, options: { trials: number; log: 
       const mixed = [...(after ?? [])].filter(([t, f]) => snapshot?.get(t) !== f && before?.get(t) !== f).map(([t]) => t);
       report.failures.push(`trial ${trial} (killed at ${killAt.toFixed(0)} ms): the snapshot is neither the previous nor the new one: ${mixed.join(', ')}`);
     }
-    const rerun = await mktdata(['run', '--home', home]);
+    const rerun = await mktdata([command, '--home', home]);
     const final = await fingerprints(home);
     const converged = rerun.code === 0 && same(final, after);
     if (!converged) options.log(`    differ: ${[...(after ?? [])].filter(([t, f]) => final?.get(t) !== f).map(([t, f]) => `${t} ${final?.get(t)} vs ${f}`).join('; ')}`);
