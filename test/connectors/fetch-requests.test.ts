@@ -27,4 +27,19 @@ describe('fetch requests', () => {
     expect((await pendingFetches(wh, later)).map((r) => r.id).sort()).toEqual([untouched!.id, creating!.id, failed!.id].sort());
     await wh.close();
   });
+
+  it('keeps what an unfinished initial load has fetched out of the plan of its rerun, however long ago, and lets later runs ask again', async () => {
+    const { wh } = await makeHome();
+    const planned = new Date('2026-11-20T18:30:00Z');
+    const [landed, empty, daily] = await insertFetches(wh, null, [{ ...order('2026-11-01', '2026-11-05'), stage: 'FIRST_STAGE' }, { ...order('2026-11-06', '2026-11-10'), stage: 'FIRST_STAGE' }, order('2026-11-11', '2026-11-15')], planned);
+    for (const request of [landed!, empty!, daily!]) await updateFetch(wh, request.id, { status: request === empty ? 'empty' : 'landed' });
+    // Two hours later (after FRESH_MS) the killed first load runs again: what it landed or found empty stays fetched;
+    // a request of no initial load may be asked again (late revisions).
+    const later = new Date(planned.getTime() + 4 * FRESH_MS);
+    expect((await recentFetches(wh, later)).map((r) => r.from).sort()).toEqual(['2026-11-01', '2026-11-06']);
+    // Once the connection's initial load is complete, its daily runs may ask for those days again.
+    await wh.db.updateTable('control.connections').set({ initial_load_stage: 'COMPLETE' }).where('id', '=', US.id).execute();
+    expect(await recentFetches(wh, later)).toEqual([]);
+    await wh.close();
+  });
 });

@@ -82,8 +82,13 @@ export async function insertFetches(wh: Warehouse, runId: string | null, fetches
   return (await wh.db.selectFrom('control.fetch_requests').selectAll().where('id', 'in', [...ids, '']).execute()).map(fromRow);
 }
 
-/** Ranges that need no new request: made in the last FRESH_MS, not yet ended (a killed run's, to be resumed), or failed and to be retried. */
+/**
+ * Ranges that need no new request: made in the last FRESH_MS, not yet ended (a killed run's, to be resumed), failed
+ * and to be retried, or fetched already by an initial load that has not completed (a killed first load's rerun
+ * goes on from what it has, however long ago that was fetched).
+ */
 export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFetch[]> {
+  const loading = wh.db.selectFrom('control.connections').select('id').where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
     .select(['connection_id', 'source', 'date_from', 'date_to'])
@@ -92,6 +97,7 @@ export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFet
         eb('created_at', '>=', new Date(now.getTime() - FRESH_MS).toISOString()),
         eb('status', 'in', unfinished),
         eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]),
+        eb.and([eb('stage', 'is not', null), eb('status', 'in', ['landed', 'empty']), eb('connection_id', 'in', loading)]),
       ]),
     )
     .where('status', '<>', 'unavailable')
