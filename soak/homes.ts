@@ -71,9 +71,10 @@ export async function makeDemoHome(home: string): Promise<string> {
 
 /**
  * Per-table fingerprints of a published snapshot (rows and an order-free hash of every row), opened read-only as an
- * analyst opens it; null when there is none.
+ * analyst opens it; null when there is none. With `before`, a table with a `date` column counts only the rows of
+ * earlier days (what a later clock cannot have changed).
  */
-export async function fingerprints(home: string): Promise<Map<string, string> | null> {
+export async function fingerprints(home: string, before?: string): Promise<Map<string, string> | null> {
   const file = join(home, 'published', 'warehouse.duckdb');
   if (!existsSync(file)) return null;
   const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
@@ -81,9 +82,11 @@ export async function fingerprints(home: string): Promise<Map<string, string> | 
     const sql = await instance.connect();
     const tables = (await sql.runAndReadAll(`select table_name from information_schema.tables where table_schema = 'main' order by 1`)).getRowsJson().map(([t]) => String(t));
     const result = new Map<string, string>();
+    const dated = new Set((await sql.runAndReadAll(`select table_name from information_schema.columns where table_schema = 'main' and column_name = 'date'`)).getRowsJson().map(([t]) => String(t)));
     for (const table of tables) {
+      const where = before && dated.has(table) ? ` where date < date '${before}'` : '';
       // mkt_cogs.updated_at is when the unit costs were uploaded: a fact of the run, not of the data.
-      const [row] = (await sql.runAndReadAll(`select count(*)::varchar, coalesce(sum(hash(t::varchar)), 0)::varchar from (select * exclude (updated_at) from main.${table}) as t`.replace(' exclude (updated_at)', table === 'mkt_cogs' ? ' exclude (updated_at)' : ''))).getRowsJson();
+      const [row] = (await sql.runAndReadAll(`select count(*)::varchar, coalesce(sum(hash(t::varchar)), 0)::varchar from (select * exclude (updated_at) from main.${table}${where}) as t`.replace(' exclude (updated_at)', table === 'mkt_cogs' ? ' exclude (updated_at)' : ''))).getRowsJson();
       result.set(table, `${row![0]} rows #${row![1]}`);
     }
     sql.closeSync();
