@@ -70,6 +70,23 @@ export async function makeDemoHome(home: string): Promise<string> {
 }
 
 /**
+ * A demo home whose demo files one `mktdata run` has landed, built and published; its organization, and `cli`,
+ * which runs `mktdata ARGS --home HOME`, fails on a non-zero exit and returns the last line printed (an id, a key).
+ */
+export async function publishedDemoHome(home: string): Promise<{ org: string; cli: (args: string[]) => Promise<string> }> {
+  const org = await makeDemoHome(home);
+  for (const c of demoConnections) dropDemoFiles(home, c);
+  const first = await mktdata(['run', '--home', home]);
+  if (first.code !== 0) throw new Error(`the demo run failed: ${first.stderr}`);
+  const cli = async (args: string[]) => {
+    const r = await mktdata([...args, '--home', home]);
+    if (r.code !== 0) throw new Error(`mktdata ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout.trim().split('\n').at(-1)!;
+  };
+  return { org, cli };
+}
+
+/**
  * Per-table fingerprints of a published snapshot (rows and an order-free hash of every row), opened read-only as an
  * analyst opens it; null when there is none. With `before`, a table with a `date` column counts only the rows of
  * earlier days (what a later clock cannot have changed).

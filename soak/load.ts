@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent, request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { demoConnections, dropDemoFiles, makeDemoHome, mktdata } from './homes.ts';
+import { demoConnections, publishedDemoHome } from './homes.ts';
 import { startServe, type ServeProcess } from '../test/helpers/serve.ts';
 
 export interface LoadReport {
@@ -68,15 +68,7 @@ const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sor
 
 export async function load(workDir: string, options: { log: (line: string) => void }): Promise<LoadReport> {
   const home = join(workDir, 'home');
-  const org = await makeDemoHome(home);
-  for (const c of demoConnections) dropDemoFiles(home, c);
-  const first = await mktdata(['run', '--home', home]);
-  if (first.code !== 0) throw new Error(`the demo run failed: ${first.stderr}`);
-  const cli = async (args: string[]) => {
-    const r = await mktdata([...args, '--home', home]);
-    if (r.code !== 0) throw new Error(`mktdata ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1)!;
-  };
+  const { org, cli } = await publishedDemoHome(home);
   const keyOf = async (orgId: string) => cli(['keys', 'create', '--org', orgId]);
   const exporterKey = await keyOf(org);
   const politeKey = await keyOf(await cli(['org', 'create', '--name', 'Polite org']));

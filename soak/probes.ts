@@ -13,22 +13,14 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
-import { demoConnections, dropDemoFiles, makeDemoHome, mktdata } from './homes.ts';
+import { demoConnections, publishedDemoHome } from './homes.ts';
 import { startServe, type ServeProcess } from '../test/helpers/serve.ts';
 import { API, PAYLOADS, TABLE, fileContents, judge, s4xx, send, sha256, short, sleep, wrongPhrase, type Answer, type Expect, type Method, type ProbesReport, type Req } from './probe-judge.ts';
 
 
 export async function probes(workDir: string, options: { log: (line: string) => void }): Promise<ProbesReport> {
   const home = join(workDir, 'home');
-  const orgA = await makeDemoHome(home);
-  for (const c of demoConnections) dropDemoFiles(home, c);
-  const first = await mktdata(['run', '--home', home]);
-  if (first.code !== 0) throw new Error(`the demo run failed: ${first.stderr}`);
-  const cli = async (args: string[]) => {
-    const r = await mktdata([...args, '--home', home]);
-    if (r.code !== 0) throw new Error(`mktdata ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout.trim().split('\n').at(-1)!;
-  };
+  const { org: orgA, cli } = await publishedDemoHome(home);
   const keyA = await cli(['keys', 'create', '--org', orgA]);
   const orgB = await cli(['org', 'create', '--name', 'B', '--tokens', '1000000']);
   const connB = await cli(['connections', 'add', '--org', orgB, '--name', 'Probe B connection', '--marketplace', 'ATVPDKIKX0DER']);
