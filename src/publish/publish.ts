@@ -56,8 +56,8 @@ export const publishCount = () => publishes;
 export async function publish(wh: Warehouse): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
-  // A publish killed mid-copy leaves its unfinished file behind; no reader ever opened it.
-  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-'))) {
+  // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind; no reader opened them.
+  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-') || f.startsWith('.manifest-'))) {
     rmSync(join(home.publishedDir, stale), { force: true });
   }
   const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Warehouse } from '../../src/db/warehouse.ts';
@@ -25,6 +25,13 @@ describe('publish', () => {
     await publish(wh);
   });
   afterEach(async () => wh.close());
+
+  it('removes what a killed publish left in published/ (its unfinished file, DuckDB log and manifest) and nothing else', async () => {
+    const leftovers = ['.next-0000.duckdb', '.next-0000.duckdb.wal', '.manifest-0000.json'];
+    for (const name of leftovers) writeFileSync(join(home.publishedDir, name), 'partial');
+    await publish(wh);
+    expect(readdirSync(home.publishedDir).sort()).toEqual(['manifest.json', 'warehouse.duckdb']);
+  });
 
   it('publishes every catalog table with exactly the columns and types of its .yml', async () => {
     for (const model of loadModels().filter((m) => m.config.catalog)) {
