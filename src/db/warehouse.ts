@@ -97,7 +97,12 @@ async function createInstance(home: Home): Promise<DuckDBInstance> {
     try {
       return await DuckDBInstance.create(home.warehouse, { ...duckDbOptions, ...resourceOptions() });
     } catch (error) {
-      if (!/lock/i.test(String(error))) throw error;
+      const text = String(error);
+      if (/Out of Memory Error/i.test(text) && process.env.MKTDATA_MEMORY_LIMIT) {
+        throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_MEMORY_LIMIT', reason: `"${process.env.MKTDATA_MEMORY_LIMIT}" is too small to open the warehouse (${text.split('\n')[0]})` }, { cause: error });
+      }
+      // DuckDB's file lock ("Could not set lock on file …: Conflicting lock is held"), not any message with "block" in it.
+      if (!/could not set lock|conflicting lock/i.test(text)) throw error;
       if (writerAlive(home) || Date.now() - started > lockReleaseWaitMs) {
         throw new MktdataError('ERR_HOME_LOCKED', { home: home.root, holder: describeHolder(home, error) }, { cause: error });
       }

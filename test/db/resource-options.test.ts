@@ -19,6 +19,11 @@ describe('DuckDB memory limit and spill directory', () => {
       expect(setting).toBe('953.6 MiB');
       const limited = await cli(['build', '--home', home.root, '--select', 'marts.mkt_cogs']);
       expect(limited.code, limited.stderr).toBe(0);
+      // Too small to open the warehouse at all: said so, at once (not mistaken for a locked home).
+      process.env.MKTDATA_MEMORY_LIMIT = '1KB';
+      const tiny = await cli(['build', '--home', home.root]);
+      expect(tiny.code).toBe(1);
+      expect(tiny.stderr).toContain('MKTDATA_MEMORY_LIMIT: "1KB" is too small to open the warehouse (');
       process.env.MKTDATA_MEMORY_LIMIT = '2 gigs';
       const refused = await cli(['build', '--home', home.root]);
       expect(refused.code).toBe(1);
