@@ -8,12 +8,13 @@
 // - on a 4xx of `/api/v1` (but the documented Markdown pages and downloads) is the JSON error body of API.md.
 // Groups: isolation (B's key on A's ids), SQL injection (A's key, payloads in every field and query parameter),
 // path traversal (every path parameter), bodies (oversized, deeply nested, malformed, wrong type), signed download
-// links (tampered and expired), webhook URLs (not applicable while there is no webhook endpoint), and once per 4xx
+// links (tampered and expired), webhook URLs aimed at private addresses (probe-webhooks.ts), and once per 4xx
 // status seen: the error body's `error` is its reason phrase.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
 import { demoConnections, publishedDemoHome } from './homes.ts';
+import { webhookProbes } from './probe-webhooks.ts';
 import { startServe, type ServeProcess } from '../test/helpers/serve.ts';
 import { API, PAYLOADS, TABLE, fileContents, judge, s4xx, send, sha256, short, sleep, wrongPhrase, type Answer, type Expect, type Method, type ProbesReport, type Req } from './probe-judge.ts';
 
@@ -410,7 +411,8 @@ async function probeAll(
   await alive('malformed bodies');
 
   // --- 6. Webhook URLs aimed at private addresses.
-  options.log('probes: webhook URLs aimed at private addresses: not applicable yet (src/api has no webhook endpoint; export schedules\' `integrations` URLs are POSTed to unchecked by src/exports/schedule-runner.ts)');
+  group = 'webhook urls';
+  await webhookProbes({ probe, tally, keyA, scheduleA, scheduleBody: (extra) => scheduleBody(connIdsA, extra), secrets: secretsOfB });
 
   // --- 5. Signed links (last: the expiry probe restarts serve).
   group = 'signed links';

@@ -29,6 +29,7 @@ import { specRoutes } from './routes/spec.ts';
 import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
 import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
+import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -48,6 +49,8 @@ export interface AppDeps {
   signedUrlMinutes?: number;
   /** The live connectors (application, endpoints, clients): invitations then connect through the marketplace's consent. */
   connectors?: Connectors;
+  /** Networks webhooks may reach besides public addresses. @default MKTDATA_WEBHOOK_ALLOWED_NETWORKS */
+  webhookAllowedNetworks?: Networks;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
@@ -127,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onFinished: (row) => schedules.notify(row),
     log,
   });
-  const schedules = new ScheduleRunner(deps.wh, worker, log);
+  const schedules = new ScheduleRunner(deps.wh, worker, deps.webhookAllowedNetworks ?? allowedNetworks(), log);
   const services: ExportServices = { worker, schedules, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
   app.decorate('exportServices', services);
   let sweeper: Cron | undefined;

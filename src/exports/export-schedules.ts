@@ -4,6 +4,7 @@ import type { ExportTables } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { exportRequestSchema, type ExportRequest } from './export-request.ts';
+import { checkWebhookUrl, type Networks } from '../webhooks/address.ts';
 import { findExportSource, organizationAccounts, resolveExport } from './export-source.ts';
 
 export type ScheduleRow = ExportTables['control.export_schedules'];
@@ -43,8 +44,8 @@ export function scheduledRequest(row: ScheduleRow, at: Date): ExportRequest {
   return exportRequestSchema.parse({ ...stored, ...period });
 }
 
-/** Checks a schedule before it is stored: cron, timezone, and the export a run would create now. */
-async function check(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date): Promise<{ request: ExportRequest; sourceId: string }> {
+/** Checks a schedule before it is stored: cron, timezone, webhook addresses, and the export a run would create now. */
+async function check(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<{ request: ExportRequest; sourceId: string }> {
   try {
     new Intl.DateTimeFormat('en', { timeZone: input.timezone });
   } catch {
@@ -55,6 +56,7 @@ async function check(wh: Warehouse, organizationId: string, input: ScheduleInput
   } catch (error) {
     throw invalid('cron', `not a cron expression: ${(error as Error).message}`);
   }
+  for (const [i, { url }] of input.integrations.entries()) await checkWebhookUrl(url, networks, `integrations[${i}]`);
   const { name: _n, cron: _c, timezone: _t, active: _a, relativePeriod, integrations: _i, ...request } = input;
   const source = findExportSource(request);
   if (source.requiresDatePeriod && !relativePeriod) throw invalid('relativePeriod', `${source.tableName} requires a date period: give relativePeriod`);
@@ -66,8 +68,8 @@ async function check(wh: Warehouse, organizationId: string, input: ScheduleInput
 }
 
 /** Stores a new schedule (creator API) after checking it. */
-export async function createSchedule(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date): Promise<ScheduleRow> {
-  const { request } = await check(wh, organizationId, input, at);
+export async function createSchedule(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
+  const { request } = await check(wh, organizationId, input, at, networks);
   const row: ScheduleRow = {
     id: randomUUID(),
     organization_id: organizationId,
@@ -81,9 +83,9 @@ export async function createSchedule(wh: Warehouse, organizationId: string, inpu
 }
 
 /** Replaces a schedule's definition (PUT); its id, creator and creation time stay. */
-export async function updateSchedule(wh: Warehouse, organizationId: string, id: string, input: ScheduleInput, at: Date): Promise<ScheduleRow> {
+export async function updateSchedule(wh: Warehouse, organizationId: string, id: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
   const existing = await requireSchedule(wh, organizationId, id);
-  const { request } = await check(wh, organizationId, input, at);
+  const { request } = await check(wh, organizationId, input, at, networks);
   const row = { ...existing, ...fields(input, request), updated_at: at.toISOString() };
   await wh.db.updateTable('control.export_schedules').set(row).where('id', '=', id).execute();
   return row;

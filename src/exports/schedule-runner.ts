@@ -3,6 +3,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { createExport, type ExportRow } from './export-jobs.ts';
 import { scheduledRequest, type ScheduleRow } from './export-schedules.ts';
 import type { ExportWorker } from './export-worker.ts';
+import { postWebhook, type Networks } from '../webhooks/address.ts';
 
 /**
  * Runs the active export schedules with croner, each in its own timezone: a run creates an export (charged and
@@ -14,6 +15,8 @@ export class ScheduleRunner {
   constructor(
     private readonly wh: Warehouse,
     private readonly worker: ExportWorker,
+    /** Where webhooks may go besides public addresses (webhooks/address.ts). */
+    readonly networks: Networks,
     private readonly log: (message: string, error?: unknown) => void = console.error,
   ) {}
 
@@ -54,7 +57,7 @@ export class ScheduleRunner {
     }
   }
 
-  /** POSTs a scheduled export's outcome to each webhook URL of its schedule; a failing URL is logged, not retried. */
+  /** POSTs a scheduled export's outcome to each webhook URL of its schedule (public addresses only); a failing URL is logged, not retried. */
   async notify(row: ExportRow): Promise<void> {
     if (!row.schedule_id) return;
     const schedule = await this.wh.db.selectFrom('control.export_schedules').select(['integrations', 'name']).where('id', '=', row.schedule_id).executeTakeFirst();
@@ -71,8 +74,8 @@ export class ScheduleRunner {
     });
     for (const { url } of JSON.parse(schedule.integrations) as { url: string }[]) {
       try {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) });
-        if (!res.ok) this.log(`webhook ${url} answered ${res.status} for export ${row.id}`);
+        const status = await postWebhook(url, body, this.networks);
+        if (status < 200 || status > 299) this.log(`webhook ${url} answered ${status} for export ${row.id}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`);
       } catch (error) {
         this.log(`webhook ${url} failed for export ${row.id}`, error);
       }

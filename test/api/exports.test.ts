@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { buildApp, type App } from '../../src/api/app.ts';
+import { allowedNetworks } from '../../src/webhooks/address.ts';
 import { exportToFile } from '../../src/cli/commands/export.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
@@ -52,7 +53,8 @@ describe('exports and export schedules (HTTP, in process)', () => {
     const broke = await createOrganization(wh, { name: 'Broke org', tokens: 0 });
     brokeKey = await createApiKey(wh, broke);
     await addConnection(wh, { organizationId: broke, id: '00000000-0000-4000-8000-00000000c001', name: 'Broke US', marketplaceId: US.marketplaceId });
-    app = await buildApp({ wh, home, logger: false, now: () => clock });
+    // The webhook receivers below listen on 127.0.0.1: the operator's allow-list lets that one address in.
+    app = await buildApp({ wh, home, logger: false, now: () => clock, webhookAllowedNetworks: allowedNetworks('127.0.0.1') });
     await app.ready();
   });
   afterAll(async () => {
@@ -361,6 +363,35 @@ describe('exports and export schedules (HTTP, in process)', () => {
         hook.close();
       }
     });
+
+    it('refuses webhook URLs aimed at private addresses with 400 naming the integration, and does not deliver to one stored', async () => {
+      const refused = ['http://10.0.0.7/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:8080/', 'http://127.0.0.2/hook'];
+      for (const url of refused) {
+        const res = await call('POST', '/api/v1/exports/schedules', schedule({ integrations: ['https://hooks.example.invalid/ok', url] }));
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().message, url).toMatch(/^integrations\[1\]: .*is not a public address/);
+      }
+      const created = (await call('POST', '/api/v1/exports/schedules', schedule())).json();
+      const replaced = await call('PUT', `/api/v1/exports/schedules/${created.id}`, schedule({ integrations: [{ url: 'http://192.168.0.1/' }] }));
+      expect(replaced.statusCode).toBe(400);
+      expect(replaced.json().message).toMatch(/^integrations\[0\]: http:\/\/192\.168\.0\.1\/: 192\.168\.0\.1 is not a public address \(private\)/);
+
+      // A URL stored before its address was refused (or whose name now resolves elsewhere) is checked again at delivery:
+      // a receiver on 127.0.0.2, outside the allowed 127.0.0.1, gets nothing.
+      const received: string[] = [];
+      const hook = createServer((req, res) => req.resume().on('end', () => res.end(received.push(req.url!) && '')));
+      await new Promise<void>((done) => hook.listen(0, '127.0.0.2', done));
+      try {
+        const url = `http://127.0.0.2:${(hook.address() as { port: number }).port}/hook`;
+        await wh.db.updateTable('control.export_schedules').set({ integrations: JSON.stringify([{ id: 'stored', url }]) }).where('id', '=', created.id).execute();
+        await app.exportServices.schedules.fire(created.id);
+        await worker().idle();
+        expect(received).toEqual([]);
+      } finally {
+        hook.close();
+      }
+      await call('DELETE', `/api/v1/exports/schedules/${created.id}`);
+    });
   });
 
   it('writes byte-identical files through mktdata export and the HTTP export for the same request', async () => {
@@ -382,7 +413,8 @@ describe('exports and export schedules (HTTP, in process)', () => {
     await wh.db.updateTable('control.exports').set({ status: 'IN_PROGRESS' }).where('id', '=', ids[0]).execute();
     writeFileSync(join(home.exports, `.${ids[0]}.csv.partial`), 'half a fi');
     await app.close();
-    app = await buildApp({ wh, home, logger: false, now: () => clock });
+    // The webhook receivers below listen on 127.0.0.1: the operator's allow-list lets that one address in.
+    app = await buildApp({ wh, home, logger: false, now: () => clock, webhookAllowedNetworks: allowedNetworks('127.0.0.1') });
     await app.ready();
     await worker().idle();
     const rows = await wh.db.selectFrom('control.exports').select(['id', 'status', 'row_count']).where('id', 'in', ids).execute();

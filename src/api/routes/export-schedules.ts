@@ -69,7 +69,7 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
     '/exports/schedules',
     { config: { auth: true }, schema: { tags, security, body: ExportScheduleRequest, response: { 201: ExportScheduleWithIntegrationsResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
     async (request, reply) => {
-      const row = await createSchedule(wh, request.organizationId, request.body, now());
+      const row = await createSchedule(wh, request.organizationId, request.body, now(), services.schedules.networks);
       services.schedules.arm(row);
       return reply.status(201).send(await response(row));
     },
@@ -85,7 +85,7 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
     '/exports/schedules/:scheduleId',
     { config: { auth: true }, schema: { tags, security, params: scheduleParams, body: ExportScheduleRequest, response: one } },
     async (request) => {
-      const row = await updateSchedule(wh, request.organizationId, request.params.scheduleId, request.body, now());
+      const row = await updateSchedule(wh, request.organizationId, request.params.scheduleId, request.body, now(), services.schedules.networks);
       services.schedules.arm(row);
       return response(row);
     },
