@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
-import { demoConnections, publishedDemoHome } from './homes.ts';
+import { publishedDemoHome } from './homes.ts';
 import { webhookProbes } from './probe-webhooks.ts';
 import { startServe, type ServeProcess } from '../test/helpers/serve.ts';
 import { API, PAYLOADS, TABLE, fileContents, judge, s4xx, send, sha256, short, sleep, wrongPhrase, type Answer, type Expect, type Method, type ProbesReport, type Req } from './probe-judge.ts';

@@ -6,6 +6,7 @@ export const errorRegistry = {
   ERR_NOT_PUBLISHED: { status: 404, message: 'nothing is published in {home} yet: run `mktdata build` first' },
   ERR_ORG_NOT_FOUND: { status: 404, message: 'organization {id} not found' },
   ERR_CONNECTION_NOT_FOUND: { status: 404, message: 'connection {id} not found' },
+  ERR_CONNECTION_TYPE: { status: 400, message: 'seller or vendor {id} is a {type} connection; {what} are kept for {needed} connections only' },
   ERR_MARKETPLACE_UNKNOWN: { status: 400, message: 'unknown marketplace id {id}; known ids are in models/seeds/marketplaces.csv' },
   ERR_SOURCE_UNKNOWN: { status: 400, message: 'unknown source {name}; known sources: {known}' },
   ERR_INGEST_FILE_REFUSED: { status: 400, message: '{file}: line {line}: {reason}' },

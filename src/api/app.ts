@@ -29,6 +29,8 @@ import { specRoutes } from './routes/spec.ts';
 import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
 import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
+import { usageRoutes } from './routes/usage.ts';
+import { cogsRoutes } from './routes/cogs.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
@@ -165,6 +167,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await inviteApiRoutes(api, deps);
       await exportRoutes(api, deps, services);
       await exportScheduleRoutes(api, deps, services);
+      await usageRoutes(api, deps);
+      await cogsRoutes(api, deps);
     },
     { prefix: apiPrefix },
   );

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { addConnection } from '../control/connections.ts';
 import { connectionTypes } from '../db/control-plane.ts';
 import { createApiKey, createOrganization } from '../control/organizations.ts';
+import { addTokens, tokenBalance } from '../control/tokens.ts';
 import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
@@ -11,6 +12,7 @@ import { demo } from './commands/demo.ts';
 import { exportToFile } from './commands/export.ts';
 import { fakeMarketplace } from './commands/fake-marketplace.ts';
 import { setSourceEnabled } from '../exports/export-source.ts';
+import { importCogs } from './commands/cogs.ts';
 import { ingest } from './commands/ingest.ts';
 import { query, queryFormats } from './commands/query.ts';
 import { serve } from './commands/serve.ts';
@@ -47,6 +49,14 @@ command(org, 'create')
   .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
   .action(async (o) => {
     await withWarehouse(resolveHome(o.home), 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
+  });
+
+command(org, 'tokens')
+  .description("print an organization's token balance, after adding --add tokens")
+  .requiredOption('--org <id>', 'organization id')
+  .option('--add <n>', 'tokens to add', wholeNumber)
+  .action(async (o) => {
+    await withWarehouse(resolveHome(o.home), 'org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
   });
 
 const keys = program.command('keys').description('API keys');
@@ -113,7 +123,7 @@ command(cogs, 'import')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .argument('<file>', 'CSV file: asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName')
   .action(async (file: string, o) => {
-    await withWarehouse(resolveHome(o.home), 'cogs import', (wh) => ingest(wh, o.connection, 'cogs', [file]));
+    await withWarehouse(resolveHome(o.home), 'cogs import', (wh) => importCogs(wh, o.connection, file));
   });
 
 command(program, 'build')

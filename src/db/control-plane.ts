@@ -15,6 +15,7 @@ export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTab
     used_at: string | null;
     connection_id: string | null;
   };
+  'control.cogs_changes': { file_id: string; connection_id: string; from_date: string };
   'control.api_keys': {
     id: string;
     organization_id: string;

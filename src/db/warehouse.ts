@@ -12,8 +12,9 @@ import * as exports003 from './migrations/003-exports.ts';
 import * as pipelines004 from './migrations/004-pipelines.ts';
 import * as publishChanges005 from './migrations/005-publish-changes.ts';
 import * as connectors006 from './migrations/006-connectors.ts';
+import * as cogsChanges007 from './migrations/007-cogs-changes.ts';
 
-const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006 };
+const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006, '007-cogs-changes': cogsChanges007 };
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };

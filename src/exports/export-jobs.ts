@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { charge } from '../control/tokens.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportStatus, ExportTables } from '../db/control-plane.ts';
@@ -29,13 +30,8 @@ export async function createExport(wh: Warehouse, organizationId: string, reques
   const id = randomUUID();
   const cost = exportCost(source.isPremium);
   return wh.db.transaction().execute(async (trx) => {
-    const charged = await trx
-      .updateTable('control.organizations')
-      .set((eb) => ({ token_balance: eb('token_balance', '-', cost) }))
-      .where('id', '=', organizationId)
-      .where('token_balance', '>=', cost)
-      .executeTakeFirst();
-    const paid = charged.numUpdatedRows > 0n;
+    const specificUsageType = creator.kind === 'SCHEDULE' ? 'EXPORTS_RECURRING_STANDARD' : 'EXPORTS_API_STANDARD';
+    const paid = await charge(trx, organizationId, { usageType: 'EXPORTS', specificUsageType, tokens: cost, resourceId: id }, now);
     const row: ExportRow = {
       id,
       organization_id: organizationId,
@@ -59,21 +55,6 @@ export async function createExport(wh: Warehouse, organizationId: string, reques
       expires_at: null,
     };
     await trx.insertInto('control.exports').values(row).execute();
-    if (paid) {
-      await trx
-        .insertInto('control.usage_records')
-        .values({
-          id: randomUUID(),
-          organization_id: organizationId,
-          usage_type: 'EXPORTS',
-          usage_pool: 'PLAN',
-          specific_usage_type: creator.kind === 'SCHEDULE' ? 'EXPORTS_RECURRING_STANDARD' : 'EXPORTS_API_STANDARD',
-          tokens: cost,
-          resource_id: id,
-          used_at: now.toISOString(),
-        })
-        .execute();
-    }
     return row;
   });
 }
@@ -95,12 +76,6 @@ export async function deleteExport(wh: Warehouse, home: Home, organizationId: st
   const row = await requireExport(wh, organizationId, id);
   await wh.db.deleteFrom('control.exports').where('id', '=', id).execute();
   if (row.file_name) rmSync(join(home.exports, row.file_name), { force: true });
-}
-
-/** Whether the organization has no tokens left (the spec's 402 on reads of metered resources). */
-export async function outOfTokens(wh: Warehouse, organizationId: string): Promise<boolean> {
-  const org = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirst();
-  return !org || Number(org.token_balance) <= 0;
 }
 
 export const finished = (status: ExportStatus) => status === 'COMPLETED' || status === 'ERROR' || status === 'BLOCKED_NO_TOKENS';

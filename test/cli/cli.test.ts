@@ -37,7 +37,17 @@ describe('mktdata CLI', () => {
     expect(ingest.stderr).toMatch(/refused {2}.*wrong\.tsv: line 1: missing column\(s\) amazon-order-id/);
 
     writeFileSync(join(dir, 'cogs.csv'), 'asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName\nB000000001,SKU-A,USD,2026-01-01,4.125,0.5,"Supplier, Inc."\n');
-    expect((await cli(['cogs', 'import', '--connection', connectionId, join(dir, 'cogs.csv'), ...h])).code).toBe(0);
+    const imported = await cli(['cogs', 'import', '--connection', connectionId, join(dir, 'cogs.csv'), ...h]);
+    expect(imported.code).toBe(0);
+    // What POST /cogs answers as rebuild.windows: the profit tables from the file's earliest fromDate, listings whole.
+    expect(imported.stdout).toContain('rebuild  profit mkt_profit_by_sku_and_date from 2026-01-01\n');
+    expect(imported.stdout).toContain('rebuild  listings mkt_cogs whole\n');
+
+    const tokens = await cli(['org', 'tokens', '--org', orgId, '--add', '25', ...h]);
+    expect(tokens).toMatchObject({ code: 0, stdout: '125\n' });
+    expect((await cli(['org', 'tokens', '--org', orgId, ...h])).stdout).toBe('125\n');
+    expect((await cli(['org', 'tokens', '--org', orgId, '--add', '-5', ...h])).code).toBe(1);
+    expect((await cli(['org', 'tokens', '--org', '00000000-0000-4000-8000-000000000000', '--add', '1', ...h])).stderr).toBe('mktdata: organization 00000000-0000-4000-8000-000000000000 not found\n');
 
     const build = await cli(['build', ...h]);
     expect(build.stdout).toMatch(/ok +marts\.mkt_order_items_with_cogs {2}1 rows/);

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { findSources } from '../../catalog/catalog.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
 import { MktdataError } from '../../errors.ts';
-import { createExport, deleteExport, outOfTokens, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
+import { createExport, deleteExport, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
+import { requireTokens } from '../../control/tokens.ts';
 import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports/export-source.ts';
 import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
@@ -107,7 +108,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
     async (request) => {
       const row = await requireExport(wh, request.organizationId, request.params.exportId);
       // Spec document 000, "Errors": reading an export answers 402 while the organization has no tokens left.
-      if (await outOfTokens(wh, request.organizationId)) throw new MktdataError('ERR_NO_TOKENS', { org: request.organizationId });
+      await requireTokens(wh, request.organizationId);
       return exportResponse(row);
     },
   );

@@ -1,0 +1,24 @@
+import { cogsRebuild, type CogsRebuild } from '../../control/cogs.ts';
+import { requireConnection } from '../../control/connections.ts';
+import type { Warehouse } from '../../db/warehouse.ts';
+import { MktdataError } from '../../errors.ts';
+import { ingest } from './ingest.ts';
+
+/** One line per window a unit-cost change schedules, as the API's CogsUpsertResponse lists them. */
+export const rebuildLines = (rebuild: CogsRebuild) =>
+  rebuild.windows.map((w) => `rebuild  ${w.pipeline} ${w.table} ${w.from === null ? 'whole' : `from ${w.from}`}`);
+
+/**
+ * `mktdata cogs import`: lands a unit-cost CSV for a seller connection (the `cogs` source, as POST /cogs upserts)
+ * and prints what the next runs rebuild.
+ */
+export async function importCogs(wh: Warehouse, connectionId: string, file: string): Promise<void> {
+  const connection = await requireConnection(wh, connectionId);
+  if (connection.type !== 'SELLER_CENTRAL') {
+    throw new MktdataError('ERR_CONNECTION_TYPE', { id: connectionId, type: connection.type, what: 'unit costs', needed: 'SELLER_CENTRAL' });
+  }
+  const [result] = await ingest(wh, connectionId, 'cogs', [file]);
+  if (result?.status !== 'landed') return;
+  const first = await wh.db.selectFrom('control.cogs').select((eb) => eb.fn.min('from_date').as('from')).where('file_id', '=', result.fileId).executeTakeFirst();
+  if (first?.from) for (const line of rebuildLines(cogsRebuild(String(first.from).slice(0, 10)))) console.log(line);
+}

@@ -1,0 +1,124 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ConnectionType, ControlPlane } from '../db/control-plane.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { loadPipelines } from '../pipelines/pipeline-config.ts';
+import { charged } from './tokens.ts';
+
+/** One unit-cost row as CogsUpsertRequest carries it (API.md); amounts as decimal text. */
+export interface CogsRow {
+  asin: string;
+  sku: string;
+  costCurrency: string;
+  fromDate: string;
+  costItemValue: string;
+  costItemShippingValue: string;
+  itemSupplierName?: string | null;
+}
+
+/** What the next pipeline runs rebuild after a unit-cost change: every table fed by unit costs, from `from` on. */
+export interface CogsRebuild {
+  from: string;
+  windows: { pipeline: string; table: string; from: string | null }[];
+}
+
+/** The tables the `cogs` source feeds, by pipeline: dated ones from the change's earliest fromDate, the others whole. */
+export function cogsRebuild(from: string): CogsRebuild {
+  const windows = loadPipelines()
+    .filter((p) => p.sources.cogs !== undefined)
+    .flatMap((p) => p.tables.filter((t) => t.sources.includes('cogs')).map((t) => ({ pipeline: p.name, table: t.name, from: t.dated ? from : null })));
+  return { from, windows };
+}
+
+/** The organization's connection of that id (ERR_CONNECTION_NOT_FOUND for another's), which must be of `type`. */
+export async function requireOwnConnection(wh: Warehouse, organizationId: string, id: string, type: ConnectionType, what: string) {
+  const found = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
+  if (found.type !== type) throw new MktdataError('ERR_CONNECTION_TYPE', { id, type: found.type, what, needed: type });
+  return found;
+}
+
+/**
+ * Records a change made through the API as a landed document of the `cogs` source, so that the pipelines take it in
+ * like an imported file and rebuild from its earliest fromDate (control.cogs_changes keeps that date).
+ */
+async function recordChange(trx: Kysely<ControlPlane>, connectionId: string, request: string, rows: number, fromDate: string, at: Date): Promise<string> {
+  const id = randomUUID();
+  await trx.insertInto('control.landed_files').values({
+    id,
+    connection_id: connectionId,
+    source: 'cogs',
+    sha256: createHash('sha256').update(`${id}\n${request}`).digest('hex'),
+    file_name: `api-${at.toISOString()}.json`,
+    size_bytes: Buffer.byteLength(request),
+    row_count: rows,
+    landed_at: at.toISOString(),
+  }).execute();
+  await trx.insertInto('control.cogs_changes').values({ file_id: id, connection_id: connectionId, from_date: fromDate }).execute();
+  return id;
+}
+
+const keyOf = (r: CogsRow) => JSON.stringify([r.asin, r.sku, r.costCurrency, r.fromDate]);
+
+/**
+ * Upserts unit costs of a seller connection on (asin, sku, costCurrency, fromDate), the last of a key in one request
+ * winning; charges its token and records the change in the same transaction.
+ */
+export async function upsertCogs(wh: Warehouse, organizationId: string, connectionId: string, rows: CogsRow[], at: Date): Promise<{ changeId: string; upserted: number; rebuild: CogsRebuild }> {
+  await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
+  const unique = [...new Map(rows.map((r) => [keyOf(r), r])).values()];
+  const from = unique.map((r) => r.fromDate).sort()[0]!;
+  const changeId = randomUUID();
+  await charged(wh, organizationId, { usageType: 'COGS', specificUsageType: 'COGS_API_STANDARD', tokens: 1, resourceId: changeId }, at, async (trx) => {
+    const fileId = await recordChange(trx, connectionId, JSON.stringify({ changeId, rows: unique }), unique.length, from, at);
+    await trx.insertInto('control.cogs').values(unique.map((r, i) => ({
+      connection_id: connectionId,
+      asin: r.asin,
+      sku: r.sku,
+      cost_currency: r.costCurrency,
+      from_date: r.fromDate,
+      cost_item_value: r.costItemValue,
+      cost_item_shipping_value: r.costItemShippingValue,
+      item_supplier_name: r.itemSupplierName ?? null,
+      file_id: fileId,
+      line_number: i + 1,
+      updated_at: at.toISOString(),
+    }))).onConflict((oc) => oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
+      cost_item_value: eb.ref('excluded.cost_item_value'),
+      cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
+      item_supplier_name: eb.ref('excluded.item_supplier_name'),
+      file_id: eb.ref('excluded.file_id'),
+      line_number: eb.ref('excluded.line_number'),
+      updated_at: eb.ref('excluded.updated_at'),
+    }))).execute();
+  });
+  return { changeId, upserted: unique.length, rebuild: cogsRebuild(from) };
+}
+
+/** DELETE /cogs: removes a seller connection's rows matching the filters (fromDate within from..to, sku, asin). */
+export async function deleteCogs(
+  wh: Warehouse,
+  organizationId: string,
+  filters: { sellerOrVendorId: string; from?: string; to?: string; sku?: string; asin?: string },
+  at: Date,
+): Promise<{ deleted: number; rebuild: CogsRebuild | null }> {
+  const connectionId = filters.sellerOrVendorId;
+  await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
+  return wh.db.transaction().execute(async (trx) => {
+    const matching = (eb: ExpressionBuilder<ControlPlane, 'control.cogs'>) => eb.and([
+      eb('connection_id', '=', connectionId),
+      ...(filters.from ? [eb('from_date', '>=', filters.from)] : []),
+      ...(filters.to ? [eb('from_date', '<=', filters.to)] : []),
+      ...(filters.sku !== undefined ? [eb('sku', '=', filters.sku)] : []),
+      ...(filters.asin !== undefined ? [eb('asin', '=', filters.asin)] : []),
+    ]);
+    const found = await trx.selectFrom('control.cogs').where(matching).select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('from_date').as('from')]).executeTakeFirstOrThrow();
+    const deleted = Number(found.n);
+    if (deleted === 0) return { deleted, rebuild: null };
+    const from = String(found.from).slice(0, 10);
+    await recordChange(trx, connectionId, JSON.stringify({ delete: filters }), deleted, from, at);
+    await trx.deleteFrom('control.cogs').where(matching).execute();
+    return { deleted, rebuild: cogsRebuild(from) };
+  });
+}
