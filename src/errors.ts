@@ -30,6 +30,8 @@ export const errorRegistry = {
   ERR_EXPORT_FAILED: { status: 422, message: 'export {id} ended {status}: {reason}; do not poll, create a new export' },
   ERR_EXPORT_SIGNATURE_INVALID: { status: 403, message: 'this download link is invalid or has expired; ask GET /api/v1/exports/{id}/raw for a new one' },
   ERR_SCHEDULE_NOT_FOUND: { status: 404, message: 'export schedule {id} not found' },
+  ERR_SQP_ASIN_INVALID: { status: 400, message: 'Each ASIN must be 10 characters long and contain only letters and numbers.' },
+  ERR_SQP_LIST_LOCKED: { status: 409, message: 'the SQP ASIN list of {id} was changed less than 72 hours ago and is locked until {editableAt}' },
   ERR_NO_TOKENS: { status: 402, message: 'organization {org} has no tokens left; add tokens to go on' },
   ERR_SECRET_UNREADABLE: { status: 500, message: 'cannot decrypt the stored secret of {context}: {reason}' },
   ERR_CONNECTOR_CONFIG: { status: 400, message: '{what} is not configured: set {env} or add it to {file} (see README, "Live connectors")' },
@@ -43,15 +45,18 @@ export type ErrorCode = keyof typeof errorRegistry;
 /** An expected failure with a registered code; its message is safe to show to the user. */
 export class MktdataError extends Error {
   readonly status: number;
+  /** Fields the HTTP error body carries besides the usual ones (a 409's `editableAt`). */
+  readonly body?: Record<string, unknown>;
 
   constructor(
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; body?: Record<string, unknown> },
   ) {
     const { status, message } = errorRegistry[code];
     super(message.replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? `{${key}}`)), options);
     this.name = 'MktdataError';
     this.status = status;
+    this.body = options?.body;
   }
 }

@@ -31,6 +31,7 @@ import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { cogsRoutes } from './routes/cogs.ts';
+import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await exportScheduleRoutes(api, deps, services);
       await usageRoutes(api, deps);
       await cogsRoutes(api, deps);
+      await vendorCodeAndSqpRoutes(api, deps);
     },
     { prefix: apiPrefix },
   );
@@ -191,8 +193,9 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   let message: string;
   let status: number;
   let issues: { path: (string | number)[]; code: string; message: string }[] | undefined;
+  let extra: Record<string, unknown> | undefined;
   if (error instanceof MktdataError) {
-    ({ code, message, status } = error);
+    ({ code, message, status, body: extra } = error);
     if (code === 'ERR_INPUT_INVALID') {
       const path = String(error.params.where).split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
       issues = [{ path: ['body', ...path], code: 'invalid', message: String(error.params.reason) }];
@@ -220,7 +223,7 @@ function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply)
   return reply
     .status(status)
     .type('application/json')
-    .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}) });
+    .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}), ...extra });
 }
 
 /** What a client may send of a body refused as too large before it is cut off. */

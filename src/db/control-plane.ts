@@ -16,6 +16,9 @@ export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTab
     connection_id: string | null;
   };
   'control.cogs_changes': { file_id: string; connection_id: string; from_date: string };
+  'control.vendor_codes': { connection_id: string; identifier_type: 'ASIN' | 'SKU'; identifier: string; vendor_code: string; updated_at: string };
+  'control.sqp_asins': { connection_id: string; asin: string; added_at: string };
+  'control.sqp_locks': { connection_id: string; editable_at: string };
   'control.api_keys': {
     id: string;
     organization_id: string;
