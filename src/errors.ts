@@ -32,6 +32,7 @@ export const errorRegistry = {
   ERR_SCHEDULE_NOT_FOUND: { status: 404, message: 'export schedule {id} not found' },
   ERR_SQP_ASIN_INVALID: { status: 400, message: 'Each ASIN must be 10 characters long and contain only letters and numbers.' },
   ERR_SQP_LIST_LOCKED: { status: 409, message: 'the SQP ASIN list of {id} was changed less than 72 hours ago and is locked until {editableAt}' },
+  ERR_ACTIONS_NOT_ENABLED: { status: 501, message: 'actions are a private beta this organization has no access to' },
   ERR_NO_TOKENS: { status: 402, message: 'organization {org} has no tokens left; add tokens to go on' },
   ERR_SECRET_UNREADABLE: { status: 500, message: 'cannot decrypt the stored secret of {context}: {reason}' },
   ERR_CONNECTOR_CONFIG: { status: 400, message: '{what} is not configured: set {env} or add it to {file} (see README, "Live connectors")' },

@@ -32,6 +32,7 @@ import { utilRoutes } from './routes/util.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { cogsRoutes } from './routes/cogs.ts';
 import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
+import { actionRoutes } from './routes/actions.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await usageRoutes(api, deps);
       await cogsRoutes(api, deps);
       await vendorCodeAndSqpRoutes(api, deps);
+      await actionRoutes(api);
     },
     { prefix: apiPrefix },
   );

@@ -162,9 +162,12 @@ export function localDate(value: string, timezone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(value));
 }
 
-/** C first, then the requested columns (none requested: `fallback`) in their order, each once. */
+/**
+ * C first, then the requested columns in their order, each once. No list: `fallback`; an empty list: C alone, as the
+ * hosted service's clients mean `columns: []` (service-clients.md).
+ */
 function outputColumns(requested: string[] | undefined, fallback: string[], common: string[], check: (name: string, where: string) => string): string[] {
-  const names = requested?.length ? requested.map((name, i) => check(name, `columns.${i}`)) : fallback;
+  const names = requested ? requested.map((name, i) => check(name, `columns.${i}`)) : fallback;
   const rest = names.filter((name) => !common.includes(name));
   return [...common, ...new Set(rest)];
 }

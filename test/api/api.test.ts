@@ -4,7 +4,7 @@ import { addConnection } from '../../src/control/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import { makeHome, DE, US } from '../helpers/home.ts';
+import { land, makeHome, writeOrders, DE, US } from '../helpers/home.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -14,9 +14,10 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
   let key: string;
   let otherKey: string;
   let clock = 1_000_000;
+  let made: Awaited<ReturnType<typeof makeHome>>;
 
   beforeAll(async () => {
-    const made = await makeHome();
+    made = await makeHome();
     wh = made.wh;
     const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
     key = await createApiKey(wh, org);
@@ -79,6 +80,18 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
     });
   });
 
+  describe('actions (a private beta: spec 000 "Actions")', () => {
+    it('answers 501 on every actions endpoint to a valid key, whatever the input, and 401 without one', async () => {
+      for (const [method, url] of [['POST', '/api/v1/actions'], ['GET', '/api/v1/actions?pageSize=999'], ['GET', '/api/v1/actions/not-a-uuid']] as const) {
+        clock += 1000;
+        const res = await app.inject({ method, url, headers: { 'service-api-key': key }, ...(method === 'POST' ? { payload: { type: 'MKT_LISTINGS_FIND', dryRun: true } } : {}) });
+        expect(res.statusCode, url).toBe(501);
+        expect(res.json()).toMatchObject({ statusCode: 501, error: 'Not Implemented', code: 'ERR_ACTIONS_NOT_ENABLED' });
+        expect((await app.inject({ method, url })).statusCode, url).toBe(401);
+      }
+    });
+  });
+
   describe('GET /util/sellers-and-vendors', () => {
     it('lists only the organization\'s connections, paginated, with account type, marketplace, access level and load stage', async () => {
       const res = await get('/api/v1/util/sellers-and-vendors');
@@ -87,9 +100,16 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(body).toMatchObject({ page: 1, pageSize: 100, totalCount: 3 });
       expect(body.items.map((i: { name: string }) => i.name)).toEqual(['Test DE', 'Test UK shop', 'Test US']);
       expect(body.items[2]).toEqual({
+        id: US.id,
         sellerOrVendorId: US.id,
         name: 'Test US',
-        accountType: 'SELLER',
+        // Nothing landed and no credentials: no account is reached yet.
+        accountType: 'UNCONNECTED',
+        sellerCentralConnection: null,
+        vendorCentralConnection: null,
+        mktAdsConnection: null,
+        mktDspConnection: null,
+        rowCount: 0,
         marketplaceId: 'ATVPDKIKX0DER',
         marketplaceCountryCode: 'US',
         marketplaceCountryName: 'United States',
@@ -102,6 +122,29 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(page2).toMatchObject({ page: 2, pageSize: 1, totalCount: 3, items: [{ sellerOrVendorId: '00000000-0000-4000-8000-00000000a003' }] });
       const other = (await get('/api/v1/util/sellers-and-vendors', { 'service-api-key': otherKey })).json();
       expect(other.items.map((i: { name: string }) => i.name)).toEqual(['Other US']);
+    });
+
+    it('gives each item the connection objects the clients filter on: landed files, working and revoked credentials', async () => {
+      // US: an orders report of 2 lines landed by hand. DE: Ads API credentials only, then revoked SP-API ones too.
+      await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(made.dir, 'links.tsv', [
+        { 'amazon-order-id': 'L-1', 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Shipped', sku: 'A', quantity: '1', currency: 'USD', 'item-price': '1.00' },
+        { 'amazon-order-id': 'L-2', 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Shipped', sku: 'B', quantity: '1', currency: 'USD', 'item-price': '1.00' },
+      ]));
+      const credential = (api: 'sp-api' | 'ads', status: 'active' | 'needs_reauthorization') => ({
+        connection_id: DE.id, api, selling_partner_id: null, profile_id: null, refresh_token_encrypted: 'x', status, status_reason: null,
+        created_at: '2026-11-01T10:00:00.000Z', updated_at: '2026-11-01T10:00:00.000Z',
+      });
+      await wh.db.insertInto('control.connection_credentials').values(credential('ads', 'active')).execute();
+      const item = async (id: string) => (await get('/api/v1/util/sellers-and-vendors')).json().items.find((i: { id: string }) => i.id === id);
+      expect(await item(US.id)).toMatchObject({
+        accountType: 'SELLER', sellerCentralConnection: { status: 'FILES', connectedAt: expect.any(String), accessLevel: 'READ' },
+        vendorCentralConnection: null, mktAdsConnection: null, mktDspConnection: null, rowCount: 2,
+      });
+      expect(await item(DE.id)).toMatchObject({
+        accountType: 'ADS_ONLY', sellerCentralConnection: null, mktAdsConnection: { status: 'CONNECTED', connectedAt: '2026-11-01T10:00:00.000Z', accessLevel: 'READ' }, rowCount: 0,
+      });
+      await wh.db.insertInto('control.connection_credentials').values(credential('sp-api', 'needs_reauthorization')).execute();
+      expect(await item(DE.id)).toMatchObject({ accountType: 'SELLER', sellerCentralConnection: { status: 'NEEDS_REAUTHORIZATION' }, mktAdsConnection: { status: 'CONNECTED' } });
     });
 
     it('filters by a case-insensitive name query and by country code, where UK and GB both mean the United Kingdom', async () => {
@@ -257,7 +300,8 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       const connectionId = /<code>([0-9a-f-]{36})<\/code>/.exec(done.body)?.[1];
       expect(connectionId).toMatch(uuid);
       const listed = (await get('/api/v1/util/sellers-and-vendors?marketplaceCountryCode=FR')).json();
-      expect(listed.items).toMatchObject([{ sellerOrVendorId: connectionId, name: 'Invited FR shop', marketplaceSellerId: 'AFRSELLER', accountType: 'SELLER' }]);
+      // Registered through the form, without OAuth: a files-fed connection, unconnected until its first report lands.
+      expect(listed.items).toMatchObject([{ sellerOrVendorId: connectionId, name: 'Invited FR shop', marketplaceSellerId: 'AFRSELLER', accountType: 'UNCONNECTED' }]);
       expect((await get('/api/v1/util/sellers-and-vendors?marketplaceCountryCode=FR', { 'service-api-key': otherKey })).json().items).toEqual([]);
 
       const again = await form({ name: 'Twice', marketplaceId: 'A13V1IB3VIYZZH' });

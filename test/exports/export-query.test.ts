@@ -74,8 +74,9 @@ describe('buildExportQuery', () => {
       expect(rows[8]).toEqual({ ...DE_C, sales: '12.35', sku: 'B-2' }); // o09
     });
 
-    it('returns every column when the column list is empty', () => {
-      expect(build({ columns: [] }).columns).toEqual(ALL_COLUMNS);
+    it('returns every column when no column list is given, and only the common columns for an empty one (as the clients mean it)', () => {
+      expect(build({}).columns).toEqual(ALL_COLUMNS);
+      expect(build({ columns: [] }).columns).toEqual(COMMON);
     });
 
     it('returns only the common columns when only common columns are asked for', () => {

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
+import { accountLinks } from '../../control/account-links.ts';
 import type { AppDeps } from '../app.ts';
 import { SellersAndVendorsResponseDto, UtilityOrganizationResponseDto, keyProtectedErrors, sellersAndVendorsQuery } from '../schemas/common.ts';
 
@@ -50,13 +51,14 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const rows = await base.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
       const stageOf = await initialLoadStages(deps.wh, deps.home);
+      const links = await accountLinks(deps.wh, rows);
       const items = rows.map((c) => {
         const marketplace = marketplaces.get(c.marketplace_id)!;
-        const accountType: 'SELLER' | 'VENDOR' | 'ADVERTISING' = c.type === 'VENDOR_CENTRAL' ? 'VENDOR' : c.type === 'MKT_ADS' ? 'ADVERTISING' : 'SELLER';
         return {
+          id: c.id,
           sellerOrVendorId: c.id,
           name: c.name,
-          accountType,
+          ...links.get(c.id)!,
           marketplaceId: c.marketplace_id,
           marketplaceCountryCode: marketplace.countryCode,
           marketplaceCountryName: marketplace.countryName,

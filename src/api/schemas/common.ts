@@ -119,10 +119,22 @@ export const sellersAndVendorsQuery = z
   })
   .strict();
 
+const AccountLink = named('AccountLink', z.object({
+  status: z.enum(['CONNECTED', 'NEEDS_REAUTHORIZATION', 'FILES']).describe('FILES: fed by reports landed by hand.'),
+  connectedAt: z.string(),
+  accessLevel: z.enum(['READ']),
+}).nullable());
+
 export const SellerOrVendor = named('SellerOrVendor', z.object({
+  id: z.string().describe('The sellerOrVendorId (clients read `id`).'),
   sellerOrVendorId: z.string(),
   name: z.string(),
-  accountType: z.enum(['SELLER', 'VENDOR', 'ADVERTISING']),
+  accountType: z.enum(['SELLER', 'VENDOR', 'ADS_ONLY', 'UNCONNECTED']),
+  sellerCentralConnection: AccountLink,
+  vendorCentralConnection: AccountLink,
+  mktAdsConnection: AccountLink,
+  mktDspConnection: z.null().describe('No DSP connector exists: always null.'),
+  rowCount: z.number().int().describe('Rows landed for the connection, every source together.'),
   marketplaceId: z.string(),
   marketplaceCountryCode: z.string(),
   marketplaceCountryName: z.string(),
