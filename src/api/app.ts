@@ -31,6 +31,8 @@ import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { cogsRoutes } from './routes/cogs.ts';
+import { fileRoutes } from './routes/files.ts';
+import { sweepFiles } from '../files/data-files.ts';
 import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
@@ -141,9 +143,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onReady', async () => {
     await worker.start();
     await worker.sweep();
+    await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
     await schedules.start();
-    sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export sweep failed', e) }, async () => {
+    sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export or file sweep failed', e) }, async () => {
       await worker.sweep();
+      await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
     });
   });
   app.addHook('onClose', async () => {
@@ -171,6 +175,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await exportScheduleRoutes(api, deps, services);
       await usageRoutes(api, deps);
       await cogsRoutes(api, deps);
+      await fileRoutes(api, deps, services);
       await vendorCodeAndSqpRoutes(api, deps);
       await actionRoutes(api);
     },

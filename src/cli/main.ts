@@ -213,7 +213,7 @@ command(program, 'serve')
   .option('--requests-per-second <n>', 'rate limit per organization over key-protected endpoints', wholeNumber, 2)
   .option('--export-workers <n>', 'exports written at the same time', wholeNumber, 2)
   .option('--export-retention-hours <n>', 'hours a finished export file stays downloadable', wholeNumber, 24)
-  .option('--signed-url-minutes <n>', 'minutes a download link from /raw stays valid', wholeNumber, 15)
+  .option('--signed-url-minutes <n>', 'minutes a signed link (export download from /raw, file upload and download) stays valid', wholeNumber, 15)
   .option('--no-pipelines', 'do not run the pipelines at their refresh times')
   .action(async (o) => serve(resolveHome(o.home), o));
 

@@ -71,6 +71,24 @@ export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTab
     line_number: number | null;
     updated_at: Generated<string>;
   };
+  /** Data files (migration 009); `status` as last written: a passed `expires_at` reads as EXPIRED. */
+  'control.data_files': {
+    id: string;
+    organization_id: string;
+    connection_id: string;
+    name: string;
+    file_group: 'LISTING_IMAGES' | 'APLUS_IMAGES';
+    type: 'PNG' | 'TIFF' | 'JPG';
+    source: 'API' | 'MCP' | 'DATA' | 'UI';
+    status: 'WAITING_FOR_UPLOAD' | 'UPLOADED' | 'EXPIRED' | 'DELETED';
+    size_bytes: number | string | null;
+    sha256: string | null;
+    ttl_hours: number;
+    created_at: string;
+    uploaded_at: string | null;
+    expires_at: string;
+    deleted_at: string | null;
+  };
 }
 
 export type ExportStatus = 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'ERROR' | 'BLOCKED_NO_TOKENS';

@@ -7,16 +7,27 @@ export async function urlSigningKey(wh: Warehouse): Promise<string> {
   return row.value;
 }
 
-const mac = (key: string, exportId: string, expires: number) => createHmac('sha256', key).update(`${exportId}\n${expires}`).digest('hex');
+/** What a signed link lets its holder do; the signature binds it, so a link made for one purpose serves no other. */
+export type LinkPurpose = 'export-download' | 'file-download' | 'file-upload';
 
-/** The query string of a key-less download link of an export, valid until `expires` (unix seconds). */
-export function signDownload(key: string, exportId: string, expires: number): string {
-  return `expires=${expires}&signature=${mac(key, exportId, expires)}`;
+const mac = (key: string, purpose: LinkPurpose, id: string, expires: number) =>
+  createHmac('sha256', key).update(`${purpose}\n${id}\n${expires}`).digest('hex');
+
+/** The query string of a key-less link for one purpose on one resource id, valid until `expires` (unix seconds). */
+export function signLink(key: string, purpose: LinkPurpose, id: string, expires: number): string {
+  return `expires=${expires}&signature=${mac(key, purpose, id, expires)}`;
 }
 
-/** Whether a download link's signature is this server's and has not expired. */
-export function verifyDownload(key: string, exportId: string, expires: string, signature: string, nowMs: number): boolean {
+/** Whether a link's signature is this server's for that purpose and id, and has not expired. */
+export function verifyLink(key: string, purpose: LinkPurpose, id: string, expires: string, signature: string, nowMs: number): boolean {
   if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
-  const expected = Buffer.from(mac(key, exportId, Number(expires)), 'hex');
+  const expected = Buffer.from(mac(key, purpose, id, Number(expires)), 'hex');
   return timingSafeEqual(expected, Buffer.from(signature, 'hex')) && Number(expires) * 1000 > nowMs;
 }
+
+/** The query string of a key-less download link of an export, valid until `expires` (unix seconds). */
+export const signDownload = (key: string, exportId: string, expires: number) => signLink(key, 'export-download', exportId, expires);
+
+/** Whether an export download link's signature is this server's and has not expired. */
+export const verifyDownload = (key: string, exportId: string, expires: string, signature: string, nowMs: number) =>
+  verifyLink(key, 'export-download', exportId, expires, signature, nowMs);

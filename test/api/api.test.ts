@@ -366,10 +366,15 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       const result = await new Validator().validate(document);
       expect(result.errors ?? []).toEqual([]);
       expect(result.valid).toBe(true);
+      // Every request and response schema spec 000 names, in the order of its text.
       expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining([
         'ExportSourcesResponse', 'UtilityOrganizationResponseDto', 'SellersAndVendorsResponseDto', 'ApiNotFoundResponse', 'ApiRateLimitResponse',
-        'ExportRequest', 'ExportResponse', 'ExportsResponse', 'ExportRawNotCompletedResponse', 'ApiNoTokensResponse',
-        'ExportScheduleRequest', 'ExportScheduleWithIntegrationsResponse', 'ExportSchedulesResponse',
+        'ExportRequest', 'ExportResponse', 'ExportsResponse', 'ExportRawNotCompletedResponse', 'ApiNoTokensResponse', 'ApiBadRequestResponse',
+        'ExportScheduleRequest', 'ExportScheduleWithIntegrationsResponse', 'ExportSchedulesResponse', 'CreatePublicInvitationRequest',
+        'CreatePublicInvitationResponse', 'CreateDataFileRequest', 'DataFileCreateResponse', 'DataFileResponse', 'DataFilesResponse',
+        'ActionRequest', 'ActionStartResponse', 'ActionHistoryResponse', 'ActionStatusResponse', 'ApiLiveActionLimitResponse',
+        'CogsUpsertRequest', 'CogsUpsertResponse', 'VendorCodeUpsertRequest', 'VendorCodeUpsertResponse', 'SqpAsinsResponse',
+        'SqpAsinsMutateRequest', 'SqpAsinsAddResponse', 'SqpAsinsRemoveResponse',
       ]));
       expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([
         '/api/v1/spec/data-scheme', '/api/v1/util/organization', '/api/v1/util/sellers-and-vendors',
