@@ -7,13 +7,14 @@
 // - is never a 5xx, never a stack trace, a path of the project, `node_modules` or an SQL error text;
 // - on a 4xx of `/api/v1` (but the documented Markdown pages and downloads) is the JSON error body of API.md.
 // Groups: isolation (B's key on A's ids), SQL injection (A's key, payloads in every field and query parameter),
-// path traversal (every path parameter), bodies (oversized, deeply nested, malformed, wrong type), signed download
+// path traversal (every path parameter), the other resources (probe-resources.ts), bodies (oversized, deeply nested, malformed, wrong type), signed download
 // links (tampered and expired), webhook URLs aimed at private addresses (probe-webhooks.ts), and once per 4xx
 // status seen: the error body's `error` is its reason phrase.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { join, resolve } from 'node:path';
 import { publishedDemoHome } from './homes.ts';
+import { resourceProbes } from './probe-resources.ts';
 import { webhookProbes } from './probe-webhooks.ts';
 import { startServe, type ServeProcess } from '../test/helpers/serve.ts';
 import { API, PAYLOADS, TABLE, fileContents, judge, s4xx, send, sha256, short, sleep, wrongPhrase, type Answer, type Expect, type Method, type ProbesReport, type Req } from './probe-judge.ts';
@@ -327,6 +328,9 @@ async function probeAll(
   await probe('A\'s export survived the traversals', { path: `${API}/exports/${exportA}`, key: keyA }, { status: [200] });
   await probe('A\'s schedule survived the traversals', { path: `${API}/exports/schedules/${scheduleA}`, key: keyA }, { status: [200] });
 
+  // Unit costs, vendor codes, SQP lists, data files and usage logs: isolation, traversal, injection (probe-resources.ts).
+  await resourceProbes({ probe, must, setGroup: (name) => (group = name), keyA, keyB, connA: connIdsA[0]!, connB, secretsOfA, secretsOfB, traversals });
+
   // --- 4. Bodies.
   group = 'bodies';
   const alive = async (after: string) => probe(`server answers after ${after}`, { path: `${API}/util/organization`, key: keyA }, { status: [200] });
@@ -336,6 +340,10 @@ async function probeAll(
     { name: 'POST /exports/schedules', method: 'POST', path: `${API}/exports/schedules` },
     { name: 'PUT /exports/schedules/{A}', method: 'PUT', path: `${API}/exports/schedules/${scheduleA}` },
     { name: 'POST /util/sellers-and-vendors/invite', method: 'POST', path: `${API}/util/sellers-and-vendors/invite` },
+    { name: 'POST /cogs', method: 'POST', path: `${API}/cogs` },
+    { name: 'POST /vendor-codes', method: 'POST', path: `${API}/vendor-codes` },
+    { name: 'POST /sqp-asins', method: 'POST', path: `${API}/sqp-asins` },
+    { name: 'DELETE /sqp-asins', method: 'DELETE', path: `${API}/sqp-asins` },
   ];
   const bodyProbe = (name: string, route: { method: Method; path: string }, req: Partial<Req>, status: number[]) =>
     probe(name, { method: route.method, path: route.path, key: keyA, contentType: 'application/json', ...req }, { status, secrets: secretsOfB });

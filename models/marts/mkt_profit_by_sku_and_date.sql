@@ -176,7 +176,6 @@ with_traffic as (
         measures.* exclude (date, child_asin),
         coalesce(measures.date, traffic.date) as date,
         coalesce(measures.child_asin, traffic.child_asin) as child_asin,
-        traffic.child_asin is not null as has_traffic,
         traffic.* exclude (date, child_asin),
     from measures
     full join traffic
@@ -234,9 +233,10 @@ amounts as (
         coalesce(with_traffic.ad_impressions, 0) as ad_impressions,
         coalesce(with_traffic.buybox, 0) as avg_buybox_percentage,
         coalesce(with_traffic.buybox_b2b, 0) as avg_buybox_percentage_b2b,
+        -- Rule 12's quotient is undefined when page views equal business page views: null (PROFIT.md "Traffic"),
+        -- also for a child ASIN without traffic that day (0 = 0).
         case
-            when not with_traffic.has_traffic then 0
-            when with_traffic.page_views <> with_traffic.page_views_b2b then
+            when coalesce(with_traffic.page_views, 0) <> coalesce(with_traffic.page_views_b2b, 0) then
                 (with_traffic.buybox * with_traffic.page_views - with_traffic.buybox_b2b * with_traffic.page_views_b2b)
                 / (with_traffic.page_views - with_traffic.page_views_b2b)
         end as avg_buybox_percentage_b2c,

@@ -36,6 +36,11 @@ export const columnSchema = z
     type: z.enum(catalogTypes),
     data_type: z.string().optional(),
     nullable: z.boolean().default(true),
+    /**
+     * Why a column the spec marks not nullable can still hold nulls (an upstream gap, a spec rule that yields null);
+     * documentation for the project only, not published in the catalog.
+     */
+    nullableNote: z.string().optional(),
     description: z.string().nullable().default(null),
     definition: z.string().optional(),
     warehouseOnly: z.boolean().optional(),

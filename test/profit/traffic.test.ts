@@ -7,7 +7,7 @@ import { buildAll, dayProfit, landCogs, landOk, landOrders, orderLine, skuProfit
 // design/PROFIT.md "Traffic". US connection; orders at noon UTC keep their date in Los Angeles.
 //   D1 = 2026-03-10: T1 (child of P1) sold through SKU-T1 and SKU-T2; T2 sold through SKU-T3 and has
 //        pageViews = pageViewsB2B and sessionsB2B > sessions; T3 has traffic but no SKU row.
-//   D2 = 2026-03-11: only T2-like traffic (pageViews = pageViewsB2B) for T2.
+//   D2 = 2026-03-11: only T2-like traffic (pageViews = pageViewsB2B) for T2; SKU-T1 sells, but T1 has no traffic.
 const D1 = '2026-03-10';
 const D2 = '2026-03-11';
 const T1 = 'B0000000T1';
@@ -30,6 +30,7 @@ describe('traffic measures', () => {
       orderLine({ 'amazon-order-id': 'O-1', sku: 'SKU-T1', asin: T1, 'product-name': 'Widget One', 'purchase-date': `${D1}T12:00:00+00:00` }),
       orderLine({ 'amazon-order-id': 'O-2', sku: 'SKU-T2', asin: T1, 'product-name': 'Widget One', 'purchase-date': `${D1}T12:00:00+00:00` }),
       orderLine({ 'amazon-order-id': 'O-3', sku: 'SKU-T3', asin: T2, 'product-name': 'Widget Two', 'purchase-date': `${D1}T12:00:00+00:00` }),
+      orderLine({ 'amazon-order-id': 'O-4', sku: 'SKU-T1', asin: T1, 'product-name': 'Widget One', 'purchase-date': `${D2}T12:00:00+00:00` }),
     ]);
     // Unit cost of T1 (through SKU-T1 only): 5.00 item + 0.50 shipping.
     await landCogs(wh, dir, US, ['B0000000T1,SKU-T1,USD,2026-01-01,5.00,0.50,Supplier X']);
@@ -131,12 +132,22 @@ describe('traffic measures', () => {
     ]);
   });
 
-  it('gives a traffic-only ASIN on a day without orders a sku null row (D2)', async () => {
-    const got = (await skuProfit(wh, US.id, TRAFFIC)).filter((r) => r.date === D2);
+  it('gives a traffic-only ASIN a sku null row on a day it sold nothing (D2)', async () => {
+    const got = (await skuProfit(wh, US.id, TRAFFIC)).filter((r) => r.date === D2 && r.child_asin === T2);
     // T2 sold nothing on D2: one row with sku null; b2c buy box null (8 = 8); sessions_b2c 0; page_views_b2c 0.
     expect(got).toEqual([
       { date: D2, child_asin: T2, sku: null, avg_buybox_percentage: '60.0000', avg_buybox_percentage_b2b: '60.0000', avg_buybox_percentage_b2c: null,
         total_sessions: '5.0000', sessions_b2b: '5.0000', sessions_b2c: '0.0000', total_page_views: '8.0000', page_views_b2b: '8.0000', page_views_b2c: '0.0000' },
+    ]);
+  });
+
+  it('gives a SKU row of a child ASIN without traffic that day zero traffic and a null b2c buy box (D2)', async () => {
+    const got = (await skuProfit(wh, US.id, TRAFFIC)).filter((r) => r.date === D2 && r.child_asin === T1);
+    // T1 is in no D2 report: page views 0 = page views b2b 0, so rule 12's quotient (… − …) / (0 − 0) is undefined → null
+    // (PROFIT.md "Traffic"); every other traffic measure is 0.
+    expect(got).toEqual([
+      { date: D2, child_asin: T1, sku: 'SKU-T1', avg_buybox_percentage: '0.0000', avg_buybox_percentage_b2b: '0.0000', avg_buybox_percentage_b2c: null,
+        total_sessions: '0.0000', sessions_b2b: '0.0000', sessions_b2c: '0.0000', total_page_views: '0.0000', page_views_b2b: '0.0000', page_views_b2c: '0.0000' },
     ]);
   });
 
