@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import { Cron } from 'croner';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
-  hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
@@ -13,7 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { hashApiKey } from '../control/organizations.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
+import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import { tableNotFoundPage } from '../catalog/markdown.ts';
 import { ExportWorker } from '../exports/export-worker.ts';
@@ -29,6 +28,7 @@ import { specRoutes } from './routes/spec.ts';
 import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
 import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
+import { drainBody, sendError } from './error-replies.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { cogsRoutes } from './routes/cogs.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -186,84 +186,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await oauthRoutes(app, deps);
   return app;
 }
-
-const reasons: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 410: 'Gone', 412: 'Precondition Failed', 413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
-  501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
-};
-
-/** One error body for every failure (API.md): a registered code, a safe message, the request id; never internals. */
-function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  let code: ErrorCode;
-  let message: string;
-  let status: number;
-  let issues: { path: (string | number)[]; code: string; message: string }[] | undefined;
-  let extra: Record<string, unknown> | undefined;
-  if (error instanceof MktdataError) {
-    ({ code, message, status, body: extra } = error);
-    if (code === 'ERR_INPUT_INVALID') {
-      const path = String(error.params.where).split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-      issues = [{ path: ['body', ...path], code: 'invalid', message: String(error.params.reason) }];
-    }
-  } else if (hasZodFastifySchemaValidationErrors(error)) {
-    issues = error.validation.map((v) => ({
-      path: [error.validationContext ?? 'request', ...v.instancePath.split('/').filter(Boolean)],
-      code: String(v.params?.issue && typeof v.params.issue === 'object' && 'code' in v.params.issue ? v.params.issue.code : v.keyword),
-      message: v.message ?? 'invalid',
-    }));
-    const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    ({ status } = errorRegistry.ERR_REQUEST_INVALID);
-    code = 'ERR_REQUEST_INVALID';
-    message = new MktdataError(code, { summary }).message;
-  } else if (isClientError(error)) {
-    status = error.statusCode!;
-    code = 'ERR_REQUEST_INVALID';
-    message = new MktdataError(code, { summary: error.message }).message;
-  } else {
-    request.log.error({ err: error }, 'unhandled error');
-    code = 'ERR_INTERNAL';
-    status = 500;
-    message = new MktdataError(code, { requestId: request.id }).message;
-  }
-  return reply
-    .status(status)
-    .type('application/json')
-    .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}), ...extra });
-}
-
-/** What a client may send of a body refused as too large before it is cut off. */
-const DRAIN_BYTES = 64 << 20;
-const DRAIN_MS = 10_000;
-
-/**
- * Reads and discards a body refused as too large (up to 64 MB or 10 s): closing the connection with the body still
- * arriving makes the kernel reset it, and the client then never reads the 413.
- */
-async function drainBody(request: FastifyRequest): Promise<void> {
-  const raw = request.raw;
-  if (raw.readableEnded || raw.destroyed) return;
-  await new Promise<void>((resolve) => {
-    let seen = 0;
-    const done = () => {
-      clearTimeout(timer);
-      raw.off('data', onData);
-      resolve();
-    };
-    const onData = (chunk: Buffer) => {
-      seen += chunk.length;
-      if (seen > DRAIN_BYTES) done();
-    };
-    const timer = setTimeout(done, DRAIN_MS);
-    raw.on('data', onData).once('end', done).once('error', done).once('close', done);
-    raw.resume();
-  });
-}
-
-/** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
-const isClientError = (error: unknown): error is FastifyError =>
-  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
 
 /**
  * The organization of a valid API key, remembered for a minute: a key-protected request (a refused one included)
