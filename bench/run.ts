@@ -8,6 +8,7 @@ import { benchExports } from './exports.ts';
 import { benchDailyRun } from './daily-run.ts';
 import { benchProfit, sizes } from './profit.ts';
 import { benchFetch, SPEED } from './fetch.ts';
+import { benchStartup } from './startup.ts';
 
 /** One line of the printed table. */
 interface Step {
@@ -142,6 +143,26 @@ const benchmarks: Benchmark[] = [
           ...r.phases.map((p, i) => `fetch phase ${i + 1}: ${p.requests} requests, ${hours(p.clockMs)} on the clock; the rate limits allow ${hours(p.minimum.ms)} at least (${p.minimum.operation}: ${p.minimum.requests} requests)`),
           `fetch: ${hours(r.fetchClockMs)} on the clock / ${hours(r.minimum)} minimum the documented rate limits allow = ${ratio.toFixed(3)}x (target ≤ 1.2x)` + (ratio > 1.2 ? '  ← above target' : ''),
           `landing and build of ${r.documents} fetched documents ${(r.landAndBuildMs / 1000).toFixed(1)} s / by hand ${(r.handMs / 1000).toFixed(1)} s = ${landing.toFixed(2)}x (target ≤ 1.00x, same run)` + (landing > 1.05 ? '  ← slower' : ''),
+        ],
+      };
+    },
+  },
+  {
+    name: 'startup',
+    async run(workDir) {
+      const r = await benchStartup(workDir, log);
+      const bare = r.node + r.duckdb;
+      const judge = (ms: number, target: number) => (ms <= target || ms <= 3 * bare ? '' : '  ← above target');
+      return {
+        steps: [
+          { step: 'bare node -e 0 (median of 10)', ms: r.node, rows: 1 },
+          { step: 'bare DuckDB open of the snapshot, select 1 (median of 10)', ms: r.duckdb, rows: 1 },
+          { step: 'mktdata --help (median of 10)', ms: r.help, rows: 1 },
+          { step: 'mktdata query "select 1" (median of 10)', ms: r.query, rows: 1 },
+        ],
+        summary: [
+          `startup: --help ${(r.help / 1000).toFixed(2)} s (target ≤ 0.35 s, or within 3× of bare node + DuckDB open ${(bare / 1000).toFixed(2)} s)${judge(r.help, 350)}`,
+          `startup: query "select 1" ${(r.query / 1000).toFixed(2)} s (target ≤ 0.6 s, or within 3× of ${(bare / 1000).toFixed(2)} s)${judge(r.query, 600)}`,
         ],
       };
     },

@@ -1,35 +1,37 @@
-import { Command, Option } from 'commander';
-import { addConnection } from '../control/connections.ts';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { connectionTypes } from '../db/control-plane.ts';
-import { createApiKey, createOrganization } from '../control/organizations.ts';
-import { addTokens, tokenBalance } from '../control/tokens.ts';
-import { openWarehouse, withWarehouse } from '../db/warehouse.ts';
+import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
-import { build } from './commands/build.ts';
-import { credentials, listConnections, testConnectionCommand } from './commands/connections.ts';
-import { demo } from './commands/demo.ts';
-import { exportToFile } from './commands/export.ts';
-import { fakeMarketplace } from './commands/fake-marketplace.ts';
-import { setSourceEnabled } from '../exports/export-source.ts';
-import { importCogs } from './commands/cogs.ts';
-import { ingest } from './commands/ingest.ts';
-import { query, queryFormats } from './commands/query.ts';
-import { serve } from './commands/serve.ts';
-import { plan, run, runs } from './commands/run.ts';
+import { queryFormats } from './output.ts';
 
+// Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
+// `--version` and a mistyped command answer at once.
+
+/** Runs `work` on a home's warehouse, opened for writing as `command` and closed after. */
+async function withHome<T>(o: { home?: string }, command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+  const { withWarehouse } = await import('../db/warehouse.ts');
+  return withWarehouse(resolveHome(o.home), command, work);
+}
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+// Exit codes: 0 success, 1 a failure (one line on stderr), 2 a usage error (commander's message and the help).
 const program = new Command('mktdata')
   .description('Marketplace data warehouse: upstream reports in, catalog tables out.')
+  .version(version)
+  .exitOverride()
   .showHelpAfterError();
 
 const homeOption = () => new Option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)');
 const command = (parent: Command, name: string) => parent.command(name).addOption(homeOption());
 const date = (value: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new Error(`not a date (YYYY-MM-DD): ${value}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError(`not a date (YYYY-MM-DD): ${value}`);
   return value;
 };
 const wholeNumber = (value: string) => {
-  if (!/^\d+$/.test(value)) throw new Error(`not a whole number: ${value}`);
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
   return Number(value);
 };
 
@@ -37,6 +39,7 @@ command(program, 'init')
   .description('create the home folder and its warehouse')
   .action(async (o) => {
     const home = resolveHome(o.home);
+    const { openWarehouse } = await import('../db/warehouse.ts');
     const wh = await openWarehouse(home, 'init', { create: true });
     await wh.close();
     console.log(`initialized ${home.root}`);
@@ -48,7 +51,8 @@ command(org, 'create')
   .requiredOption('--name <name>', 'organization name')
   .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
+    const { createOrganization } = await import('../control/organizations.ts');
+    await withHome(o, 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
   });
 
 command(org, 'tokens')
@@ -56,7 +60,8 @@ command(org, 'tokens')
   .requiredOption('--org <id>', 'organization id')
   .option('--add <n>', 'tokens to add', wholeNumber)
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
+    const { addTokens, tokenBalance } = await import('../control/tokens.ts');
+    await withHome(o, 'org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
   });
 
 const keys = program.command('keys').description('API keys');
@@ -64,7 +69,8 @@ command(keys, 'create')
   .description('create an API key; prints it once (only its hash is stored)')
   .requiredOption('--org <id>', 'organization id')
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
+    const { createApiKey } = await import('../control/organizations.ts');
+    await withHome(o, 'keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
   });
 
 const connections = program.command('connections').description('seller and vendor connections');
@@ -77,7 +83,8 @@ command(connections, 'add')
   .option('--seller-id <id>', 'marketplace merchant id')
   .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'connections add', async (wh) =>
+    const { addConnection } = await import('../control/connections.ts');
+    await withHome(o, 'connections add', async (wh) =>
       console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
     );
   });
@@ -86,7 +93,8 @@ command(connections, 'list')
   .description('list the connections with their load stage and the state of their credentials (never the secrets)')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'connections list', (wh) => listConnections(wh, o.format));
+    const { listConnections } = await import('./commands/connections.ts');
+    await withHome(o, 'connections list', (wh) => listConnections(wh, o.format));
   });
 command(connections, 'credentials')
   .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
@@ -97,7 +105,8 @@ command(connections, 'credentials')
   .option('--remove', 'remove the stored credentials of this API instead')
   .addHelpText('after', '\nExample:\n  printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection 6f1c2f0e-… --selling-partner-id A3ACMEUS0SELLER')
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'connections credentials', (wh) => credentials(wh, o));
+    const { credentials } = await import('./commands/connections.ts');
+    await withHome(o, 'connections credentials', (wh) => credentials(wh, o));
   });
 
 command(connections, 'test')
@@ -105,7 +114,8 @@ command(connections, 'test')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'connections test', (wh) => testConnectionCommand(wh, o));
+    const { testConnectionCommand } = await import('./commands/connections.ts');
+    await withHome(o, 'connections test', (wh) => testConnectionCommand(wh, o));
   });
 
 command(program, 'ingest')
@@ -114,7 +124,8 @@ command(program, 'ingest')
   .requiredOption('--source <name>', 'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')
   .argument('<files...>', 'files to land')
   .action(async (files: string[], o) => {
-    await withWarehouse(resolveHome(o.home), 'ingest', (wh) => ingest(wh, o.connection, o.source, files));
+    const { ingest } = await import('./commands/ingest.ts');
+    await withHome(o, 'ingest', (wh) => ingest(wh, o.connection, o.source, files));
   });
 
 const cogs = program.command('cogs').description('unit costs');
@@ -123,7 +134,8 @@ command(cogs, 'import')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .argument('<file>', 'CSV file: asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName')
   .action(async (file: string, o) => {
-    await withWarehouse(resolveHome(o.home), 'cogs import', (wh) => importCogs(wh, o.connection, file));
+    const { importCogs } = await import('./commands/cogs.ts');
+    await withHome(o, 'cogs import', (wh) => importCogs(wh, o.connection, file));
   });
 
 command(program, 'build')
@@ -134,7 +146,8 @@ command(program, 'build')
   .option('--full-refresh', 'rebuild incremental tables whole', false)
   .action(async (o) => {
     if (o.from && o.to && o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
-    await withWarehouse(resolveHome(o.home), 'build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
+    const { build } = await import('./commands/build.ts');
+    await withHome(o, 'build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
   });
 
 const backfill = (o: { from?: string; to?: string }) => {
@@ -151,7 +164,8 @@ command(program, 'plan')
   .option('--to <date>', 'last day of the backfill', date)
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
+    const { plan } = await import('./commands/run.ts');
+    await withHome(o, 'plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
   });
 
 command(program, 'run')
@@ -160,7 +174,8 @@ command(program, 'run')
   .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
   .option('--to <date>', 'last day of the backfill', date)
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
+    const { run } = await import('./commands/run.ts');
+    await withHome(o, 'run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
   });
 
 command(program, 'runs')
@@ -169,14 +184,15 @@ command(program, 'runs')
   .option('--limit <n>', 'how many runs', wholeNumber, 10)
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
-    await withWarehouse(resolveHome(o.home), 'runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
+    const { runs } = await import('./commands/run.ts');
+    await withHome(o, 'runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
 
 command(program, 'query')
   .description('run read-only SQL on the published snapshot')
   .argument('<sql>', 'SQL to run')
-  .addOption(new Option('--format <format>', 'output format').choices(queryFormats.options).default('table'))
-  .action(async (sql: string, o) => query(resolveHome(o.home), sql, o.format));
+  .addOption(new Option('--format <format>', 'output format').choices(queryFormats).default('table'))
+  .action(async (sql: string, o) => (await import('./commands/query.ts')).query(resolveHome(o.home), sql, o.format));
 
 command(program, 'export')
   .description('write a catalog table to a file, as the HTTP export would')
@@ -188,6 +204,7 @@ command(program, 'export')
   .option('--request <file>', 'a JSON ExportRequest as the API takes it (filters, groupBy, …); the flags above override its fields')
   .requiredOption('--out <file>', 'file to write')
   .action(async (o) => {
+    const { exportToFile } = await import('./commands/export.ts');
     const rows = await exportToFile(resolveHome(o.home), o);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
@@ -199,7 +216,8 @@ for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--table <name>', 'catalog table, e.g. mkt_profit_by_date')
     .action(async (o) => {
-      await withWarehouse(resolveHome(o.home), `sources ${verb}`, async (wh) => {
+      const { setSourceEnabled } = await import('../exports/export-source.ts');
+      await withHome(o, `sources ${verb}`, async (wh) => {
         const source = await setSourceEnabled(wh, o.org, o.table, enabled);
         console.log(`${source.tableName} ${verb}d for organization ${o.org}`);
       });
@@ -215,13 +233,13 @@ command(program, 'serve')
   .option('--export-retention-hours <n>', 'hours a finished export file stays downloadable', wholeNumber, 24)
   .option('--signed-url-minutes <n>', 'minutes a signed link (export download from /raw, file upload and download) stays valid', wholeNumber, 15)
   .option('--no-pipelines', 'do not run the pipelines at their refresh times')
-  .action(async (o) => serve(resolveHome(o.home), o));
+  .action(async (o) => (await import('./commands/serve.ts')).serve(resolveHome(o.home), o));
 
 command(program, 'demo')
   .description('load the bundled demo data, build and publish it, then serve the API until stopped')
   .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
-  .action(async (o) => demo(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: 2 }));
+  .action(async (o) => (await import('./commands/demo.ts')).demo(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: 2 }));
 
 program
   .command('fake-marketplace')
@@ -230,19 +248,24 @@ program
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
   .option('--speed <n>', 'clock speed: clock seconds per real second (rate limits and report processing run on it)', (v) => {
     const n = Number(v);
-    if (!(n > 0)) throw new Error(`not a positive number: ${v}`);
+    if (!(n > 0)) throw new InvalidArgumentError(`not a positive number: ${v}`);
     return n;
   }, 1)
   .option('--start <iso>', 'the time the fake\'s clock starts at (default: now)')
   .option('--opened-on <date>', 'the day the demo sellers opened their accounts', date)
   .option('--no-throttling', 'answer requests over the documented rate limits instead of refusing them with 429')
-  .action(async (o) => fakeMarketplace({ host: o.host, port: o.port, speed: o.speed, start: o.start, openedOn: o.openedOn, throttling: o.throttling }));
+  .action(async (o) => (await import('./commands/fake-marketplace.ts')).fakeMarketplace({ host: o.host, port: o.port, speed: o.speed, start: o.start, openedOn: o.openedOn, throttling: o.throttling }));
 
 try {
   await program.parseAsync();
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`mktdata: ${message.split('\n')[0]}`);
-  if (!(error instanceof MktdataError) && process.env.MKTDATA_DEBUG) console.error(error);
-  process.exitCode = 1;
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (or the help, or the version) already.
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`mktdata: ${message.split('\n')[0]}`);
+    if (!(error instanceof MktdataError) && process.env.MKTDATA_DEBUG) console.error(error);
+    process.exitCode = 1;
+  }
 }

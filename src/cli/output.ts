@@ -1,5 +1,9 @@
 import cliProgress from 'cli-progress';
 
+/** What `mktdata query` can print. */
+export const queryFormats = ['table', 'csv', 'json'] as const;
+export type QueryFormat = (typeof queryFormats)[number];
+
 /** A progress bar on a terminal, silence elsewhere (ARCHITECTURE.md, "The command line"). */
 export function progress(label: string, total: number) {
   if (!process.stderr.isTTY || total < 2) return { tick: (_name: string) => {}, stop: () => {} };

@@ -46,7 +46,7 @@ describe('mktdata CLI', () => {
     const tokens = await cli(['org', 'tokens', '--org', orgId, '--add', '25', ...h]);
     expect(tokens).toMatchObject({ code: 0, stdout: '125\n' });
     expect((await cli(['org', 'tokens', '--org', orgId, ...h])).stdout).toBe('125\n');
-    expect((await cli(['org', 'tokens', '--org', orgId, '--add', '-5', ...h])).code).toBe(1);
+    expect((await cli(['org', 'tokens', '--org', orgId, '--add', '-5', ...h])).code).toBe(2); // a usage error
     expect((await cli(['org', 'tokens', '--org', '00000000-0000-4000-8000-000000000000', '--add', '1', ...h])).stderr).toBe('mktdata: organization 00000000-0000-4000-8000-000000000000 not found\n');
 
     const build = await cli(['build', ...h]);
@@ -80,6 +80,23 @@ describe('mktdata CLI', () => {
     const db = readFileSync(join(home, 'warehouse.duckdb'));
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
   }, 180_000); // a dozen CLI processes, each starting Node and DuckDB
+
+  it('follows the conventions of a command-line tool: --version, --help, exit code 2 for a usage error', async () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: mktdata \[options\] \[command\]/);
+    const unknown = await cli(['bulid']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown command 'bulid'");
+    const missing = await cli(['org', 'create']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("error: required option '--name <name>' not specified");
+    const badNumber = await cli(['serve', '--port', 'eighty']);
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr).toContain('not a whole number: eighty');
+  });
 
   it('rejects an export without the date period its table requires', async () => {
     const result = await cli(['export', '--table', 'mkt_order_items_with_cogs', '--connection', 'x', '--out', '/tmp/x.csv', '--home', '/nonexistent']);

@@ -2,16 +2,14 @@ import { createReadStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { z } from 'zod';
 import type { Home } from '../../home.ts';
 import { copyOptions } from '../../exports/write-export.ts';
 import { withSnapshot } from '../../publish/open-snapshot.ts';
-import { formatTable } from '../output.ts';
+import { formatTable, type QueryFormat } from '../output.ts';
 
-export const queryFormats = z.enum(['table', 'csv', 'json']);
 
 /** Runs read-only SQL on the published snapshot and prints it; csv and json are written by DuckDB's COPY. */
-export async function query(home: Home, sqlText: string, format: z.infer<typeof queryFormats>): Promise<void> {
+export async function query(home: Home, sqlText: string, format: QueryFormat): Promise<void> {
   await withSnapshot(home, async (sql) => {
     if (format === 'table') {
       const reader = await sql.runAndReadAll(sqlText);
