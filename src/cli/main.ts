@@ -25,7 +25,9 @@ const program = new Command('mktdata')
   .showHelpAfterError();
 
 const homeOption = () => new Option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)');
-const command = (parent: Command, name: string) => parent.command(name).addOption(homeOption());
+/** A subcommand with the global --home option and an example at the end of its --help. */
+const command = (parent: Command, name: string, example: string) =>
+  parent.command(name).addOption(homeOption()).addHelpText('after', `\nExample:\n  ${example}`);
 const date = (value: string) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError(`not a date (YYYY-MM-DD): ${value}`);
   return value;
@@ -35,7 +37,7 @@ const wholeNumber = (value: string) => {
   return Number(value);
 };
 
-command(program, 'init')
+command(program, 'init', 'mktdata init --home ./my-home')
   .description('create the home folder and its warehouse')
   .action(async (o) => {
     const home = resolveHome(o.home);
@@ -46,7 +48,7 @@ command(program, 'init')
   });
 
 const org = program.command('org').description('organizations');
-command(org, 'create')
+command(org, 'create', 'ORG=$(mktdata org create --name "My company" --tokens 1000 | tail -1)')
   .description('create an organization; prints its id')
   .requiredOption('--name <name>', 'organization name')
   .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
@@ -55,7 +57,7 @@ command(org, 'create')
     await withHome(o, 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
   });
 
-command(org, 'tokens')
+command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
   .description("print an organization's token balance, after adding --add tokens")
   .requiredOption('--org <id>', 'organization id')
   .option('--add <n>', 'tokens to add', wholeNumber)
@@ -65,7 +67,7 @@ command(org, 'tokens')
   });
 
 const keys = program.command('keys').description('API keys');
-command(keys, 'create')
+command(keys, 'create', 'KEY=$(mktdata keys create --org $ORG | tail -1)')
   .description('create an API key; prints it once (only its hash is stored)')
   .requiredOption('--org <id>', 'organization id')
   .action(async (o) => {
@@ -74,7 +76,7 @@ command(keys, 'create')
   });
 
 const connections = program.command('connections').description('seller and vendor connections');
-command(connections, 'add')
+command(connections, 'add', 'CONN=$(mktdata connections add --org $ORG --name "My US shop" --marketplace ATVPDKIKX0DER | tail -1)')
   .description('add a connection; prints its sellerOrVendorId')
   .requiredOption('--org <id>', 'organization id')
   .requiredOption('--name <name>', 'display name')
@@ -89,27 +91,26 @@ command(connections, 'add')
     );
   });
 
-command(connections, 'list')
+command(connections, 'list', 'mktdata connections list --format json')
   .description('list the connections with their load stage and the state of their credentials (never the secrets)')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
     const { listConnections } = await import('./commands/connections.ts');
     await withHome(o, 'connections list', (wh) => listConnections(wh, o.format));
   });
-command(connections, 'credentials')
+command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection $CONN --selling-partner-id A3ACMEUS0SELLER')
   .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .addOption(new Option('--api <api>', 'which API the refresh token is for').choices(['sp-api', 'ads']).default('sp-api'))
   .option('--selling-partner-id <id>', 'sp-api: the seller\'s merchant token (selling_partner_id)')
   .option('--profile-id <id>', 'ads: the advertising profile of the connection\'s marketplace')
   .option('--remove', 'remove the stored credentials of this API instead')
-  .addHelpText('after', '\nExample:\n  printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection 6f1c2f0e-… --selling-partner-id A3ACMEUS0SELLER')
   .action(async (o) => {
     const { credentials } = await import('./commands/connections.ts');
     await withHome(o, 'connections credentials', (wh) => credentials(wh, o));
   });
 
-command(connections, 'test')
+command(connections, 'test', 'mktdata connections test --connection $CONN --api sp-api')
   .description('check a connection\'s credentials with one cheap authenticated call per API, and say plainly what is wrong')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
@@ -118,7 +119,7 @@ command(connections, 'test')
     await withHome(o, 'connections test', (wh) => testConnectionCommand(wh, o));
   });
 
-command(program, 'ingest')
+command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
   .description('land upstream files of one source for a connection')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .requiredOption('--source <name>', 'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')
@@ -129,7 +130,7 @@ command(program, 'ingest')
   });
 
 const cogs = program.command('cogs').description('unit costs');
-command(cogs, 'import')
+command(cogs, 'import', 'mktdata cogs import --connection $CONN costs.csv')
   .description('upsert unit costs from a CSV with the CogsUpsertRequest row columns')
   .requiredOption('--connection <id>', 'sellerOrVendorId')
   .argument('<file>', 'CSV file: asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName')
@@ -138,7 +139,7 @@ command(cogs, 'import')
     await withHome(o, 'cogs import', (wh) => importCogs(wh, o.connection, file));
   });
 
-command(program, 'build')
+command(program, 'build', 'mktdata build --select mkt_profit_by_date --from 2026-03-01 --to 2026-03-31')
   .description('run the models and publish the snapshot')
   .option('--select <tables...>', 'only these models (and what they read)')
   .option('--from <date>', 'first day of the window to rebuild', date)
@@ -157,7 +158,7 @@ const backfill = (o: { from?: string; to?: string }) => {
   return { from: o.from, to: o.to };
 };
 
-command(program, 'plan')
+command(program, 'plan', 'mktdata plan --pipeline profit')
   .description('print the windows the next run would rebuild, per pipeline, connection and table')
   .option('--pipeline <name>', 'one pipeline (default: all, see pipelines/)')
   .option('--from <date>', 'with --to: include a backfill of these dates', date)
@@ -168,7 +169,7 @@ command(program, 'plan')
     await withHome(o, 'plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
   });
 
-command(program, 'run')
+command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 2026-01-31')
   .description('land what waits in landing/, rebuild the planned windows, publish; prints the run ids')
   .option('--pipeline <name>', 'one pipeline (default: all, see pipelines/)')
   .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
@@ -178,7 +179,7 @@ command(program, 'run')
     await withHome(o, 'run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
   });
 
-command(program, 'runs')
+command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
   .description('list recent pipeline runs with a row per (connection, table, window)')
   .option('--pipeline <name>', 'one pipeline')
   .option('--limit <n>', 'how many runs', wholeNumber, 10)
@@ -188,13 +189,13 @@ command(program, 'runs')
     await withHome(o, 'runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
 
-command(program, 'query')
+command(program, 'query', 'mktdata query "select date, profit from mkt_profit_by_date order by date desc limit 7" --format csv')
   .description('run read-only SQL on the published snapshot')
   .argument('<sql>', 'SQL to run')
   .addOption(new Option('--format <format>', 'output format').choices(queryFormats).default('table'))
   .action(async (sql: string, o) => (await import('./commands/query.ts')).query(resolveHome(o.home), sql, o.format));
 
-command(program, 'export')
+command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --connection $CONN --from 2026-03-01 --to 2026-03-31 --format parquet --out march.parquet')
   .description('write a catalog table to a file, as the HTTP export would')
   .option('--table <name>', 'catalog table, e.g. mkt_order_items_with_cogs')
   .option('--connection <ids...>', 'sellerOrVendorIds')
@@ -211,7 +212,7 @@ command(program, 'export')
 
 const sources = program.command('sources').description('catalog sources an organization may export');
 for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
-  command(sources, verb)
+  command(sources, verb, `mktdata sources ${verb} --org $ORG --table mkt_listings_raw`)
     .description(`${verb} a catalog table for an organization's exports`)
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--table <name>', 'catalog table, e.g. mkt_profit_by_date')
@@ -224,7 +225,7 @@ for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
     });
 }
 
-command(program, 'serve')
+command(program, 'serve', 'mktdata serve --port 8080 --host 0.0.0.0')
   .description('serve the /api/v1 HTTP API until stopped (Ctrl-C)')
   .option('--port <port>', 'TCP port', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)', '127.0.0.1')
@@ -235,7 +236,7 @@ command(program, 'serve')
   .option('--no-pipelines', 'do not run the pipelines at their refresh times')
   .action(async (o) => (await import('./commands/serve.ts')).serve(resolveHome(o.home), o));
 
-command(program, 'demo')
+command(program, 'demo', 'mktdata demo --port 8081')
   .description('load the bundled demo data, build and publish it, then serve the API until stopped')
   .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
@@ -243,6 +244,7 @@ command(program, 'demo')
 
 program
   .command('fake-marketplace')
+  .addHelpText('after', '\nExample:\n  mktdata fake-marketplace --port 8090 --speed 60 --start 2026-11-01T00:00:00Z')
   .description('serve a fake marketplace on loopback (LWA, consent, SP-API, Ads API; demo sellers) to try the connectors without a real account')
   .option('--port <port>', 'TCP port', wholeNumber, 8090)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')

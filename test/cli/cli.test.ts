@@ -93,6 +93,13 @@ describe('mktdata CLI', () => {
     const missing = await cli(['org', 'create']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("error: required option '--name <name>' not specified");
+    const commands = ['init', 'org create', 'org tokens', 'keys create', 'connections add', 'connections list', 'connections credentials', 'connections test',
+      'ingest', 'cogs import', 'build', 'plan', 'run', 'runs', 'query', 'export', 'sources enable', 'sources disable', 'serve', 'demo', 'fake-marketplace'];
+    for (const command of commands) {
+      const page = await cli([...command.split(' '), '--help']);
+      expect(page.code, command).toBe(0);
+      expect(page.stdout, command).toMatch(new RegExp(`\\nExample:\\n  [^\\n]*mktdata ${command} `));
+    }
     const badNumber = await cli(['serve', '--port', 'eighty']);
     expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toContain('not a whole number: eighty');
