@@ -22,7 +22,14 @@ const program = new Command('mktdata')
   .description('Marketplace data warehouse: upstream reports in, catalog tables out.')
   .version(version)
   .exitOverride()
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .option('-q, --quiet', 'no progress bars; the server logs warnings and errors only')
+  .option('-v, --verbose', 'the server logs at debug level; an unexpected error prints its stack')
+  .hook('preAction', () => {
+    const { quiet, verbose } = program.opts<{ quiet?: boolean; verbose?: boolean }>();
+    if (quiet) Object.assign(process.env, { MKTDATA_QUIET: '1', MKTDATA_LOG_LEVEL: 'warn' });
+    if (verbose) Object.assign(process.env, { MKTDATA_DEBUG: '1', MKTDATA_LOG_LEVEL: 'debug' });
+  });
 
 const homeOption = () => new Option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)');
 /** A subcommand with the global --home option and an example at the end of its --help. */

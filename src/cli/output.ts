@@ -4,9 +4,19 @@ import cliProgress from 'cli-progress';
 export const queryFormats = ['table', 'csv', 'json'] as const;
 export type QueryFormat = (typeof queryFormats)[number];
 
-/** A progress bar on a terminal, silence elsewhere (ARCHITECTURE.md, "The command line"). */
+/**
+ * The server's log (Fastify's pino): human-readable on a terminal (pino-pretty, in colour unless NO_COLOR is set),
+ * JSON lines otherwise; at the level `--quiet` (warn) or `--verbose` (debug) set, else info.
+ */
+export function serverLogger(): { level: string; transport?: object } {
+  const level = process.env.MKTDATA_LOG_LEVEL ?? 'info';
+  if (!process.stdout.isTTY) return { level };
+  return { level, transport: { target: 'pino-pretty', options: { colorize: !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } };
+}
+
+/** A progress bar on a terminal, silence elsewhere and with `--quiet` (ARCHITECTURE.md, "The command line"). */
 export function progress(label: string, total: number) {
-  if (!process.stderr.isTTY || total < 2) return { tick: (_name: string) => {}, stop: () => {} };
+  if (!process.stderr.isTTY || process.env.MKTDATA_QUIET || total < 2) return { tick: (_name: string) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { format: `${label} [{bar}] {value}/{total} {name}`, stream: process.stderr, clearOnComplete: true },
     cliProgress.Presets.shades_classic,

@@ -34,4 +34,22 @@ describe('mktdata serve (end to end over HTTP)', () => {
     }
     expect(exitCode).toBe(0);
   });
+
+  it('logs JSON lines off a terminal: requests at info level, nothing below warn with --quiet, and at least info with --verbose', async () => {
+    const { home, wh } = await makeHome();
+    await wh.close();
+    const levels = async (args: string[]) => {
+      const server = await startServe(home.root, args);
+      try {
+        await fetch(`${server.base}/spec/data-scheme?query=pnl`);
+      } finally {
+        await server.stop();
+      }
+      return server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { level: number }).level);
+    };
+    // pino levels: 20 debug, 30 info, 40 warn.
+    expect(await levels([])).toContain(30);
+    expect((await levels(['--quiet'])).filter((level) => level < 40)).toEqual([]);
+    expect(await levels(['--verbose'])).toContain(30);
+  });
 });

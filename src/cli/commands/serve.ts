@@ -1,6 +1,7 @@
 import { buildApp } from '../../api/app.ts';
 import { openWarehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
+import { serverLogger } from '../output.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
 import { PipelineScheduler } from '../../pipelines/pipeline-scheduler.ts';
 import { connectorClock, liveFetcher } from '../../connectors/live.ts';
@@ -35,7 +36,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     await wh.close();
     throw error;
   }
-  const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes, connectors });
+  const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes, connectors, logger: serverLogger() });
   const url = await app.listen({ host: options.host, port: options.port });
   console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
   onListening?.(`${url}/api/v1`);
