@@ -36,7 +36,9 @@ async function stop(child: ChildProcess): Promise<void> {
 describe('the npm package', () => {
   it('installs from its tarball into an empty folder and runs the demo and the server there', async () => {
     const packed = mkdtempSync(join(tmpdir(), 'mktdata-pack-'));
-    await run('npm', ['pack', '--pack-destination', packed, '--silent'], { maxBuffer: 16 << 20 });
+    // dist/ is built by the test run's global setup; packing without scripts keeps prepack from rebuilding it
+    // while other tests run the built command.
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', packed, '--silent'], { maxBuffer: 16 << 20 });
     const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
 
     const user = mkdtempSync(join(tmpdir(), 'mktdata-user-'));
