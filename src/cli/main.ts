@@ -41,6 +41,8 @@ const date = (value: string) => {
 };
 const wholeNumber = (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
+  // Beyond 2^53 a number is no longer exact: 9223372036854775000 would be stored as another value.
+  if (!Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`${value} is larger than ${Number.MAX_SAFE_INTEGER}`);
   return Number(value);
 };
 

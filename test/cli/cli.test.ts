@@ -103,6 +103,10 @@ describe('mktdata CLI', () => {
     const badNumber = await cli(['serve', '--port', 'eighty']);
     expect(badNumber.code).toBe(2);
     expect(badNumber.stderr).toContain('not a whole number: eighty');
+    // A number past 2^53 would not be stored as given.
+    const huge = await cli(['org', 'tokens', '--org', 'x', '--add', '9223372036854775000']);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain('9223372036854775000 is larger than 9007199254740991');
   });
 
   it('rejects an export without the date period its table requires', async () => {
