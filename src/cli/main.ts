@@ -10,9 +10,9 @@ import { queryFormats } from './output.ts';
 // `--version` and a mistyped command answer at once.
 
 /** Runs `work` on a home's warehouse, opened for writing as `command` and closed after. */
-async function withHome<T>(o: { home?: string }, command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+async function withHome<T>(command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
   const { withWarehouse } = await import('../db/warehouse.ts');
-  return withWarehouse(resolveHome(o.home), command, work);
+  return withWarehouse(home(), command, work);
 }
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -25,16 +25,19 @@ const program = new Command('mktdata')
   .showHelpAfterError()
   .option('-q, --quiet', 'no progress bars; the server logs warnings and errors only')
   .option('-v, --verbose', 'the server logs at debug level; an unexpected error prints its stack')
+  .option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)')
+  .configureHelp({ showGlobalOptions: true })
   .hook('preAction', () => {
     const { quiet, verbose } = program.opts<{ quiet?: boolean; verbose?: boolean }>();
     if (quiet) Object.assign(process.env, { MKTDATA_QUIET: '1', MKTDATA_LOG_LEVEL: 'warn' });
     if (verbose) Object.assign(process.env, { MKTDATA_DEBUG: '1', MKTDATA_LOG_LEVEL: 'debug' });
   });
 
-const homeOption = () => new Option('--home <dir>', 'home folder (default: $MKTDATA_HOME or ./.mktdata)');
-/** A subcommand with the global --home option and an example at the end of its --help. */
-const command = (parent: Command, name: string, example: string) =>
-  parent.command(name).addOption(homeOption()).addHelpText('after', `\nExample:\n  ${example}`);
+// Global options (--home, --quiet, --verbose) are read before or after the command: `mktdata --home DIR build` and
+// `mktdata build --home DIR` are the same.
+const home = () => resolveHome(program.opts<{ home?: string }>().home);
+/** A subcommand with an example at the end of its --help. */
+const command = (parent: Command, name: string, example: string) => parent.command(name).addHelpText('after', `\nExample:\n  ${example}`);
 const date = (value: string) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError(`not a date (YYYY-MM-DD): ${value}`);
   return value;
@@ -48,12 +51,12 @@ const wholeNumber = (value: string) => {
 
 command(program, 'init', 'mktdata init --home ./my-home')
   .description('create the home folder and its warehouse')
-  .action(async (o) => {
-    const home = resolveHome(o.home);
+  .action(async () => {
+    const dir = home();
     const { openWarehouse } = await import('../db/warehouse.ts');
-    const wh = await openWarehouse(home, 'init', { create: true });
+    const wh = await openWarehouse(dir, 'init', { create: true });
     await wh.close();
-    console.log(`initialized ${home.root}`);
+    console.log(`initialized ${dir.root}`);
   });
 
 const org = program.command('org').description('organizations');
@@ -63,7 +66,7 @@ command(org, 'create', 'ORG=$(mktdata org create --name "My company" --tokens 10
   .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
   .action(async (o) => {
     const { createOrganization } = await import('../control/organizations.ts');
-    await withHome(o, 'org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
+    await withHome('org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
   });
 
 command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
@@ -72,7 +75,7 @@ command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
   .option('--add <n>', 'tokens to add', wholeNumber)
   .action(async (o) => {
     const { addTokens, tokenBalance } = await import('../control/tokens.ts');
-    await withHome(o, 'org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
+    await withHome('org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
   });
 
 const keys = program.command('keys').description('API keys');
@@ -81,7 +84,7 @@ command(keys, 'create', 'KEY=$(mktdata keys create --org $ORG | tail -1)')
   .requiredOption('--org <id>', 'organization id')
   .action(async (o) => {
     const { createApiKey } = await import('../control/organizations.ts');
-    await withHome(o, 'keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
+    await withHome('keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
   });
 
 const connections = program.command('connections').description('seller and vendor connections');
@@ -95,7 +98,7 @@ command(connections, 'add', 'CONN=$(mktdata connections add --org $ORG --name "M
   .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
   .action(async (o) => {
     const { addConnection } = await import('../control/connections.ts');
-    await withHome(o, 'connections add', async (wh) =>
+    await withHome('connections add', async (wh) =>
       console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
     );
   });
@@ -105,7 +108,7 @@ command(connections, 'list', 'mktdata connections list --format json')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
     const { listConnections } = await import('./commands/connections.ts');
-    await withHome(o, 'connections list', (wh) => listConnections(wh, o.format));
+    await withHome('connections list', (wh) => listConnections(wh, o.format));
   });
 command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection $CONN --selling-partner-id A3ACMEUS0SELLER')
   .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
@@ -116,7 +119,7 @@ command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connec
   .option('--remove', 'remove the stored credentials of this API instead')
   .action(async (o) => {
     const { credentials } = await import('./commands/connections.ts');
-    await withHome(o, 'connections credentials', (wh) => credentials(wh, o));
+    await withHome('connections credentials', (wh) => credentials(wh, o));
   });
 
 command(connections, 'test', 'mktdata connections test --connection $CONN --api sp-api')
@@ -125,7 +128,7 @@ command(connections, 'test', 'mktdata connections test --connection $CONN --api 
   .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
   .action(async (o) => {
     const { testConnectionCommand } = await import('./commands/connections.ts');
-    await withHome(o, 'connections test', (wh) => testConnectionCommand(wh, o));
+    await withHome('connections test', (wh) => testConnectionCommand(wh, o));
   });
 
 command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
@@ -135,7 +138,7 @@ command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_
   .argument('<files...>', 'files to land')
   .action(async (files: string[], o) => {
     const { ingest } = await import('./commands/ingest.ts');
-    await withHome(o, 'ingest', (wh) => ingest(wh, o.connection, o.source, files));
+    await withHome('ingest', (wh) => ingest(wh, o.connection, o.source, files));
   });
 
 const cogs = program.command('cogs').description('unit costs');
@@ -145,7 +148,7 @@ command(cogs, 'import', 'mktdata cogs import --connection $CONN costs.csv')
   .argument('<file>', 'CSV file: asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName')
   .action(async (file: string, o) => {
     const { importCogs } = await import('./commands/cogs.ts');
-    await withHome(o, 'cogs import', (wh) => importCogs(wh, o.connection, file));
+    await withHome('cogs import', (wh) => importCogs(wh, o.connection, file));
   });
 
 command(program, 'build', 'mktdata build --select mkt_profit_by_date --from 2026-03-01 --to 2026-03-31')
@@ -157,7 +160,7 @@ command(program, 'build', 'mktdata build --select mkt_profit_by_date --from 2026
   .action(async (o) => {
     if (o.from && o.to && o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
     const { build } = await import('./commands/build.ts');
-    await withHome(o, 'build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
+    await withHome('build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
   });
 
 const backfill = (o: { from?: string; to?: string }) => {
@@ -175,7 +178,7 @@ command(program, 'plan', 'mktdata plan --pipeline profit')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
     const { plan } = await import('./commands/run.ts');
-    await withHome(o, 'plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
+    await withHome('plan', (wh) => plan(wh, { pipeline: o.pipeline, backfill: backfill(o), format: o.format }));
   });
 
 command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 2026-01-31')
@@ -185,7 +188,7 @@ command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 20
   .option('--to <date>', 'last day of the backfill', date)
   .action(async (o) => {
     const { run } = await import('./commands/run.ts');
-    await withHome(o, 'run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
+    await withHome('run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
   });
 
 command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
@@ -195,14 +198,14 @@ command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
     const { runs } = await import('./commands/run.ts');
-    await withHome(o, 'runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
+    await withHome('runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
 
 command(program, 'query', 'mktdata query "select date, profit from mkt_profit_by_date order by date desc limit 7" --format csv')
   .description('run read-only SQL on the published snapshot')
   .argument('<sql>', 'SQL to run')
   .addOption(new Option('--format <format>', 'output format').choices(queryFormats).default('table'))
-  .action(async (sql: string, o) => (await import('./commands/query.ts')).query(resolveHome(o.home), sql, o.format));
+  .action(async (sql: string, o) => (await import('./commands/query.ts')).query(home(), sql, o.format));
 
 command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --connection $CONN --from 2026-03-01 --to 2026-03-31 --format parquet --out march.parquet')
   .description('write a catalog table to a file, as the HTTP export would')
@@ -215,7 +218,7 @@ command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --
   .requiredOption('--out <file>', 'file to write')
   .action(async (o) => {
     const { exportToFile } = await import('./commands/export.ts');
-    const rows = await exportToFile(resolveHome(o.home), o);
+    const rows = await exportToFile(home(), o);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
 
@@ -227,7 +230,7 @@ for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
     .requiredOption('--table <name>', 'catalog table, e.g. mkt_profit_by_date')
     .action(async (o) => {
       const { setSourceEnabled } = await import('../exports/export-source.ts');
-      await withHome(o, `sources ${verb}`, async (wh) => {
+      await withHome(`sources ${verb}`, async (wh) => {
         const source = await setSourceEnabled(wh, o.org, o.table, enabled);
         console.log(`${source.tableName} ${verb}d for organization ${o.org}`);
       });
@@ -243,13 +246,13 @@ command(program, 'serve', 'mktdata serve --port 8080 --host 0.0.0.0')
   .option('--export-retention-hours <n>', 'hours a finished export file stays downloadable', wholeNumber, 24)
   .option('--signed-url-minutes <n>', 'minutes a signed link (export download from /raw, file upload and download) stays valid', wholeNumber, 15)
   .option('--no-pipelines', 'do not run the pipelines at their refresh times')
-  .action(async (o) => (await import('./commands/serve.ts')).serve(resolveHome(o.home), o));
+  .action(async (o) => (await import('./commands/serve.ts')).serve(home(), o));
 
 command(program, 'demo', 'mktdata demo --port 8081')
   .description('load the bundled demo data, build and publish it, then serve the API until stopped')
   .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')
-  .action(async (o) => (await import('./commands/demo.ts')).demo(resolveHome(o.home), { host: o.host, port: o.port, requestsPerSecond: 2 }));
+  .action(async (o) => (await import('./commands/demo.ts')).demo(home(), { host: o.host, port: o.port, requestsPerSecond: 2 }));
 
 program
   .command('fake-marketplace')

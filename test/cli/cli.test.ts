@@ -45,13 +45,16 @@ describe('mktdata CLI', () => {
 
     const tokens = await cli(['org', 'tokens', '--org', orgId, '--add', '25', ...h]);
     expect(tokens).toMatchObject({ code: 0, stdout: '125\n' });
-    expect((await cli(['org', 'tokens', '--org', orgId, ...h])).stdout).toBe('125\n');
+    // Global options go before or after the command (ARCHITECTURE.md, "The command line").
+    expect((await cli([...h, 'org', 'tokens', '--org', orgId])).stdout).toBe('125\n');
     expect((await cli(['org', 'tokens', '--org', orgId, '--add', '-5', ...h])).code).toBe(2); // a usage error
     expect((await cli(['org', 'tokens', '--org', '00000000-0000-4000-8000-000000000000', '--add', '1', ...h])).stderr).toBe('mktdata: organization 00000000-0000-4000-8000-000000000000 not found\n');
 
     const build = await cli(['build', ...h]);
     expect(build.stdout).toMatch(/ok +marts\.mkt_order_items_with_cogs {2}1 rows/);
     expect(build.code).toBe(0);
+    // --quiet keeps what matters (failures, what was published) and drops a line per model.
+    expect(await cli(['--quiet', ...h, 'build', '--select', 'mkt_cogs'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^published \d+ table\(s\) to /) });
 
     const csv = await cli(['query', 'select mkt_order_id, cogs_total_value, item_supplier_name from mkt_order_items_with_cogs', '--format', 'csv', ...h]);
     // 3 units × (4.125 + 0.5) = 13.875; CSV per RFC 4180, as the HTTP export writes it

@@ -5,6 +5,7 @@ import { publish, type PublishResult } from '../../publish/publish.ts';
 import { progress } from '../output.ts';
 
 function printResult(r: ModelResult): void {
+  if (r.status === 'success' && r.findings.length === 0 && process.env.MKTDATA_QUIET) return;
   const mark = r.status === 'success' ? 'ok     ' : r.status === 'error' ? 'ERROR  ' : 'skipped';
   const detail = r.status === 'success' ? `${r.rows} rows, ${r.ms} ms` : r.error;
   console.log(`${mark} ${r.model}  ${detail}`);
