@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,6 +9,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    env: { TZ: 'UTC' },
+    // The model-graph cache of the run's temporary model folders stays out of the user's ~/.cache.
+    env: { TZ: 'UTC', MKTDATA_CACHE_DIR: mkdtempSync(join(tmpdir(), 'mktdata-test-cache-')) },
   },
 });

@@ -159,10 +159,13 @@ const benchmarks: Benchmark[] = [
           { step: 'bare DuckDB open of the snapshot, select 1 (median of 10)', ms: r.duckdb, rows: 1 },
           { step: 'mktdata --help (median of 10)', ms: r.help, rows: 1 },
           { step: 'mktdata query "select 1" (median of 10)', ms: r.query, rows: 1 },
+          { step: 'mktdata plan, model graph cached (median of 10)', ms: r.plan, rows: 1 },
+          { step: 'mktdata plan, no cache: every .yml parsed (median of 10)', ms: r.planUncached, rows: 1 },
         ],
         summary: [
           `startup: --help ${(r.help / 1000).toFixed(2)} s (target ≤ 0.35 s, or within 3× of bare node + DuckDB open ${(bare / 1000).toFixed(2)} s)${judge(r.help, 350)}`,
           `startup: query "select 1" ${(r.query / 1000).toFixed(2)} s (target ≤ 0.6 s, or within 3× of ${(bare / 1000).toFixed(2)} s)${judge(r.query, 600)}`,
+          `startup: plan ${(r.plan / 1000).toFixed(2)} s with the model-graph cache, ${(r.planUncached / 1000).toFixed(2)} s without`,
         ],
       };
     },

@@ -1,6 +1,7 @@
 // `npm run bench -- startup`: how long a command takes to start, on the built `bin` (issue: a real package). Each
 // is run 10 times in a row, the median taken: `mktdata --help`, `mktdata query "select 1"` on a published demo-sized
-// home, and beside them a bare `node -e 0` and a bare DuckDB open of the same snapshot (node with @duckdb/node-api).
+// home, and beside them a bare `node -e 0` and a bare DuckDB open of the same snapshot (node with @duckdb/node-api);
+// then `mktdata plan` with and without the model-graph cache.
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -32,5 +33,9 @@ export async function benchStartup(workDir: string, log: (message: string) => vo
   const duckdb = median('node', ['--input-type=module', '-e', `import { DuckDBInstance } from '@duckdb/node-api'; const db = await DuckDBInstance.create(${JSON.stringify(join(home, 'published', 'warehouse.duckdb'))}, { access_mode: 'READ_ONLY' }); await (await db.connect()).run('select 1');`]);
   const help = median('node', ['bin/mktdata.js', '--help'], env);
   const query = median('node', ['bin/mktdata.js', 'query', 'select 1', '--home', home], env);
-  return { node, duckdb, help, query };
+  // `plan` opens the warehouse and loads the model graph: from the cache, and without one (a cache folder that
+  // cannot exist, so every run parses the .yml files as the first run after a change does).
+  const plan = median('node', ['bin/mktdata.js', 'plan', '--home', home], env);
+  const planUncached = median('node', ['bin/mktdata.js', 'plan', '--home', home], { ...env, MKTDATA_CACHE_DIR: '/dev/null/no-cache' });
+  return { node, duckdb, help, query, plan, planUncached };
 }
