@@ -35,6 +35,7 @@ export const errorRegistry = {
   ERR_FILE_NOT_WAITING: { status: 409, message: 'data file {id} is {status}, not WAITING_FOR_UPLOAD: its upload link takes one upload only' },
   ERR_FILE_NOT_DOWNLOADABLE: { status: 404, message: 'data file {id} is {status}: only an UPLOADED file can be downloaded' },
   ERR_FILE_SIGNATURE_INVALID: { status: 403, message: 'this link of data file {id} is invalid or has expired; ask GET /api/v1/files/{id}/download for a new download link, or create the file again to upload' },
+  ERR_WEBHOOK_NOT_FOUND: { status: 404, message: 'webhook subscription {id} not found' },
   ERR_SQP_ASIN_INVALID: { status: 400, message: 'Each ASIN must be 10 characters long and contain only letters and numbers.' },
   ERR_SQP_LIST_LOCKED: { status: 409, message: 'the SQP ASIN list of {id} was changed less than 72 hours ago and is locked until {editableAt}' },
   ERR_ACTIONS_NOT_ENABLED: { status: 501, message: 'actions are a private beta this organization has no access to' },

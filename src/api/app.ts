@@ -36,6 +36,7 @@ import { sweepFiles } from '../files/data-files.ts';
 import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
+import { WebhookDeliverer } from '../webhooks/outbox.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -57,12 +58,16 @@ export interface AppDeps {
   connectors?: Connectors;
   /** Networks webhooks may reach besides public addresses. @default MKTDATA_WEBHOOK_ALLOWED_NETWORKS */
   webhookAllowedNetworks?: Networks;
+  /** How often the webhook outbox is looked at, in ms. @default 1000 */
+  webhookIntervalMs?: number;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
 export interface ExportServices {
   worker: ExportWorker;
   schedules: ScheduleRunner;
+  /** The webhook outbox's delivery loop. */
+  deliverer: WebhookDeliverer;
   signingKey: string;
   signedUrlTtlMs: number;
 }
@@ -136,8 +141,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     onFinished: (row) => schedules.notify(row),
     log,
   });
-  const schedules = new ScheduleRunner(deps.wh, worker, deps.webhookAllowedNetworks ?? allowedNetworks(), log);
-  const services: ExportServices = { worker, schedules, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
+  const networks = deps.webhookAllowedNetworks ?? allowedNetworks();
+  const deliverer = new WebhookDeliverer(deps.wh, { networks, now: deps.now, intervalMs: deps.webhookIntervalMs, log: (message) => app.log.warn(message) });
+  const schedules = new ScheduleRunner(deps.wh, worker, networks, log, () => void deliverer.deliverDue().catch((e) => log('webhook deliveries failed', e)));
+  const services: ExportServices = { worker, schedules, deliverer, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
   app.decorate('exportServices', services);
   let sweeper: Cron | undefined;
   app.addHook('onReady', async () => {
@@ -145,6 +152,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await worker.sweep();
     await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
     await schedules.start();
+    deliverer.start();
     sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export or file sweep failed', e) }, async () => {
       await worker.sweep();
       await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
@@ -154,6 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     sweeper?.stop();
     schedules.stop();
     await worker.stop();
+    await deliverer.stop();
   });
 
   await app.register(fastifySwagger, {

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables {
+export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables, WebhookTables {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
   'control.invitations': {
     id: string;
@@ -230,5 +230,47 @@ export interface ConnectorTables {
     created_at: string;
     expires_at: string;
     used_at: string | null;
+  };
+}
+
+export interface WebhookTables {
+  'control.webhook_subscriptions': {
+    id: string;
+    organization_id: string;
+    url: string;
+    message_types: string;
+    seller_or_vendor_ids: string | null;
+    secret: string;
+    created_at: string;
+    disabled_at: string | null;
+    disabled_reason: string | null;
+    deleted_at: string | null;
+  };
+  'control.webhook_events': {
+    id: string;
+    seq: number | string;
+    organization_id: string;
+    connection_id: string | null;
+    message_type: string;
+    ordering_key: string | null;
+    dedupe_key: string | null;
+    body: string;
+    occurred_at: string;
+    emitted_at: string;
+    batch: string | null;
+  };
+  'control.webhook_deliveries': {
+    id: string;
+    event_id: string;
+    subscription_id: string | null;
+    url: string;
+    status: 'PENDING' | 'DELIVERED' | 'FAILED' | 'CANCELED';
+    attempts: number;
+    next_attempt_at: string;
+    created_at: string;
+    last_attempt_at: string | null;
+    last_status: number | null;
+    last_error: string | null;
+    delivered_at: string | null;
   };
 }

@@ -3,11 +3,13 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { createExport, type ExportRow } from './export-jobs.ts';
 import { scheduledRequest, type ScheduleRow } from './export-schedules.ts';
 import type { ExportWorker } from './export-worker.ts';
-import { postWebhook, type Networks } from '../webhooks/address.ts';
+import type { Networks } from '../webhooks/address.ts';
+import { recordScheduleRun } from '../webhooks/outbox.ts';
 
 /**
  * Runs the active export schedules with croner, each in its own timezone: a run creates an export (charged and
- * queued like an API one) and, when that export ends, POSTs its outcome to the schedule's webhook URLs.
+ * queued like an API one) and, when that export ends, queues its outcome for the schedule's webhook URLs in the
+ * webhook outbox (webhooks/outbox.ts: retried, across restarts).
  */
 export class ScheduleRunner {
   private readonly jobs = new Map<string, Cron>();
@@ -18,6 +20,8 @@ export class ScheduleRunner {
     /** Where webhooks may go besides public addresses (webhooks/address.ts). */
     readonly networks: Networks,
     private readonly log: (message: string, error?: unknown) => void = console.error,
+    /** Called after an outcome was queued: the deliverer sends it at once. */
+    private readonly queued: () => void = () => {},
   ) {}
 
   /** Arms every active schedule. */
@@ -57,7 +61,7 @@ export class ScheduleRunner {
     }
   }
 
-  /** POSTs a scheduled export's outcome to each webhook URL of its schedule (public addresses only); a failing URL is logged, not retried. */
+  /** Queues a scheduled export's outcome for each webhook URL of its schedule (public addresses only, unsigned). */
   async notify(row: ExportRow): Promise<void> {
     if (!row.schedule_id) return;
     const schedule = await this.wh.db.selectFrom('control.export_schedules').select(['integrations', 'name']).where('id', '=', row.schedule_id).executeTakeFirst();
@@ -72,14 +76,9 @@ export class ScheduleRunner {
       rowCount: row.row_count === null ? null : Number(row.row_count),
       error: row.error,
     });
-    for (const { url } of JSON.parse(schedule.integrations) as { url: string }[]) {
-      try {
-        const status = await postWebhook(url, body, this.networks);
-        if (status < 200 || status > 299) this.log(`webhook ${url} answered ${status} for export ${row.id}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`);
-      } catch (error) {
-        this.log(`webhook ${url} failed for export ${row.id}`, error);
-      }
-    }
+    const urls = (JSON.parse(schedule.integrations) as { url: string }[]).map((i) => i.url);
+    await recordScheduleRun(this.wh, row.organization_id, body, urls, new Date(this.worker.now()));
+    this.queued();
   }
 
   /** Disarms every schedule. */

@@ -86,7 +86,7 @@ const guardedLookup = (allowed: Networks) => (hostname: string, options: LookupO
  * POSTs a JSON body to a webhook URL and returns the answer's status. The address is checked on the connection
  * itself (no second lookup to rebind), redirects are not followed, and the whole exchange has `timeoutMs`.
  */
-export async function postWebhook(url: string, body: string, allowed: Networks, timeoutMs = 10_000): Promise<number> {
+export async function postWebhook(url: string, body: string, allowed: Networks, options: { headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<number> {
   const target = new URL(url);
   const host = bare(target.hostname);
   const known = literal(host);
@@ -96,9 +96,9 @@ export async function postWebhook(url: string, body: string, allowed: Networks, 
   return new Promise<number>((resolve, reject) => {
     const req = send(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       lookup: guardedLookup(allowed) as never,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     }, (res: IncomingMessage) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));

@@ -351,6 +351,7 @@ describe('exports and export schedules (HTTP, in process)', () => {
         expect((await call('GET', `/api/v1/exports/schedules/${created.id}/latest`)).statusCode).toBe(404);
         const run = await app.exportServices.schedules.fire(created.id);
         await worker().idle();
+        await app.exportServices.deliverer.deliverDue(); // the outcome goes out through the webhook outbox
         // The clock is in late November 2026 in Los Angeles: the previous month is October.
         expect(JSON.parse(run!.request)).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
         expect(received).toEqual([expect.objectContaining({ scheduleId: created.id, exportId: run!.id, status: 'COMPLETED', rowCount: 0 })]);
@@ -386,7 +387,11 @@ describe('exports and export schedules (HTTP, in process)', () => {
         await wh.db.updateTable('control.export_schedules').set({ integrations: JSON.stringify([{ id: 'stored', url }]) }).where('id', '=', created.id).execute();
         await app.exportServices.schedules.fire(created.id);
         await worker().idle();
+        await app.exportServices.deliverer.deliverDue();
         expect(received).toEqual([]);
+        // The refused attempt is recorded and retried later (the name may resolve elsewhere by then), never sent.
+        const [delivery] = await wh.db.selectFrom('control.webhook_deliveries').select(['status', 'attempts', 'last_error']).where('url', '=', url).execute();
+        expect(delivery).toMatchObject({ status: 'PENDING', attempts: 1, last_error: expect.stringMatching(/127\.0\.0\.2 is not a public address/) });
       } finally {
         hook.close();
       }

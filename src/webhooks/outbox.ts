@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sql as kysql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { Warehouse } from '../db/warehouse.ts';
+import { postWebhook, type Networks } from './address.ts';
+import { matches, subscriptionSecret } from './subscriptions.ts';
+
+/** An event to record: what every receiver gets as the body, and how it is routed and ordered. */
+export interface NewEvent {
+  organizationId: string;
+  connectionId: string | null;
+  messageType: string;
+  summary: Record<string, unknown>;
+  details: Record<string, unknown>;
+  /** When the change happened upstream (ISO 8601). */
+  occurredAt: string;
+  /** Deliveries of one key (an order id) go out one after the other, in emission order. */
+  orderingKey?: string | null;
+  /** An upstream id (a notification id): an event with a key already recorded is not recorded again. */
+  dedupeKey?: string | null;
+}
+
+/** The JSON body of a delivery (the envelope around a spec-document-002 message). */
+export const envelope = (e: Pick<NewEvent, 'messageType' | 'summary' | 'details' | 'occurredAt'>) =>
+  JSON.stringify({ messageType: e.messageType, summary: e.summary, details: e.details, occurredAt: e.occurredAt });
+
+/**
+ * SQL that appends events, given as a query `events` of (organization_id, connection_id, message_type, ordering_key,
+ * dedupe_key, body, occurred_at), and a delivery for each subscription that receives each: run inside
+ * the transaction that commits the change, so that an event exists if and only if its change was committed.
+ */
+export async function appendEvents(sql: DuckDBConnection, events: string, params: Record<string, string>, at: Date): Promise<number> {
+  const batch = `b${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  const inserted = await sql.runAndReadAll(
+    `insert into control.webhook_events
+     select 'msg_' || replace(uuid()::varchar, '-', ''),
+            coalesce((select max(seq) from control.webhook_events), 0) + row_number() over (order by occurred_at, ordering_key),
+            organization_id, connection_id, message_type, ordering_key, dedupe_key, body, occurred_at, $at::timestamptz, $batch
+     from (${events}) as e
+     where dedupe_key is null or dedupe_key not in (select dedupe_key from control.webhook_events where dedupe_key is not null)
+     qualify dedupe_key is null or row_number() over (partition by dedupe_key order by occurred_at) = 1
+     returning 1`,
+    { ...params, at: at.toISOString(), batch },
+  );
+  await sql.run(
+    `insert into control.webhook_deliveries
+     select uuid()::varchar, e.id, s.id, s.url, 'PENDING', 0, $at::timestamptz, $at::timestamptz, null, null, null, null
+     from control.webhook_events e join control.webhook_subscriptions s on ${matches}
+     where e.batch = $batch`,
+    { at: at.toISOString(), batch },
+  );
+  return inserted.currentRowCount;
+}
+
+/** Appends events made in TypeScript (notifications, export schedule runs); see `appendEvents`. */
+export function recordEvents(sql: DuckDBConnection, events: NewEvent[], at = new Date()): Promise<number> {
+  if (events.length === 0) return Promise.resolve(0);
+  const rows = events.map((e) => ({
+    organization_id: e.organizationId,
+    connection_id: e.connectionId,
+    message_type: e.messageType,
+    ordering_key: e.orderingKey ?? null,
+    dedupe_key: e.dedupeKey ?? null,
+    body: envelope(e),
+    occurred_at: e.occurredAt,
+  }));
+  return appendEvents(
+    sql,
+    `select j->>'organization_id' as organization_id, j->>'connection_id' as connection_id, j->>'message_type' as message_type,
+            j->>'ordering_key' as ordering_key, j->>'dedupe_key' as dedupe_key, j->>'body' as body, (j->>'occurred_at')::timestamptz as occurred_at
+     from (select unnest(from_json($events::json, '["JSON"]')) as j)`,
+    { events: JSON.stringify(rows) },
+    at,
+  );
+}
+
+/** An export schedule's run: one event, delivered (unsigned, as before the outbox) to each of its integration URLs. */
+export async function recordScheduleRun(wh: Warehouse, organizationId: string, body: string, urls: string[], at = new Date()): Promise<void> {
+  if (urls.length === 0) return;
+  const event = `msg_${randomUUID().replaceAll('-', '')}`;
+  await wh.db.transaction().execute(async (trx) => {
+    const { seq } = await trx.selectFrom('control.webhook_events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow();
+    await trx.insertInto('control.webhook_events').values({
+      id: event, seq: Number(seq ?? 0) + 1, organization_id: organizationId, connection_id: null, message_type: 'EXPORT_SCHEDULE_RUN_FINISHED',
+      ordering_key: null, dedupe_key: null, body, occurred_at: at.toISOString(), emitted_at: at.toISOString(), batch: null,
+    }).execute();
+    await trx.insertInto('control.webhook_deliveries').values(urls.map((url) => ({
+      id: randomUUID(), event_id: event, subscription_id: null, url, status: 'PENDING', attempts: 0, next_attempt_at: at.toISOString(),
+      created_at: at.toISOString(), last_attempt_at: null, last_status: null, last_error: null, delivered_at: null,
+    }))).execute();
+  });
+}
+
+/** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
+export const retryWindowMs = 24 * 3_600_000;
+
+/** The wait before attempt `attempts + 1`: exponential from 5 s, at most an hour, with ±50 % jitter. */
+export const backoffMs = (attempts: number, random = Math.random()) => Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
+
+interface Due {
+  id: string;
+  event_id: string;
+  subscription_id: string | null;
+  url: string;
+  attempts: number;
+  created_at: string;
+  body: string;
+}
+
+export interface DelivererOptions {
+  /** Where webhooks may go besides public addresses (webhooks/address.ts). */
+  networks: Networks;
+  now?: () => number;
+  /** Deliveries in flight at once. @default 8 */
+  concurrency?: number;
+  /** How often the outbox is looked at. @default 1000 */
+  intervalMs?: number;
+  /** A 2xx within this time counts as delivered. @default 10000 */
+  timeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Works through the outbox: every due PENDING delivery, at most one per (receiver, ordering key) at a time and in
+ * emission order, POSTed with the Standard Webhooks headers (`webhook-id` is the event's id, the same on every
+ * attempt, so receivers drop duplicates; `webhook-signature` is HMAC-SHA256 over `id.timestamp.body` with the
+ * subscription's secret). A 2xx within the timeout delivers it; anything else is retried with exponential backoff
+ * and jitter for 24 hours after the event, then given up, and the subscription is disabled with the reason. The state
+ * lives in the warehouse, so a restart goes on where it stopped.
+ */
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly wh: Warehouse,
+    private readonly options: DelivererOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    const tick = async () => {
+      await this.deliverDue().catch((error) => this.options.log?.(`webhook deliveries failed: ${String(error)}`));
+      if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs ?? 1_000).unref();
+    };
+    this.timer = setTimeout(tick, 0).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One pass: attempts every delivery due now (as many passes as it takes); returns how many were attempted. */
+  deliverDue(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let attempted = 0;
+    for (;;) {
+      const due = await this.due();
+      if (due.length === 0) return attempted;
+      const queue = [...due];
+      const worker = async () => {
+        for (let d = queue.shift(); d; d = queue.shift()) await this.attempt(d);
+      };
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, queue.length) }, worker));
+      attempted += due.length;
+    }
+  }
+
+  private async due(): Promise<Due[]> {
+    const { rows } = await kysql<Due>`
+      select d.id, d.event_id, d.subscription_id, d.url, d.attempts, d.created_at::varchar as created_at, e.body
+      from control.webhook_deliveries d join control.webhook_events e on e.id = d.event_id
+      where d.status = 'PENDING' and d.next_attempt_at <= ${new Date(this.now()).toISOString()}::timestamptz
+        and (e.ordering_key is null or not exists (
+          select 1 from control.webhook_deliveries p join control.webhook_events pe on pe.id = p.event_id
+          where p.status = 'PENDING' and p.url = d.url and p.subscription_id is not distinct from d.subscription_id
+            and pe.ordering_key = e.ordering_key and pe.seq < e.seq))
+      order by e.seq
+      limit 200`.execute(this.wh.db);
+    return rows;
+  }
+
+  private async attempt(d: Due): Promise<void> {
+    const at = new Date(this.now());
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const headers: Record<string, string> = { 'webhook-id': d.event_id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+      if (d.subscription_id) headers['webhook-signature'] = new Webhook(await subscriptionSecret(this.wh, d.subscription_id)).sign(d.event_id, at, d.body);
+      status = await postWebhook(d.url, d.body, this.options.networks, { headers, timeoutMs: this.options.timeoutMs ?? 10_000 });
+      if (status < 200 || status > 299) error = `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`;
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    const attempts = d.attempts + 1;
+    const common = { attempts, last_attempt_at: at.toISOString(), last_status: status, last_error: error };
+    if (!error) {
+      await this.wh.db.updateTable('control.webhook_deliveries').set({ ...common, status: 'DELIVERED', delivered_at: at.toISOString() }).where('id', '=', d.id).execute();
+      return;
+    }
+    const next = at.getTime() + backoffMs(attempts);
+    if (next - new Date(d.created_at).getTime() <= retryWindowMs) {
+      await this.wh.db.updateTable('control.webhook_deliveries').set({ ...common, next_attempt_at: new Date(next).toISOString() }).where('id', '=', d.id).execute();
+      return;
+    }
+    await this.giveUp(d, common, error, at);
+  }
+
+  /** After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries fail too. */
+  private async giveUp(d: Due, common: object, error: string, at: Date): Promise<void> {
+    const reason = `deliveries to ${d.url} failed for 24 hours; the last attempt: ${error}`;
+    this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
+    await this.wh.db.transaction().execute(async (trx) => {
+      await trx.updateTable('control.webhook_deliveries').set({ ...common, status: 'FAILED' }).where('id', '=', d.id).execute();
+      if (!d.subscription_id) return;
+      await trx.updateTable('control.webhook_subscriptions').set({ disabled_at: at.toISOString(), disabled_reason: reason }).where('id', '=', d.subscription_id).execute();
+      await trx.updateTable('control.webhook_deliveries').set({ status: 'FAILED', last_error: 'the subscription was disabled' }).where('subscription_id', '=', d.subscription_id).where('status', '=', 'PENDING').execute();
+    });
+  }
+}
