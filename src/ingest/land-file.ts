@@ -85,6 +85,7 @@ async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext
   await wh.sql.run('begin transaction');
   try {
     const rows = await source.land(ctx);
+    await source.events?.(ctx);
     await wh.sql.run(
       `insert into control.landed_files values ($id, $connectionId, $source, $sha256, $fileName, $size, $rows, $landedAt::timestamptz)`,
       {

@@ -29,6 +29,11 @@ export interface Source {
   /** DDL that creates `table` if it does not exist. */
   createTable: string;
   land(ctx: LandContext): Promise<number>;
+  /**
+   * Derives the webhook events of what this file changed (webhooks/outbox.ts `appendEvents`), inside the same
+   * transaction as `land`: an event exists if and only if its change was committed.
+   */
+  events?(ctx: LandContext): Promise<void>;
 }
 
 /** A file refused whole: where and why. */
