@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sql as kysql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import { loadMarketplaces } from '../control/marketplaces.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { postWebhook, type Networks } from './address.ts';
 import { matches, subscriptionSecret } from './subscriptions.ts';
@@ -29,6 +30,7 @@ export const envelope = (e: Pick<NewEvent, 'messageType' | 'summary' | 'details'
  * SQL that appends events, given as a query `events` of (organization_id, connection_id, message_type, ordering_key,
  * dedupe_key, body, occurred_at), and a delivery for each subscription that receives each: run inside
  * the transaction that commits the change, so that an event exists if and only if its change was committed.
+ * Only events some live subscription receives are kept: without subscribers, emission costs a lookup.
  */
 export async function appendEvents(sql: DuckDBConnection, events: string, params: Record<string, string>, at: Date): Promise<number> {
   const batch = `b${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -38,7 +40,8 @@ export async function appendEvents(sql: DuckDBConnection, events: string, params
             coalesce((select max(seq) from control.webhook_events), 0) + row_number() over (order by occurred_at, ordering_key),
             organization_id, connection_id, message_type, ordering_key, dedupe_key, body, occurred_at, $at::timestamptz, $batch
      from (${events}) as e
-     where dedupe_key is null or dedupe_key not in (select dedupe_key from control.webhook_events where dedupe_key is not null)
+     where (dedupe_key is null or dedupe_key not in (select dedupe_key from control.webhook_events where dedupe_key is not null))
+       and exists (select 1 from control.webhook_subscriptions s where ${matches})
      qualify dedupe_key is null or row_number() over (partition by dedupe_key order by occurred_at) = 1
      returning 1`,
     { ...params, at: at.toISOString(), batch },
@@ -51,6 +54,28 @@ export async function appendEvents(sql: DuckDBConnection, events: string, params
     { at: at.toISOString(), batch },
   );
   return inserted.currentRowCount;
+}
+
+/** A connection as a message's summary names it (the context fields of spec document 002). */
+export interface ConnectionContext {
+  id: string;
+  organization_id: string;
+  name: string;
+  marketplace_id: string;
+  seller_id: string | null;
+}
+
+let marketplaces: ReturnType<typeof loadMarketplaces> | undefined;
+/** The summary fields every message starts with: marketplace, connection and seller id (optional ones when known). */
+export function summaryContext(c: ConnectionContext): Record<string, string> {
+  const marketplace = (marketplaces ??= loadMarketplaces()).get(c.marketplace_id);
+  return {
+    marketplaceId: c.marketplace_id,
+    ...(marketplace ? { marketplaceCountryCode: marketplace.countryCode, marketplaceCountryName: marketplace.countryName } : {}),
+    sellerOrVendorId: c.id,
+    sellerOrVendorName: c.name,
+    ...(c.seller_id ? { marketplaceSellerId: c.seller_id } : {}),
+  };
 }
 
 /** Appends events made in TypeScript (notifications, export schedule runs); see `appendEvents`. */
