@@ -35,6 +35,7 @@ import { fileRoutes } from './routes/files.ts';
 import { sweepFiles } from '../files/data-files.ts';
 import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { actionRoutes } from './routes/actions.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 import { WebhookDeliverer } from '../webhooks/outbox.ts';
 
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await fileRoutes(api, deps, services);
       await vendorCodeAndSqpRoutes(api, deps);
       await actionRoutes(api);
+      await webhookRoutes(api, deps, networks);
     },
     { prefix: apiPrefix },
   );

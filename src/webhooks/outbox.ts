@@ -39,7 +39,9 @@ export async function appendEvents(sql: DuckDBConnection, events: string, params
      select 'msg_' || replace(uuid()::varchar, '-', ''),
             coalesce((select max(seq) from control.webhook_events), 0) + row_number() over (order by occurred_at, ordering_key),
             organization_id, connection_id, message_type, ordering_key, dedupe_key, body, occurred_at, $at::timestamptz, $batch
-     from (${events}) as e
+     from (select organization_id::varchar as organization_id, connection_id::varchar as connection_id, message_type::varchar as message_type,
+                  ordering_key::varchar as ordering_key, dedupe_key::varchar as dedupe_key, body::varchar as body, occurred_at::timestamptz as occurred_at
+           from (${events})) as e
      where (dedupe_key is null or dedupe_key not in (select dedupe_key from control.webhook_events where dedupe_key is not null))
        and exists (select 1 from control.webhook_subscriptions s where ${matches})
      qualify dedupe_key is null or row_number() over (partition by dedupe_key order by occurred_at) = 1
@@ -156,7 +158,9 @@ export interface DelivererOptions {
  */
 export class WebhookDeliverer {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  /** The pass waiting to start (callers until it starts share it) and the chain of passes, one at a time. */
+  private next: Promise<number> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
 
   constructor(
@@ -177,13 +181,22 @@ export class WebhookDeliverer {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.chain;
   }
 
-  /** One pass: attempts every delivery due now (as many passes as it takes); returns how many were attempted. */
+  /**
+   * Attempts every delivery due now, in a pass that starts after the one running (so it sees what was committed
+   * before the call); returns how many were attempted.
+   */
   deliverDue(): Promise<number> {
-    this.running ??= this.pass().finally(() => (this.running = null));
-    return this.running;
+    if (this.next) return this.next;
+    const next = this.chain.then(() => {
+      this.next = null;
+      return this.pass();
+    });
+    this.next = next;
+    this.chain = next.catch(() => 0);
+    return next;
   }
 
   private async pass(): Promise<number> {
