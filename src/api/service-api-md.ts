@@ -27,6 +27,17 @@ endpoint except \`/spec/*\` (not \`X-Api-Key\`, not \`Authorization\`). Bodies a
    create a new export if needed.
 5. **Raw**: a 302 answer's \`Location\` is a signed, expiring URL of this server; fetch it without the key.
 
+## Webhooks
+
+\`POST /api/v1/webhooks\` with \`{ "url": "https://…", "messageTypes": [...], "sellerOrVendorIds": [...] }\` (both
+lists optional: every type that is not \`highVolume\`, every seller) subscribes a receiver to the messages of
+\`GET /api/v1/spec/webhook-scheme\`; the answer holds the signing \`secret\` once. Each delivery is a POST of
+\`{ "messageType", "summary", "details", "occurredAt" }\` with the Standard Webhooks headers \`webhook-id\`,
+\`webhook-timestamp\` and \`webhook-signature\` (\`v1,\` + base64 HMAC-SHA256 of \`id.timestamp.body\` keyed by the
+base64 after \`whsec_\`). Verify it, answer 2xx within 10 seconds, and drop a \`webhook-id\` seen before: delivery
+is at least once, retried with backoff for 24 hours, in order per order id. \`GET /api/v1/webhooks\`,
+\`DELETE /api/v1/webhooks/{id}\`, \`GET /api/v1/webhooks/{id}/deliveries\` list, remove and audit them.
+
 ## Limits
 
 - ${limits.requestsPerSecond} requests per second per organization over the key-protected endpoints; a 429 carries

@@ -18,7 +18,7 @@ export interface NewEvent {
   occurredAt: string;
   /** Deliveries of one key (an order id) go out one after the other, in emission order. */
   orderingKey?: string | null;
-  /** An upstream id (a notification id): an event with a key already recorded is not recorded again. */
+  /** An upstream id (a notification id): an event with a key the organization already has is not recorded again. */
   dedupeKey?: string | null;
 }
 
@@ -42,7 +42,7 @@ export async function appendEvents(sql: DuckDBConnection, events: string, params
      from (select organization_id::varchar as organization_id, connection_id::varchar as connection_id, message_type::varchar as message_type,
                   ordering_key::varchar as ordering_key, dedupe_key::varchar as dedupe_key, body::varchar as body, occurred_at::timestamptz as occurred_at
            from (${events})) as e
-     where (dedupe_key is null or dedupe_key not in (select dedupe_key from control.webhook_events where dedupe_key is not null))
+     where (dedupe_key is null or not exists (select 1 from control.webhook_events x where x.dedupe_key = e.dedupe_key and x.organization_id = e.organization_id))
        and exists (select 1 from control.webhook_subscriptions s where ${matches})
      qualify dedupe_key is null or row_number() over (partition by dedupe_key order by occurred_at) = 1
      returning 1`,

@@ -101,7 +101,8 @@ export async function subscriptionSecret(wh: Warehouse, id: string): Promise<str
 
 /**
  * Delivers again, as new deliveries with the same webhook ids (receivers deduplicate on them), every event since
- * `since` that the subscription receives; a disabled subscription is enabled again. Returns how many were queued.
+ * `since` that was meant for the subscription (delivered, failed or pending); a disabled subscription is enabled
+ * again. Returns how many were queued.
  */
 export async function replay(wh: Warehouse, id: string, since: Date, at = new Date()): Promise<number> {
   const subscription = await getSubscription(wh, null, id);
@@ -109,8 +110,9 @@ export async function replay(wh: Warehouse, id: string, since: Date, at = new Da
   const reader = await wh.sql.runAndReadAll(
     `insert into control.webhook_deliveries
      select uuid()::varchar, e.id, s.id, s.url, 'PENDING', 0, $at::timestamptz, $at::timestamptz, null, null, null, null
-     from control.webhook_events e join control.webhook_subscriptions s on ${matches}
-     where s.id = $id and e.emitted_at >= $since::timestamptz
+     from control.webhook_events e join control.webhook_subscriptions s on s.id = $id
+     where e.emitted_at >= $since::timestamptz
+       and e.id in (select event_id from control.webhook_deliveries where subscription_id = $id)
      order by e.seq
      returning 1`,
     { id: subscription.id, since: since.toISOString(), at: at.toISOString() },

@@ -80,7 +80,20 @@ describe('mktdata CLI', () => {
     expect((await cli(['sources', 'enable', '--org', orgId, '--table', 'mkt_cogs', ...h])).stdout).toBe(`mkt_cogs enabled for organization ${orgId}\n`);
     expect((await cli(['sources', 'enable', '--org', orgId, '--table', 'mkt_nope', ...h])).code).toBe(1);
 
+    // Webhook subscriptions: the secret once, the id on the last line; never the secret again.
+    expect((await cli(['webhooks', 'add', '--org', orgId, '--url', 'http://93.184.216.34/hook', ...h])).stderr).toMatch(/url: .*use https/);
+    const added = await cli(['webhooks', 'add', '--org', orgId, '--url', 'https://93.184.216.34/hook', '--types', 'MKT_ORDER_UPDATE', ...h]);
+    const secret = /secret {2}(whsec_\S+)/.exec(added.stdout)![1]!;
+    const webhookId = lastLine(added.stdout);
+    expect(webhookId).toMatch(uuid);
+    const listed = await cli(['webhooks', 'list', '--format', 'json', ...h]);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: webhookId, organizationId: orgId, messageTypes: ['MKT_ORDER_UPDATE'], status: 'ACTIVE' })]);
+    expect(listed.stdout).not.toContain(secret);
+    expect((await cli(['webhooks', 'replay', '--subscription', webhookId, '--since', '2026-11-01', ...h])).stdout).toMatch(/^queued 0 event\(s\) since 2026-11-01T00:00:00.000Z/);
+    expect((await cli(['webhooks', 'remove', '--id', webhookId, ...h])).stdout).toBe(`removed webhook subscription ${webhookId}\n`);
+
     const db = readFileSync(join(home, 'warehouse.duckdb'));
+    expect(db.includes(Buffer.from(secret))).toBe(false); // webhook secrets are stored encrypted
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
   }, 180_000); // a dozen CLI processes, each starting Node and DuckDB
 
@@ -97,7 +110,7 @@ describe('mktdata CLI', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("error: required option '--name <name>' not specified");
     const commands = ['init', 'org create', 'org tokens', 'keys create', 'connections add', 'connections list', 'connections credentials', 'connections test',
-      'ingest', 'cogs import', 'build', 'plan', 'run', 'runs', 'query', 'export', 'sources enable', 'sources disable', 'serve', 'demo', 'fake-marketplace'];
+      'ingest', 'cogs import', 'build', 'plan', 'run', 'runs', 'query', 'export', 'sources enable', 'sources disable', 'webhooks add', 'webhooks list', 'webhooks remove', 'webhooks replay', 'serve', 'demo', 'fake-marketplace'];
     for (const command of commands) {
       const page = await cli([...command.split(' '), '--help']);
       expect(page.code, command).toBe(0);

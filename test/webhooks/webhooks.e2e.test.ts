@@ -11,6 +11,7 @@ import { createApiKey, createOrganization } from '../../src/control/organization
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { allowedNetworks } from '../../src/webhooks/address.ts';
+import { replay } from '../../src/webhooks/subscriptions.ts';
 import { land, makeHome, US, writeOrders, type OrderLine } from '../helpers/home.ts';
 
 interface Received { headers: IncomingHttpHeaders; body: string }
@@ -179,6 +180,7 @@ describe('webhook events', () => {
 
       // The receiver fails from now on: after 24 hours the subscription is disabled with the reason.
       back.state.status = 500;
+      const outage = new Date();
       await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'day4.tsv', [line('333-1')]));
       for (let hour = 0; hour <= 25; hour++) {
         await deliver();
@@ -189,7 +191,16 @@ describe('webhook events', () => {
       const failed = (await call('GET', `/webhooks/${id}/deliveries?pageSize=1`)).json.items[0];
       expect(failed).toMatchObject({ status: 'FAILED', lastStatus: 500 });
       expect(failed.attempts).toBeGreaterThan(5);
-      expect(new Set(back.received.slice(2).map((r) => r.headers['webhook-id'])).size).toBe(1); // one event, retried
+      const retried = new Set(back.received.slice(2).map((r) => r.headers['webhook-id']));
+      expect(retried.size).toBe(1); // one event, retried
+
+      // `mktdata webhooks replay`: enabled again, and what it missed since the outage comes again with the same id.
+      back.state.status = 204;
+      const before = back.received.length;
+      expect(await replay(wh, id, outage)).toBe(1);
+      await deliver();
+      expect(back.received.slice(before).map((r) => r.headers['webhook-id'])).toEqual([...retried]);
+      expect((await call('GET', '/webhooks')).json.items[0]).toMatchObject({ status: 'ACTIVE', disabledReason: null });
     } finally {
       await back.close();
     }
