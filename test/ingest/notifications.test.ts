@@ -31,7 +31,6 @@ const B_US = connection(3, US);
 const offer = sampleJson('ANY_OFFER_CHANGED');
 const listing = sampleJson('LISTINGS_ITEM_STATUS_CHANGE');
 const transaction = sampleJson('TRANSACTION_UPDATE');
-const report = sampleJson('REPORT_PROCESSING_FINISHED');
 /** A camelCase ITEM_INVENTORY_EVENT_CHANGE (the schema's example), for seller B's merchant account. */
 const inventory = {
   notificationVersion: '2020-09-04',
