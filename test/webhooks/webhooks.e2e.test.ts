@@ -12,6 +12,7 @@ import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { allowedNetworks } from '../../src/webhooks/address.ts';
 import { replay } from '../../src/webhooks/subscriptions.ts';
+import { fulfilledShipmentsHeader, tsv } from '../helpers/fba-reports.ts';
 import { land, makeHome, US, writeOrders, type OrderLine } from '../helpers/home.ts';
 
 interface Received { headers: IncomingHttpHeaders; body: string }
@@ -203,6 +204,46 @@ describe('webhook events', () => {
       expect((await call('GET', '/webhooks')).json.items[0]).toMatchObject({ status: 'ACTIVE', disabledReason: null });
     } finally {
       await back.close();
+    }
+  });
+
+  it('sends MKT_ORDER_BUYER_INFO_UPDATE when a fulfilled-shipments report brings or changes buyer data, with the fields the report has', async () => {
+    const hook = await receiver();
+    try {
+      const { id } = (await call('POST', '/webhooks', { url: hook.url, messageTypes: ['MKT_ORDER_BUYER_INFO_UPDATE'] })).json as { id: string };
+      const shipment = (over: Record<string, string>) => ({
+        'amazon-order-id': '444-1', 'shipment-id': 'S1', 'shipment-item-id': 'SI1', 'amazon-order-item-id': 'OI1', 'purchase-date': '2026-11-19T09:30:00+00:00',
+        'shipment-date': '2026-11-20T08:00:00+00:00', 'reporting-date': '2026-11-20T09:00:00+00:00', sku: 'SKU-1', 'product-name': 'Thing', 'quantity-shipped': '1',
+        'buyer-email': 'x1@marketplace.example', 'buyer-name': 'Ann Buyer', 'recipient-name': 'Ann Buyer', 'ship-address-1': '1 Main St', 'ship-city': 'Seattle',
+        'ship-state': 'WA', 'ship-postal-code': '98101', 'ship-country': 'US', 'fulfillment-channel': 'Amazon', ...over,
+      });
+      const source = 'GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL';
+      await land(wh, source, US, tsv(dir, 'ship1.tsv', fulfilledShipmentsHeader, [shipment({})]));
+      // The next report: the same order, the recipient's street corrected; and a line without any buyer data.
+      await land(wh, source, US, tsv(dir, 'ship2.tsv', fulfilledShipmentsHeader, [
+        shipment({ 'reporting-date': '2026-11-21T09:00:00+00:00', 'ship-address-1': '1 Main Street' }),
+        shipment({ 'amazon-order-id': '444-2', 'shipment-id': 'S2', 'shipment-item-id': 'SI2', 'amazon-order-item-id': 'OI2', 'buyer-email': '', 'buyer-name': '', 'recipient-name': '', 'ship-address-1': '', 'ship-city': '', 'ship-state': '', 'ship-postal-code': '', 'ship-country': '' }),
+      ]));
+      // The same data in a later report: no change.
+      await land(wh, source, US, tsv(dir, 'ship3.tsv', fulfilledShipmentsHeader, [shipment({ 'reporting-date': '2026-11-22T09:00:00+00:00', 'ship-address-1': '1 Main Street' })]));
+      await deliver();
+      const bodies = hook.received.map((r) => JSON.parse(r.body));
+      expect(bodies.map((b) => [b.summary.mktOrderId, b.details.recipientAddressLine1])).toEqual([['444-1', '1 Main St'], ['444-1', '1 Main Street']]);
+      expect(bodies[1]).toEqual({
+        messageType: 'MKT_ORDER_BUYER_INFO_UPDATE',
+        summary: {
+          marketplaceId: 'ATVPDKIKX0DER', marketplaceCountryCode: 'US', marketplaceCountryName: 'United States', sellerOrVendorId: US.id,
+          sellerOrVendorName: 'Test US', marketplaceSellerId: 'SELLERUS', mktOrderId: '444-1', orderPurchasedAtUtc: '2026-11-19T09:30:00Z', fulfillmentChannel: 'AFN',
+        },
+        details: {
+          buyerEmail: 'x1@marketplace.example', buyerName: 'Ann Buyer', recipientName: 'Ann Buyer', recipientAddressLine1: '1 Main Street', recipientCity: 'Seattle',
+          recipientStateOrRegion: 'WA', recipientPostalCode: '98101', recipientCountryCode: 'US',
+        },
+        occurredAt: '2026-11-21T09:00:00Z',
+      });
+      await call('DELETE', `/webhooks/${id}`);
+    } finally {
+      await hook.close();
     }
   });
 });
