@@ -9,6 +9,7 @@ import { benchDailyRun } from './daily-run.ts';
 import { benchProfit, sizes } from './profit.ts';
 import { benchFetch, SPEED } from './fetch.ts';
 import { benchStartup } from './startup.ts';
+import { benchWebhooks } from './webhooks.ts';
 
 /** One line of the printed table. */
 interface Step {
@@ -166,6 +167,25 @@ const benchmarks: Benchmark[] = [
           `startup: --help ${(r.help / 1000).toFixed(2)} s (target ≤ 0.35 s, or within 3× of bare node + DuckDB open ${(bare / 1000).toFixed(2)} s)${judge(r.help, 350)}`,
           `startup: query "select 1" ${(r.query / 1000).toFixed(2)} s (target ≤ 0.6 s, or within 3× of ${(bare / 1000).toFixed(2)} s)${judge(r.query, 600)}`,
           `startup: plan ${(r.plan / 1000).toFixed(2)} s with the model-graph cache, ${(r.planUncached / 1000).toFixed(2)} s without`,
+        ],
+      };
+    },
+  },
+  {
+    name: 'webhooks',
+    async run(workDir) {
+      const r = await benchWebhooks(workDir, log);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      const perSecond = (ms: number) => Math.round((r.events * 1000) / ms).toLocaleString('en-US');
+      return {
+        steps: [
+          { step: `record ${r.events} events, ${r.batches} transactions of ${r.events / r.batches} (recordEvents)`, ms: r.recordMs, rows: r.events },
+          { step: `deliver ${r.events} events to a loopback receiver (concurrency ${r.concurrency})`, ms: r.deliverMs, rows: r.events },
+        ],
+        summary: [
+          `webhooks: ${r.events} events (${r.orders} orders, ~${(r.bodyBytes / 1024).toFixed(1)} KB each) recorded in ${seconds(r.recordMs)} = ${perSecond(r.recordMs)}/s`,
+          `webhooks: ${r.events} events delivered in ${seconds(r.deliverMs)} = ${perSecond(r.deliverMs)}/s (concurrency ${r.concurrency}); ` +
+            `outbox latency median ${r.latency.median.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, max ${r.latency.max.toFixed(0)} ms`,
         ],
       };
     },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
+import type { NotificationQueueConfig } from './notifications.ts';
 
 export const regions = ['NA', 'EU', 'FE'] as const;
 export type Region = (typeof regions)[number];
@@ -24,6 +25,8 @@ export interface ConnectorConfig {
   /** The base URL sellers' browsers reach this server on, for OAuth redirects; default: the invitation's own URL. */
   publicUrl?: string;
   endpoints: Endpoints;
+  /** The SQS queue notifications arrive in (MKTDATA_NOTIFICATIONS_QUEUE_URL), when the operator set one up. */
+  notifications?: NotificationQueueConfig;
   /** Where the settings came from, for error messages. */
   file: string;
 }
@@ -56,6 +59,7 @@ const configFileSchema = z
     ads: z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) }).partial().strict(),
     publicUrl: z.string().url(),
     marketplaceUrl: z.string().url(),
+    notificationsQueueUrl: z.string().url(),
   })
   .partial()
   .strict();
@@ -86,7 +90,7 @@ function readConfigFile(file: string): z.infer<typeof configFileSchema> {
 /**
  * The connector configuration: the environment (MKTDATA_SP_API_APPLICATION_ID, MKTDATA_SP_API_CLIENT_ID,
  * MKTDATA_SP_API_CLIENT_SECRET, MKTDATA_SP_API_DRAFT_APP, MKTDATA_ADS_CLIENT_ID, MKTDATA_ADS_CLIENT_SECRET,
- * MKTDATA_PUBLIC_URL, MKTDATA_MARKETPLACE_URL) over the config file.
+ * MKTDATA_PUBLIC_URL, MKTDATA_MARKETPLACE_URL, MKTDATA_NOTIFICATIONS_QUEUE_URL) over the config file.
  */
 export function loadConnectorConfig(home: Home, env: NodeJS.ProcessEnv = process.env): ConnectorConfig {
   const file = configFile(home, env);
@@ -105,8 +109,22 @@ export function loadConnectorConfig(home: Home, env: NodeJS.ProcessEnv = process
     ads: { clientId: env.MKTDATA_ADS_CLIENT_ID ?? fromFile.ads?.clientId, clientSecret: env.MKTDATA_ADS_CLIENT_SECRET ?? fromFile.ads?.clientSecret },
     publicUrl: env.MKTDATA_PUBLIC_URL ?? fromFile.publicUrl,
     endpoints: marketplaceUrl ? fakeMarketplaceEndpoints(marketplaceUrl) : amazonEndpoints,
+    notifications: notificationQueue(env.MKTDATA_NOTIFICATIONS_QUEUE_URL ?? fromFile.notificationsQueueUrl, marketplaceUrl, env),
     file,
   };
+}
+
+/**
+ * The notification queue's settings: its URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`; the region is
+ * read from it, else AWS_REGION) with the AWS SDK's own credentials; at a fake marketplace, its `/sqs` endpoint.
+ */
+function notificationQueue(queueUrl: string | undefined, marketplaceUrl: string | undefined, env: NodeJS.ProcessEnv): NotificationQueueConfig | undefined {
+  if (!queueUrl) return undefined;
+  if (!z.string().url().safeParse(queueUrl).success) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL', reason: `not a URL: ${queueUrl}` });
+  if (marketplaceUrl) return { queueUrl, region: 'us-east-1', endpoint: `${marketplaceUrl.replace(/\/+$/, '')}/sqs`, credentials: { accessKeyId: 'FAKEMARKETPLACE', secretAccessKey: 'fake' } };
+  const region = /^https:\/\/sqs\.([a-z0-9-]+)\.amazonaws\.com\//.exec(queueUrl)?.[1] ?? env.AWS_REGION;
+  if (!region) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL', reason: `no region in ${queueUrl}: set AWS_REGION` });
+  return { queueUrl, region };
 }
 
 /** The SP-API or Ads application's id and secret, or ERR_CONNECTOR_CONFIG naming where to set them. */

@@ -19,6 +19,7 @@ import { supplyRoutes } from './sp/supply-operations.ts';
 import { FakeState, type FakeApi, type FakeApp } from './state.ts';
 import { Switches, type OperationSwitch } from './switches.ts';
 import { Throttle } from './throttle.ts';
+import { NotificationQueue } from './sqs.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,8 @@ export interface FakeMarketplaceOptions {
   adsRegionLimit?: { rate: number; burst: number };
   /** Seed of the fault switches' draws. @default 1 */
   seed?: number;
+  /** The share of notifications the queue delivers twice. @default 0.1 */
+  duplicateNotifications?: number;
 }
 
 /** A running fake marketplace. */
@@ -69,6 +72,9 @@ export interface FakeMarketplace {
   /** Every request, in order of arrival. */
   log: RequestLogEntry[];
   setSwitch(operation: string, change: Partial<OperationSwitch>): void;
+  /** The SQS queue notifications are published to, and its URL (the fake's `/sqs`). */
+  notifications: NotificationQueue;
+  queueUrl: string;
   close(): Promise<void>;
 }
 
@@ -108,7 +114,7 @@ function arrivalStamps(clock: Clock): { stamp(): { earliest: number; stamp: numb
 }
 
 /** The fake's HTTP app (routes, parsers, arrival stamps), not listening. */
-export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, base: () => string): FastifyInstance {
+export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, base: () => string, queue = new NotificationQueue()): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
   app.decorateRequest('stamp', 0);
   app.decorateRequest('earliest', 0);
@@ -133,6 +139,7 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   documents.routes(app);
   spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes()], base);
   adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 });
+  queue.routes(app);
   return app;
 }
 
@@ -143,7 +150,8 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
   const adsApp = options.adsApp ?? defaultAdsApp;
   const state = new FakeState(options.sellers, options.data ?? fakeData, options.clock ?? systemClock, spApp, adsApp, switches, new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1), options.accessTokenSeconds ?? 3600);
   let url = '';
-  const app = buildFakeApp(state, options, () => url);
+  const queue = new NotificationQueue(options.duplicateNotifications ?? 0.1);
+  const app = buildFakeApp(state, options, () => url, queue);
   url = (await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })).replace('[::1]', '127.0.0.1');
   return {
     url,
@@ -157,6 +165,8 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
     },
     log: state.log,
     setSwitch: (operation, change) => switches.set(operation, change),
+    notifications: queue,
+    queueUrl: `${url}/sqs/000000000000/mktdata-notifications`,
     close: () => app.close(),
   };
 }
@@ -173,6 +183,7 @@ export function fakeMarketplaceEnv(fake: FakeMarketplace, clock?: { speed: numbe
     MKTDATA_SP_API_CLIENT_SECRET: fake.spApp.clientSecret,
     MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
     MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
+    MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl,
     ...(clock ? { MKTDATA_CLOCK_SPEED: String(clock.speed), MKTDATA_CLOCK_START: new Date(clock.start).toISOString(), MKTDATA_CLOCK_REAL_START: String(clock.realStart) } : {}),
   };
 }

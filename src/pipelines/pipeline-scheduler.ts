@@ -55,6 +55,13 @@ export class PipelineScheduler {
     });
   }
 
+  /** Runs other writing work (landing notifications) in turn with the runs: the home has one writer. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
   /** Stops scheduling and waits for the run in progress. */
   async stop(): Promise<void> {
     this.#cron?.stop();

@@ -7,6 +7,7 @@ import { PipelineScheduler } from '../../pipelines/pipeline-scheduler.ts';
 import { connectorClock, liveFetcher } from '../../connectors/live.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
+import { NotificationPoller } from '../../connectors/notifications.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -49,11 +50,15 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     }),
   );
   if (options.pipelines !== false) scheduler.start();
+  const queue = connectors.config.notifications;
+  const poller = queue ? new NotificationPoller(wh, queue, (work) => scheduler.exclusive(work), (message) => app.log.warn(message)) : undefined;
+  poller?.start();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await poller?.stop();
   await scheduler.stop();
   await app.close();
   await wh.close();
