@@ -135,6 +135,21 @@ interface Due {
   body: string;
 }
 
+/** What an attempt came to: the delivery's new state. */
+interface Outcome {
+  delivery: Due;
+  row: {
+    id: string;
+    status: 'PENDING' | 'DELIVERED' | 'FAILED';
+    attempts: number;
+    last_attempt_at: string;
+    last_status: number | null;
+    last_error: string | null;
+    next_attempt_at: string;
+    delivered_at: string | null;
+  };
+}
+
 export interface DelivererOptions {
   /** Where webhooks may go besides public addresses (webhooks/address.ts). */
   networks: Networks;
@@ -204,11 +219,16 @@ export class WebhookDeliverer {
     for (;;) {
       const due = await this.due();
       if (due.length === 0) return attempted;
+      // Each subscription's secret is read once a batch; the outcomes are written together after it.
+      const secrets = new Map<string, Promise<string>>();
+      const secret = (id: string) => secrets.get(id) ?? secrets.set(id, subscriptionSecret(this.wh, id)).get(id)!;
       const queue = [...due];
+      const outcomes: Outcome[] = [];
       const worker = async () => {
-        for (let d = queue.shift(); d; d = queue.shift()) await this.attempt(d);
+        for (let d = queue.shift(); d; d = queue.shift()) outcomes.push(await this.attempt(d, secret));
       };
       await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, queue.length) }, worker));
+      await this.record(outcomes);
       attempted += due.length;
     }
   }
@@ -227,39 +247,55 @@ export class WebhookDeliverer {
     return rows;
   }
 
-  private async attempt(d: Due): Promise<void> {
+  /** One POST; the outcome to record (not yet written). */
+  private async attempt(d: Due, secret: (subscriptionId: string) => Promise<string>): Promise<Outcome> {
     const at = new Date(this.now());
     let status: number | null = null;
     let error: string | null = null;
     try {
       const headers: Record<string, string> = { 'webhook-id': d.event_id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
-      if (d.subscription_id) headers['webhook-signature'] = new Webhook(await subscriptionSecret(this.wh, d.subscription_id)).sign(d.event_id, at, d.body);
+      if (d.subscription_id) headers['webhook-signature'] = new Webhook(await secret(d.subscription_id)).sign(d.event_id, at, d.body);
       status = await postWebhook(d.url, d.body, this.options.networks, { headers, timeoutMs: this.options.timeoutMs ?? 10_000 });
       if (status < 200 || status > 299) error = `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
     const attempts = d.attempts + 1;
-    const common = { attempts, last_attempt_at: at.toISOString(), last_status: status, last_error: error };
-    if (!error) {
-      await this.wh.db.updateTable('control.webhook_deliveries').set({ ...common, status: 'DELIVERED', delivered_at: at.toISOString() }).where('id', '=', d.id).execute();
-      return;
-    }
     const next = at.getTime() + backoffMs(attempts);
-    if (next - new Date(d.created_at).getTime() <= retryWindowMs) {
-      await this.wh.db.updateTable('control.webhook_deliveries').set({ ...common, next_attempt_at: new Date(next).toISOString() }).where('id', '=', d.id).execute();
-      return;
-    }
-    await this.giveUp(d, common, error, at);
+    const gaveUp = error !== null && next - new Date(d.created_at).getTime() > retryWindowMs;
+    return {
+      delivery: d,
+      row: {
+        id: d.id,
+        status: error === null ? 'DELIVERED' : gaveUp ? 'FAILED' : 'PENDING',
+        attempts,
+        last_attempt_at: at.toISOString(),
+        last_status: status,
+        last_error: error,
+        next_attempt_at: new Date(error === null || gaveUp ? at.getTime() : next).toISOString(),
+        delivered_at: error === null ? at.toISOString() : null,
+      },
+    };
+  }
+
+  /** Writes a batch's outcomes in one statement; a delivery given up disables its subscription. */
+  private async record(outcomes: Outcome[]): Promise<void> {
+    await kysql`
+      update control.webhook_deliveries d
+      set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at::timestamptz, last_status = o.last_status,
+          last_error = o.last_error, next_attempt_at = o.next_attempt_at::timestamptz, delivered_at = o.delivered_at::timestamptz
+      from (select unnest(from_json(${JSON.stringify(outcomes.map((o) => o.row))},
+        '[{"id":"VARCHAR","status":"VARCHAR","attempts":"INTEGER","last_attempt_at":"VARCHAR","last_status":"INTEGER","last_error":"VARCHAR","next_attempt_at":"VARCHAR","delivered_at":"VARCHAR"}]'), recursive := true)) o
+      where d.id = o.id`.execute(this.wh.db);
+    for (const o of outcomes.filter((o) => o.row.status === 'FAILED')) await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }
 
   /** After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries fail too. */
-  private async giveUp(d: Due, common: object, error: string, at: Date): Promise<void> {
+  private async giveUp(d: Due, error: string, at: Date): Promise<void> {
     const reason = `deliveries to ${d.url} failed for 24 hours; the last attempt: ${error}`;
     this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
+    if (!d.subscription_id) return;
     await this.wh.db.transaction().execute(async (trx) => {
-      await trx.updateTable('control.webhook_deliveries').set({ ...common, status: 'FAILED' }).where('id', '=', d.id).execute();
-      if (!d.subscription_id) return;
       await trx.updateTable('control.webhook_subscriptions').set({ disabled_at: at.toISOString(), disabled_reason: reason }).where('id', '=', d.subscription_id).execute();
       await trx.updateTable('control.webhook_deliveries').set({ status: 'FAILED', last_error: 'the subscription was disabled' }).where('subscription_id', '=', d.subscription_id).where('status', '=', 'PENDING').execute();
     });
