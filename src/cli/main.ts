@@ -5,6 +5,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
 import { queryFormats } from './output.ts';
+import { webhookCommands } from './webhook-commands.ts';
 
 // Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
 // `--version` and a mistyped command answer at once.
@@ -131,40 +132,7 @@ command(connections, 'test', 'mktdata connections test --connection $CONN --api 
     await withHome('connections test', (wh) => testConnectionCommand(wh, o));
   });
 
-const webhooks = program.command('webhooks').description('webhook subscriptions (delivered by `mktdata serve`)');
-command(webhooks, 'add', 'WEBHOOK=$(mktdata webhooks add --org $ORG --url https://hooks.example.com/mktdata --types MKT_ORDER_UPDATE | tail -1)')
-  .description('subscribe a receiver URL; prints the signing secret once, then the subscription id')
-  .requiredOption('--org <id>', 'organization id')
-  .requiredOption('--url <url>', 'https URL (http only to loopback, for development)')
-  .option('--types <types...>', 'message types (default: every type that is not highVolume)')
-  .option('--seller <ids...>', 'only events of these sellerOrVendorIds')
-  .action(async (o) => {
-    const { addWebhook } = await import('./commands/webhooks.ts');
-    await withHome('webhooks add', (wh) => addWebhook(wh, o));
-  });
-command(webhooks, 'list', 'mktdata webhooks list --org $ORG')
-  .description('list the subscriptions, with why a disabled one stopped (never their secrets)')
-  .option('--org <id>', 'only this organization')
-  .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
-  .action(async (o) => {
-    const { listWebhooks } = await import('./commands/webhooks.ts');
-    await withHome('webhooks list', (wh) => listWebhooks(wh, o));
-  });
-command(webhooks, 'remove', 'mktdata webhooks remove --id $WEBHOOK')
-  .description('remove a subscription; its pending deliveries are canceled')
-  .requiredOption('--id <id>', 'subscription id')
-  .action(async (o) => {
-    const { removeWebhook } = await import('./commands/webhooks.ts');
-    await withHome('webhooks remove', (wh) => removeWebhook(wh, o.id));
-  });
-command(webhooks, 'replay', 'mktdata webhooks replay --subscription $WEBHOOK --since 2026-11-24T00:00:00Z')
-  .description('deliver again every event since a time to a subscription (enabling it again if it was disabled)')
-  .requiredOption('--subscription <id>', 'subscription id')
-  .requiredOption('--since <time>', 'ISO 8601 date or date-time')
-  .action(async (o) => {
-    const { replayWebhook } = await import('./commands/webhooks.ts');
-    await withHome('webhooks replay', (wh) => replayWebhook(wh, o));
-  });
+webhookCommands(program, command, withHome);
 
 command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
   .description('land upstream files of one source for a connection')
