@@ -23,7 +23,7 @@ describe('mktdata fake-marketplace (the README session against a fake account)',
       });
       expect(out).toMatch(/^fake marketplace listening on http:\/\/127\.0\.0\.1:\d+/);
       const env = Object.fromEntries([...out.matchAll(/^export (\w+)='([^']*)'$/gm)].map((m) => [m[1]!, m[2]!]));
-      expect(Object.keys(env).sort()).toEqual(['MKTDATA_ADS_CLIENT_ID', 'MKTDATA_ADS_CLIENT_SECRET', 'MKTDATA_MARKETPLACE_URL', 'MKTDATA_SP_API_APPLICATION_ID', 'MKTDATA_SP_API_CLIENT_ID', 'MKTDATA_SP_API_CLIENT_SECRET']);
+      expect(Object.keys(env).sort()).toEqual(['MKTDATA_ADS_CLIENT_ID', 'MKTDATA_ADS_CLIENT_SECRET', 'MKTDATA_MARKETPLACE_URL', 'MKTDATA_NOTIFICATIONS_QUEUE_URL', 'MKTDATA_SP_API_APPLICATION_ID', 'MKTDATA_SP_API_CLIENT_ID', 'MKTDATA_SP_API_CLIENT_SECRET']);
       const spToken = /^A3ACMEUS0SELLER[^\n]*\n {2}sp-api {2}(Atzr\|\S+)/m.exec(out)![1]!;
       const [, adsToken, profile] = /^A3ACMEUS0SELLER[^\n]*\n[^\n]*\n {2}ads {5}(Atzr\|\S+) \(profile (\d+)\)/m.exec(out)!;
 
