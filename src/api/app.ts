@@ -187,7 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await cogsRoutes(api, deps);
       await fileRoutes(api, deps, services);
       await vendorCodeAndSqpRoutes(api, deps);
-      await actionRoutes(api);
+      await actionRoutes(api, deps);
       await webhookRoutes(api, deps, networks);
     },
     { prefix: apiPrefix },

@@ -6,6 +6,7 @@ import { MktdataError } from '../errors.ts';
 import { resolveHome } from '../home.ts';
 import { queryFormats } from './output.ts';
 import { webhookCommands } from './webhook-commands.ts';
+import { actionCommands } from './action-commands.ts';
 
 // Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
 // `--version` and a mistyped command answer at once.
@@ -133,6 +134,7 @@ command(connections, 'test', 'mktdata connections test --connection $CONN --api 
   });
 
 webhookCommands(program, command, withHome);
+actionCommands(program, command, withHome);
 
 command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
   .description('land upstream files of one source for a connection')

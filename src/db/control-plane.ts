@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
+import type { ActionStatus } from '../actions/action-types.ts';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables, WebhookTables {
+export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables, WebhookTables, ActionTables {
   'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
   'control.invitations': {
     id: string;
@@ -272,5 +273,28 @@ export interface WebhookTables {
     last_status: number | null;
     last_error: string | null;
     delivered_at: string | null;
+  };
+}
+
+export interface ActionTables {
+  'control.actions_beta': { organization_id: string; since: string };
+  'control.action_types_enabled': { organization_id: string; type: string; enabled_at: string };
+  'control.connection_access': { connection_id: string; access_level: 'READ' | 'READ_AND_WRITE'; updated_at: string };
+  'control.actions': {
+    id: string;
+    organization_id: string;
+    connection_id: string;
+    type: string;
+    creator: 'API' | 'MCP' | 'SYSTEM';
+    status: ActionStatus;
+    details: string;
+    result: string | null;
+    error_status: number | null;
+    error_code: string | null;
+    error_message: string | null;
+    external_id: string | null;
+    next_check_at: string | null;
+    created_at: string;
+    updated_at: string;
   };
 }

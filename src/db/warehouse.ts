@@ -16,8 +16,9 @@ import * as cogsChanges007 from './migrations/007-cogs-changes.ts';
 import * as vendorCodesAndSqp008 from './migrations/008-vendor-codes-and-sqp.ts';
 import * as dataFiles009 from './migrations/009-data-files.ts';
 import * as webhooks010 from './migrations/010-webhooks.ts';
+import * as actions011 from './migrations/011-actions.ts';
 
-const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006, '007-cogs-changes': cogsChanges007, '008-vendor-codes-and-sqp': vendorCodesAndSqp008, '009-data-files': dataFiles009, '010-webhooks': webhooks010 };
+const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006, '007-cogs-changes': cogsChanges007, '008-vendor-codes-and-sqp': vendorCodesAndSqp008, '009-data-files': dataFiles009, '010-webhooks': webhooks010, '011-actions': actions011 };
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };

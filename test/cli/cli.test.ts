@@ -92,6 +92,13 @@ describe('mktdata CLI', () => {
     expect((await cli(['webhooks', 'replay', '--subscription', webhookId, '--since', '2026-11-01', ...h])).stdout).toMatch(/^queued 0 event\(s\) since 2026-11-01T00:00:00.000Z/);
     expect((await cli(['webhooks', 'remove', '--id', webhookId, ...h])).stdout).toBe(`removed webhook subscription ${webhookId}\n`);
 
+    // The actions beta, the types an organization runs, and a connection's access level.
+    expect((await cli(['org', 'beta', '--org', orgId, '--actions', 'on', ...h])).stdout).toBe(`actions beta on for organization ${orgId}\n`);
+    expect((await cli(['actions', 'enable', '--org', orgId, '--type', 'MKT_LISTINGS_FIND', 'MKT_LISTINGS_PRICING_UPDATE', ...h])).stdout).toBe('MKT_LISTINGS_FIND\nMKT_LISTINGS_PRICING_UPDATE\n');
+    expect((await cli(['actions', 'disable', '--org', orgId, '--type', 'MKT_LISTINGS_FIND', ...h])).stdout).toBe('MKT_LISTINGS_PRICING_UPDATE\n');
+    expect((await cli(['actions', 'enable', '--org', orgId, '--type', 'MKT_NOPE', ...h])).stderr).toBe('mktdata: --type: not an action type of the spec: MKT_NOPE\n');
+    expect((await cli(['connections', 'access', '--connection', connectionId, '--level', 'READ_AND_WRITE', ...h])).stdout).toBe(`${connectionId}: access level READ_AND_WRITE\n`);
+
     const db = readFileSync(join(home, 'warehouse.duckdb'));
     expect(db.includes(Buffer.from(secret))).toBe(false); // webhook secrets are stored encrypted
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
@@ -110,7 +117,7 @@ describe('mktdata CLI', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("error: required option '--name <name>' not specified");
     const commands = ['init', 'org create', 'org tokens', 'keys create', 'connections add', 'connections list', 'connections credentials', 'connections test',
-      'ingest', 'cogs import', 'build', 'plan', 'run', 'runs', 'query', 'export', 'sources enable', 'sources disable', 'webhooks add', 'webhooks list', 'webhooks remove', 'webhooks replay', 'serve', 'demo', 'fake-marketplace'];
+      'ingest', 'cogs import', 'build', 'plan', 'run', 'runs', 'query', 'export', 'sources enable', 'sources disable', 'webhooks add', 'webhooks list', 'webhooks remove', 'webhooks replay', 'org beta', 'actions enable', 'actions disable', 'connections access', 'serve', 'demo', 'fake-marketplace'];
     for (const command of commands) {
       const page = await cli([...command.split(' '), '--help']);
       expect(page.code, command).toBe(0);

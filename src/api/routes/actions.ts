@@ -1,14 +1,17 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MktdataError } from '../../errors.ts';
-import { arrayQuery } from '../schemas/exports.ts';
-import { apiError, errorIssue, keyProtectedErrors, named, pageParam } from '../schemas/common.ts';
+import { accessMode, accountKinds, actionStatuses, actionTypes, detailsSchemas } from '../../actions/action-types.ts';
+import { detailsSchema, getAction, listActions, requireBeta, startAction } from '../../actions/actions.ts';
+import { requireTokens } from '../../control/tokens.ts';
+import type { AppDeps } from '../app.ts';
+import { ApiNoTokensResponse, arrayQuery } from '../schemas/exports.ts';
+import { apiError, ApiNotFoundResponse, errorIssue, keyProtectedErrors, named, pageParam } from '../schemas/common.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Actions'];
 
-const actionStatus = z.enum(['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING', 'COMPLETED', 'PARTIALLY_COMPLETED', 'COMPLETED_WITH_ISSUES', 'ERROR', 'BLOCKED_NO_TOKENS', 'BLOCKED_INVALID_INPUT', 'VALIDATED', 'CANCELED']);
+const actionStatus = z.enum(actionStatuses);
 const creator = z.enum(['API', 'MCP', 'SYSTEM']);
 const actionType = z.string().min(1).max(64).describe('An action type of spec 000, e.g. MKT_LISTINGS_FIND.');
 
@@ -45,6 +48,18 @@ export const ActionHistoryResponse = named('ActionHistoryResponse', z.object({
 }));
 
 const ApiNotImplementedResponse = named('ApiNotImplementedResponse', apiError);
+const ApiPreconditionFailedResponse = named('ApiPreconditionFailedResponse', apiError.describe('The action type is disabled for the organization, or the seller or vendor granted read access only.'));
+const accessModeSchema = z.enum(['READ', 'WRITE']);
+const accountKind = z.enum(['SELLER', 'VENDOR', 'ADS']);
+export const ActionTypesResponse = named('ActionTypesResponse', z.object({
+  items: z.array(z.object({ type: z.string(), accessMode: accessModeSchema, accounts: z.array(accountKind), supported: z.boolean().describe('Whether this server runs it yet.') })),
+}));
+export const ActionTypeSchemaResponse = named('ActionTypeSchemaResponse', z.object({
+  type: z.string(),
+  accessMode: accessModeSchema,
+  accounts: z.array(accountKind),
+  schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the type\'s details.'),
+}));
 export const ApiLiveActionLimitResponse = named('ApiLiveActionLimitResponse', apiError.describe('Too many live actions: combine operations into one action request.'));
 
 const actionsQuery = z.object({
@@ -60,18 +75,35 @@ const actionsQuery = z.object({
 }).strict();
 
 /**
- * The actions endpoints of spec 000: a private beta that no organization of this server has joined, so each answers
- * 501 to a caller with a valid key, before its input is validated (as the hosted service answers those without
- * access). Their schemas are those a joined organization would use, named in the OpenAPI document.
+ * The actions endpoints of spec 000: an organization without the private beta (`mktdata org beta --actions on`)
+ * gets 501 before its input is validated, as the hosted service answers; the others start, list and read actions,
+ * and read the types this server runs with the JSON Schema of their details.
  */
-export async function actionRoutes(app: FastifyInstance) {
+export async function actionRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const refuse = async (): Promise<never> => {
-    throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
-  };
-  const options = { config: { auth: true }, preValidation: refuse };
+  const now = () => new Date(deps.now?.() ?? Date.now());
+  const options = { config: { auth: true }, preValidation: async (request: FastifyRequest) => requireBeta(deps.wh, request.organizationId) };
   const errors = { 501: ApiNotImplementedResponse, ...keyProtectedErrors };
-  api.post('/actions', { ...options, schema: { tags, security, body: ActionRequest, response: { 200: ActionStartResponse, 202: ActionStartResponse, ...errors, 429: ApiLiveActionLimitResponse } } }, refuse);
-  api.get('/actions', { ...options, schema: { tags, security, querystring: actionsQuery, response: { 200: ActionHistoryResponse, ...errors } } }, refuse);
-  api.get('/actions/:actionId', { ...options, schema: { tags, security, params: z.object({ actionId: z.uuid() }), response: { 200: ActionStatusResponse, ...errors } } }, refuse);
+  api.post('/actions', { ...options, schema: { tags, security, body: ActionRequest, response: { 200: ActionStartResponse, 202: ActionStartResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, 412: ApiPreconditionFailedResponse, ...errors, 429: ApiLiveActionLimitResponse } } },
+    async (request, reply) => {
+      const { status, body } = await startAction(deps.wh, request.organizationId, request.body, now());
+      return reply.status(status).send(body);
+    });
+  api.get('/actions', { ...options, schema: { tags, security, querystring: actionsQuery, response: { 200: ActionHistoryResponse, 402: ApiNoTokensResponse, ...errors } } },
+    async (request) => {
+      await requireTokens(deps.wh, request.organizationId);
+      return listActions(deps.wh, request.organizationId, request.query);
+    });
+  api.get('/actions/types', { ...options, schema: { tags, security, response: { 200: ActionTypesResponse, ...errors } } },
+    async () => ({ items: actionTypes.map((type) => ({ type, accessMode: accessMode(type), accounts: accountKinds(type), supported: type in detailsSchemas })) }));
+  api.get('/actions/types/:type/schema', { ...options, schema: { tags, security, params: z.object({ type: z.string().max(64) }), response: { 200: ActionTypeSchemaResponse, ...errors } } },
+    async (request) => {
+      const schema = detailsSchema(request.params.type);
+      return { type: request.params.type, accessMode: accessMode(request.params.type), accounts: accountKinds(request.params.type), schema: z.toJSONSchema(schema, { io: 'input' }) };
+    });
+  api.get('/actions/:actionId', { ...options, schema: { tags, security, params: z.object({ actionId: z.uuid() }), response: { 200: ActionStatusResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, ...errors } } },
+    async (request) => {
+      await requireTokens(deps.wh, request.organizationId);
+      return getAction(deps.wh, request.organizationId, request.params.actionId);
+    });
 }

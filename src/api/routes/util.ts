@@ -52,6 +52,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       const rows = await base.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
       const stageOf = await initialLoadStages(deps.wh, deps.home);
       const links = await accountLinks(deps.wh, rows);
+      const granted = new Set((await deps.wh.db.selectFrom('control.connection_access').select('connection_id').where('access_level', '=', 'READ_AND_WRITE').execute()).map((r) => r.connection_id));
       const items = rows.map((c) => {
         const marketplace = marketplaces.get(c.marketplace_id)!;
         return {
@@ -64,8 +65,8 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
           marketplaceCountryName: marketplace.countryName,
           marketplaceSellerId: c.seller_id,
           connections: [{ type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS', createdAt: new Date(String(c.created_at)).toISOString() }],
-          // Connections fed by landed files are read-only: no action can write to the account.
-          accessLevel: 'READ' as const,
+          // READ unless the seller granted write access (`mktdata connections access`), which live actions need.
+          accessLevel: granted.has(c.id) ? ('READ_AND_WRITE' as const) : ('READ' as const),
           initialLoadStage: stageOf(c.id),
         };
       });

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Warehouse } from '../db/warehouse.ts';
+import { MktdataError } from '../errors.ts';
+import { charged } from '../control/tokens.ts';
+import { accountKinds, actionTypes, detailsSchemas, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
+
+/** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */
+export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
+/** Live actions an organization may have at once. */
+export const LIVE_ACTION_LIMIT = 5;
+
+export interface ActionRequest {
+  type: string;
+  sellerOrVendorId: string;
+  dryRun: boolean;
+  details: Record<string, unknown>;
+}
+
+export interface Issue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+/** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */
+export async function requireBeta(wh: Warehouse, organizationId: string): Promise<void> {
+  const row = await wh.db.selectFrom('control.actions_beta').select('organization_id').where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
+}
+
+/** The details schema of a type this server runs, or ERR_ACTION_TYPE_UNSUPPORTED. */
+export function detailsSchema(type: string): z.ZodType {
+  const schema = detailsSchemas[type as ActionType];
+  if (!schema) {
+    const known = actionTypes.includes(type as ActionType);
+    throw new MktdataError('ERR_ACTION_TYPE_UNSUPPORTED', { type, reason: known ? 'this server does not run it yet' : 'it is not an action type of the spec' });
+  }
+  return schema;
+}
+
+/** What a connection's account may run: its own kind, and ADS once it has Ads API credentials (or is ads-only). */
+async function kindsOf(wh: Warehouse, connection: { id: string; type: string }): Promise<AccountKind[]> {
+  if (connection.type === 'MKT_ADS') return ['ADS'];
+  const ads = await wh.db.selectFrom('control.connection_credentials').select('api').where('connection_id', '=', connection.id).where('api', '=', 'ads').executeTakeFirst();
+  return [connection.type === 'VENDOR_CENTRAL' ? 'VENDOR' : 'SELLER', ...(ads ? (['ADS'] as const) : [])];
+}
+
+/**
+ * Starts an action (POST /actions): the type's details validated; a dry run answers VALIDATED with the validation
+ * and queues nothing; a live one must be enabled for the organization on a connection with write access (412), under
+ * the live-action limit (429), paid with a token (402), and is queued PENDING for the action worker.
+ */
+export async function startAction(wh: Warehouse, organizationId: string, request: ActionRequest, at = new Date()) {
+  const connection = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', request.sellerOrVendorId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!connection) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: request.sellerOrVendorId });
+  const schema = detailsSchema(request.type);
+  const kinds = await kindsOf(wh, connection);
+  if (!accountKinds(request.type).some((k) => kinds.includes(k))) {
+    throw new MktdataError('ERR_ACTION_ACCOUNT', { type: request.type, needed: accountKinds(request.type).join(' or '), id: connection.id, kinds: kinds.join(' and ') });
+  }
+  const parsed = schema.safeParse(request.details);
+  const issues: Issue[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: ['details', ...(i.path as (string | number)[])], code: i.code, message: i.message }));
+  if (request.dryRun) return { status: 200, body: { actionId: null, status: 'VALIDATED' as const, validation: { valid: issues.length === 0, issues } } };
+  if (issues.length > 0) {
+    throw new MktdataError('ERR_REQUEST_INVALID', { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } });
+  }
+  const enabled = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).where('type', '=', request.type).executeTakeFirst();
+  if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type: request.type, org: organizationId });
+  const access = await wh.db.selectFrom('control.connection_access').select('access_level').where('connection_id', '=', connection.id).executeTakeFirst();
+  if (access?.access_level !== 'READ_AND_WRITE') throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connection.id });
+  const id = randomUUID();
+  await charged(wh, organizationId, { usageType: 'ACTIONS', specificUsageType: 'ACTIONS_API_STANDARD', tokens: 1, resourceId: id }, at, async (trx) => {
+    const live = await trx.selectFrom('control.actions').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).where('status', 'in', liveStatuses).executeTakeFirstOrThrow();
+    if (Number(live.n) >= LIVE_ACTION_LIMIT) throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
+    await trx.insertInto('control.actions').values({
+      id, organization_id: organizationId, connection_id: connection.id, type: request.type, creator: 'API', status: 'PENDING',
+      details: JSON.stringify(parsed.data), result: null, error_status: null, error_code: null, error_message: null, external_id: null, next_check_at: null,
+      created_at: at.toISOString(), updated_at: at.toISOString(),
+    }).execute();
+  });
+  return { status: 202, body: { actionId: id, status: 'PENDING' as const } };
+}
+
+type Row = Awaited<ReturnType<typeof actionRows>>[number];
+const actionRows = (wh: Warehouse, organizationId: string) => wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
+
+/** An action as GET /actions/{id} answers it. */
+export const actionStatus = (r: Row) => ({
+  actionId: r.id,
+  type: r.type,
+  sellerOrVendorId: r.connection_id,
+  status: r.status,
+  creator: r.creator,
+  result: r.result === null ? null : (JSON.parse(r.result) as unknown),
+  error: r.error_code === null ? null : { status: r.error_status ?? 500, code: r.error_code, message: r.error_message ?? '' },
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+export async function getAction(wh: Warehouse, organizationId: string, id: string) {
+  const row = await wh.db.selectFrom('control.actions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!row) throw new MktdataError('ERR_ACTION_NOT_FOUND', { id });
+  return actionStatus(row);
+}
+
+export interface ActionFilters {
+  page: number;
+  pageSize: number;
+  statuses?: string[];
+  types?: string[];
+  creators?: string[];
+  createdAtFrom?: string;
+  createdAtTo?: string;
+  updatedAtFrom?: string;
+  updatedAtTo?: string;
+}
+
+/** GET /actions: the organization's actions, newest first, with the spec's filters (bounds inclusive). */
+export async function listActions(wh: Warehouse, organizationId: string, f: ActionFilters) {
+  let base = wh.db.selectFrom('control.actions').where('organization_id', '=', organizationId);
+  if (f.statuses) base = base.where('status', 'in', f.statuses as ActionStatus[]);
+  if (f.types) base = base.where('type', 'in', f.types);
+  if (f.creators) base = base.where('creator', 'in', f.creators as Row['creator'][]);
+  const iso = (v: string) => new Date(v).toISOString();
+  if (f.createdAtFrom) base = base.where('created_at', '>=', iso(f.createdAtFrom));
+  if (f.createdAtTo) base = base.where('created_at', '<=', iso(f.createdAtTo));
+  if (f.updatedAtFrom) base = base.where('updated_at', '>=', iso(f.updatedAtFrom));
+  if (f.updatedAtTo) base = base.where('updated_at', '<=', iso(f.updatedAtTo));
+  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(f.pageSize).offset((f.page - 1) * f.pageSize).execute();
+  return { items: rows.map(actionStatus), page: f.page, pageSize: f.pageSize, totalCount: Number(total.n) };
+}
