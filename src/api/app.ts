@@ -38,6 +38,7 @@ import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
 import { WebhookDeliverer } from '../webhooks/outbox.ts';
+import { ActionWorker } from '../actions/action-worker.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -61,6 +62,8 @@ export interface AppDeps {
   webhookAllowedNetworks?: Networks;
   /** How often the webhook outbox is looked at, in ms. @default 1000 */
   webhookIntervalMs?: number;
+  /** Run queued actions (tests turn it off to look at the queue). @default true */
+  runActions?: boolean;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
@@ -69,6 +72,8 @@ export interface ExportServices {
   schedules: ScheduleRunner;
   /** The webhook outbox's delivery loop. */
   deliverer: WebhookDeliverer;
+  /** The queue of actions, run through the live connectors. */
+  actions: ActionWorker;
   signingKey: string;
   signedUrlTtlMs: number;
 }
@@ -145,7 +150,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const networks = deps.webhookAllowedNetworks ?? allowedNetworks();
   const deliverer = new WebhookDeliverer(deps.wh, { networks, now: deps.now, intervalMs: deps.webhookIntervalMs, log: (message) => app.log.warn(message) });
   const schedules = new ScheduleRunner(deps.wh, worker, networks, log, () => void deliverer.deliverDue().catch((e) => log('webhook deliveries failed', e)));
-  const services: ExportServices = { worker, schedules, deliverer, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
+  const actions = new ActionWorker(deps.wh, deps.connectors, deps.now, (message) => app.log.warn(message));
+  const services: ExportServices = { worker, schedules, deliverer, actions, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
   app.decorate('exportServices', services);
   let sweeper: Cron | undefined;
   app.addHook('onReady', async () => {
@@ -154,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
     await schedules.start();
     deliverer.start();
+    if (deps.runActions !== false) await actions.start();
     sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export or file sweep failed', e) }, async () => {
       await worker.sweep();
       await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
@@ -164,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     schedules.stop();
     await worker.stop();
     await deliverer.stop();
+    await actions.stop();
   });
 
   await app.register(fastifySwagger, {
@@ -187,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await cogsRoutes(api, deps);
       await fileRoutes(api, deps, services);
       await vendorCodeAndSqpRoutes(api, deps);
-      await actionRoutes(api, deps);
+      await actionRoutes(api, deps, actions);
       await webhookRoutes(api, deps, networks);
     },
     { prefix: apiPrefix },

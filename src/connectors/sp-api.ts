@@ -21,7 +21,7 @@ export interface SpApiClientOptions {
 
 /** An SP-API request: the operation (its usage plan) and the HTTP call. */
 export interface SpRequest {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;

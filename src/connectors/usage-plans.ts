@@ -16,6 +16,7 @@ export const usagePlans: Record<string, RatePlan> = {
   getInventorySummaries: { rate: 2, burst: 2 },
   // models/listings-items-api-model/listingsItems_2021-08-01.json
   searchListingsItems: { rate: 5, burst: 5 },
+  patchListingsItem: { rate: 5, burst: 5 },
   // models/product-pricing-api-model/productPricingV0.json
   getItemOffers: { rate: 0.5, burst: 1 },
   getItemOffersBatch: { rate: 0.1, burst: 1 },

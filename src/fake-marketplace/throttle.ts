@@ -11,6 +11,7 @@ export const documentedPlans: Record<string, { rate: number; burst: number }> = 
   getReportDocument: { rate: 0.0167, burst: 15 },
   getInventorySummaries: { rate: 2, burst: 2 },
   searchListingsItems: { rate: 5, burst: 5 },
+  patchListingsItem: { rate: 5, burst: 5 },
   getItemOffers: { rate: 0.5, burst: 1 },
   getItemOffersBatch: { rate: 0.1, burst: 1 },
   listInventory: { rate: 2, burst: 2 },

@@ -5,6 +5,7 @@ import { accessMode, accountKinds, actionStatuses, actionTypes, detailsSchemas }
 import { detailsSchema, getAction, listActions, requireBeta, startAction } from '../../actions/actions.ts';
 import { requireTokens } from '../../control/tokens.ts';
 import type { AppDeps } from '../app.ts';
+import type { ActionWorker } from '../../actions/action-worker.ts';
 import { ApiNoTokensResponse, arrayQuery } from '../schemas/exports.ts';
 import { apiError, ApiNotFoundResponse, errorIssue, keyProtectedErrors, named, pageParam } from '../schemas/common.ts';
 
@@ -79,7 +80,7 @@ const actionsQuery = z.object({
  * gets 501 before its input is validated, as the hosted service answers; the others start, list and read actions,
  * and read the types this server runs with the JSON Schema of their details.
  */
-export async function actionRoutes(app: FastifyInstance, deps: AppDeps) {
+export async function actionRoutes(app: FastifyInstance, deps: AppDeps, worker: ActionWorker) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const now = () => new Date(deps.now?.() ?? Date.now());
   const options = { config: { auth: true }, preValidation: async (request: FastifyRequest) => requireBeta(deps.wh, request.organizationId) };
@@ -87,6 +88,7 @@ export async function actionRoutes(app: FastifyInstance, deps: AppDeps) {
   api.post('/actions', { ...options, schema: { tags, security, body: ActionRequest, response: { 200: ActionStartResponse, 202: ActionStartResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, 412: ApiPreconditionFailedResponse, ...errors, 429: ApiLiveActionLimitResponse } } },
     async (request, reply) => {
       const { status, body } = await startAction(deps.wh, request.organizationId, request.body, now());
+      if (body.actionId && deps.runActions !== false) void worker.runPending().catch((error) => request.log.error({ err: error }, 'actions'));
       return reply.status(status).send(body);
     });
   api.get('/actions', { ...options, schema: { tags, security, querystring: actionsQuery, response: { 200: ActionHistoryResponse, 402: ApiNoTokensResponse, ...errors } } },

@@ -34,10 +34,11 @@ export function listings(seller: FakeSeller, asOf: number): Listing[] {
     const daily = new Rng([seller.seed, 'listing', p.sku, day]);
     const opened = Date.parse(`${addDays(seller.openedOn, -fixed.int(30, 400))}T00:00:00Z`) + fixed.int(0, 86_399) * 1000;
     const sale = daily.chance(0.1) ? 0.85 + daily.float() * 0.1 : 1;
+    const changed = seller.priceChanges?.get(p.sku);
     const merchantFulfilled = p.only === 'Merchant' || p.sku === 'ACM-HAMMOCK-DBL';
     const status = fixed.chance(0.05) ? 'Inactive' : fixed.chance(0.03) ? 'Incomplete' : 'Active';
     return {
-      product: p, sku: p.sku, asin: ASINS.get(p.sku)!, fnsku: fnskuOf(p.sku), name: productName(p, seller.currency), price: Math.round(unitCents(p, seller.currency) * sale),
+      product: p, sku: p.sku, asin: ASINS.get(p.sku)!, fnsku: fnskuOf(p.sku), name: productName(p, seller.currency), price: changed && changed.from <= asOf ? changed.cents : Math.round(unitCents(p, seller.currency) * sale),
       merchantFulfilled, quantity: merchantFulfilled ? daily.int(5, 40) : 0, status, opened,
       listingId: `${new Date(opened).toISOString().slice(5, 10).replace('-', '')}${p.sku.replace(/^ACM-/, '').replace(/-/g, '').slice(0, 7)}`,
     };

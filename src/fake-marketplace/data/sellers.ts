@@ -38,6 +38,8 @@ export interface FakeSeller {
   /** Uses Amazon Warehousing and Distribution. */
   awd: boolean;
   seed: number;
+  /** Prices set through patchListingsItem (an action), by SKU: in cents, from that time on. */
+  priceChanges?: Map<string, { cents: number; from: number }>;
   orderPrefixes: readonly string[];
   places: readonly Place[];
   itemPromoIds: readonly string[];

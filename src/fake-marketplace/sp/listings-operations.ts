@@ -33,11 +33,47 @@ function searchListings(ctx: SpContext) {
   const scope = `listings/${ctx.seller.sellerId}/${pageSize}`;
   const offset = ctx.query.pageToken === undefined ? 0 : (decodeToken(ctx.query.pageToken, scope)?.offset ?? -1);
   if (offset < 0) throw invalidInput('The pageToken is invalid.');
-  const all = ctx.state.data.listingsItems(ctx.seller, ctx.at);
+  const identifiers = ctx.query.identifiers?.split(',');
+  if (identifiers && (ctx.query.identifiersType !== 'SKU' || identifiers.length > 20)) throw invalidInput('identifiers needs identifiersType SKU and at most 20 values.');
+  const all = ctx.state.data.listingsItems(ctx.seller, ctx.at).filter((item) => !identifiers || identifiers.includes(String(item.sku)));
   const pageable = all.slice(0, 1000);
   const items = pageable.slice(offset, offset + pageSize);
   const next = offset + pageSize < pageable.length ? encodeToken({ offset: offset + pageSize, scope, issuedAt: ctx.at }) : undefined;
   return { status: 200, body: { numberOfResults: all.length, ...(next ? { pagination: { nextToken: next } } : {}), items } };
+}
+
+/**
+ * patchListingsItem (Listings Items 2021-08-01): JSON Patch operations on a listing's attributes, answered ACCEPTED
+ * with a submission id, or INVALID with issues. A `purchasable_offer` with `our_price` changes the listing's price from
+ * now on (what the next listings fetch and the merchant listings report show); other attributes are accepted as is.
+ */
+function patchListing(ctx: SpContext) {
+  if (ctx.params[0] !== ctx.seller.sellerId) throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  const sku = decodeURIComponent(ctx.params[1]!);
+  const body = ctx.body as { productType?: unknown; patches?: { op?: unknown; path?: unknown; value?: unknown }[] } | undefined;
+  if (typeof body?.productType !== 'string' || !Array.isArray(body.patches) || body.patches.length === 0) throw invalidInput('productType and patches are required.');
+  const listing = ctx.state.data.listingsItems(ctx.seller, ctx.at).find((l) => l.sku === sku);
+  const submissionId = crypto.randomUUID().replaceAll('-', '');
+  if (!listing) {
+    return { status: 200, body: { sku, status: 'INVALID', submissionId, issues: [{ code: '4000001', message: `SKU ${sku} does not exist for this seller.`, severity: 'ERROR', attributeNames: [] }] } };
+  }
+  const issues: Record<string, unknown>[] = [];
+  for (const patch of body.patches) {
+    if (!['add', 'replace', 'merge', 'delete'].includes(String(patch.op)) || typeof patch.path !== 'string' || !patch.path.startsWith('/attributes/')) {
+      issues.push({ code: '4000003', message: `Invalid patch operation ${String(patch.op)} ${String(patch.path)}.`, severity: 'ERROR', attributeNames: [] });
+      continue;
+    }
+    if (patch.path !== '/attributes/purchasable_offer' || patch.op === 'delete') continue;
+    const offer = (Array.isArray(patch.value) ? patch.value[0] : undefined) as { currency?: string; our_price?: { schedule?: { value_with_tax?: number }[] }[] } | undefined;
+    const price = offer?.our_price?.[0]?.schedule?.[0]?.value_with_tax;
+    if (typeof price !== 'number' || !(price > 0) || offer?.currency !== ctx.seller.currency) {
+      issues.push({ code: '90220', message: `'our_price' must be a positive amount in ${ctx.seller.currency}.`, severity: 'ERROR', attributeNames: ['purchasable_offer'] });
+      continue;
+    }
+    (ctx.seller.priceChanges ??= new Map()).set(sku, { cents: Math.round(price * 100), from: ctx.at });
+  }
+  return { status: 200, body: { sku, status: issues.length > 0 ? 'INVALID' : 'ACCEPTED', submissionId, issues } };
 }
 
 const batchEntry = (ctx: SpContext, request: Record<string, unknown>) => {
@@ -53,6 +89,7 @@ export function listingsRoutes(): SpRoute[] {
   return [
     { method: 'GET', pattern: /^\/fba\/inventory\/v1\/summaries$/, operation: 'getInventorySummaries', handler: inventorySummaries },
     { method: 'GET', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)$/, operation: 'searchListingsItems', handler: searchListings },
+    { method: 'PATCH', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)\/([^/]+)$/, operation: 'patchListingsItem', handler: patchListing },
     {
       method: 'GET', pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/, operation: 'getItemOffers',
       handler: (ctx) => {
