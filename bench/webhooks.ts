@@ -13,7 +13,8 @@ import { createOrganization } from '../src/control/organizations.ts';
 import { openWarehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';
 import { allowedNetworks } from '../src/webhooks/address.ts';
-import { recordEvents, summaryContext, WebhookDeliverer, type ConnectionContext, type NewEvent } from '../src/webhooks/outbox.ts';
+import { WebhookDeliverer } from '../src/webhooks/deliverer.ts';
+import { recordEvents, summaryContext, type ConnectionContext, type NewEvent } from '../src/webhooks/outbox.ts';
 import { createSubscription } from '../src/webhooks/subscriptions.ts';
 
 const ORDERS = 2_000;

@@ -37,7 +37,7 @@ import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { allowedNetworks, type Networks } from '../webhooks/address.ts';
-import { WebhookDeliverer } from '../webhooks/outbox.ts';
+import { WebhookDeliverer } from '../webhooks/deliverer.ts';
 import { ActionWorker } from '../actions/action-worker.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */

@@ -1,0 +1,188 @@
+import { sql as kysql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import type { Warehouse } from '../db/warehouse.ts';
+import { postWebhook, type Networks } from './address.ts';
+import { subscriptionSecret } from './subscriptions.ts';
+
+/** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
+export const retryWindowMs = 24 * 3_600_000;
+
+/** The wait before attempt `attempts + 1`: exponential from 5 s, at most an hour, with ±50 % jitter. */
+export const backoffMs = (attempts: number, random = Math.random()) => Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
+
+interface Due {
+  id: string;
+  event_id: string;
+  subscription_id: string | null;
+  url: string;
+  attempts: number;
+  created_at: string;
+  body: string;
+}
+
+/** What an attempt came to: the delivery's new state. */
+interface Outcome {
+  delivery: Due;
+  row: {
+    id: string;
+    status: 'PENDING' | 'DELIVERED' | 'FAILED';
+    attempts: number;
+    last_attempt_at: string;
+    last_status: number | null;
+    last_error: string | null;
+    next_attempt_at: string;
+    delivered_at: string | null;
+  };
+}
+
+export interface DelivererOptions {
+  /** Where webhooks may go besides public addresses (webhooks/address.ts). */
+  networks: Networks;
+  now?: () => number;
+  /** Deliveries in flight at once. @default 8 */
+  concurrency?: number;
+  /** How often the outbox is looked at. @default 1000 */
+  intervalMs?: number;
+  /** A 2xx within this time counts as delivered. @default 10000 */
+  timeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Works through the outbox (webhooks/outbox.ts): every due PENDING delivery, at most one per (receiver, ordering key) at a time and in
+ * emission order, POSTed with the Standard Webhooks headers (`webhook-id` is the event's id, the same on every
+ * attempt, so receivers drop duplicates; `webhook-signature` is HMAC-SHA256 over `id.timestamp.body` with the
+ * subscription's secret). A 2xx within the timeout delivers it; anything else is retried with exponential backoff
+ * and jitter for 24 hours after the event, then given up, and the subscription is disabled with the reason. The state
+ * lives in the warehouse, so a restart goes on where it stopped.
+ */
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | null = null;
+  /** The pass waiting to start (callers until it starts share it) and the chain of passes, one at a time. */
+  private next: Promise<number> | null = null;
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly wh: Warehouse,
+    private readonly options: DelivererOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    const tick = async () => {
+      await this.deliverDue().catch((error) => this.options.log?.(`webhook deliveries failed: ${String(error)}`));
+      if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs ?? 1_000).unref();
+    };
+    this.timer = setTimeout(tick, 0).unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.chain;
+  }
+
+  /**
+   * Attempts every delivery due now, in a pass that starts after the one running (so it sees what was committed
+   * before the call); returns how many were attempted.
+   */
+  deliverDue(): Promise<number> {
+    if (this.next) return this.next;
+    const next = this.chain.then(() => {
+      this.next = null;
+      return this.pass();
+    });
+    this.next = next;
+    this.chain = next.catch(() => 0);
+    return next;
+  }
+
+  private async pass(): Promise<number> {
+    let attempted = 0;
+    for (;;) {
+      const due = await this.due();
+      if (due.length === 0) return attempted;
+      // Each subscription's secret is read once a batch; the outcomes are written together after it.
+      const secrets = new Map<string, Promise<string>>();
+      const secret = (id: string) => secrets.get(id) ?? secrets.set(id, subscriptionSecret(this.wh, id)).get(id)!;
+      const queue = [...due];
+      const outcomes: Outcome[] = [];
+      const worker = async () => {
+        for (let d = queue.shift(); d; d = queue.shift()) outcomes.push(await this.attempt(d, secret));
+      };
+      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, queue.length) }, worker));
+      await this.record(outcomes);
+      attempted += due.length;
+    }
+  }
+
+  private async due(): Promise<Due[]> {
+    const { rows } = await kysql<Due>`
+      select d.id, d.event_id, d.subscription_id, d.url, d.attempts, d.created_at::varchar as created_at, e.body
+      from control.webhook_deliveries d join control.webhook_events e on e.id = d.event_id
+      where d.status = 'PENDING' and d.next_attempt_at <= ${new Date(this.now()).toISOString()}::timestamptz
+        and (e.ordering_key is null or not exists (
+          select 1 from control.webhook_deliveries p join control.webhook_events pe on pe.id = p.event_id
+          where p.status = 'PENDING' and p.url = d.url and p.subscription_id is not distinct from d.subscription_id
+            and pe.ordering_key = e.ordering_key and pe.seq < e.seq))
+      order by e.seq
+      limit 200`.execute(this.wh.db);
+    return rows;
+  }
+
+  /** One POST; the outcome to record (not yet written). */
+  private async attempt(d: Due, secret: (subscriptionId: string) => Promise<string>): Promise<Outcome> {
+    const at = new Date(this.now());
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const headers: Record<string, string> = { 'webhook-id': d.event_id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+      if (d.subscription_id) headers['webhook-signature'] = new Webhook(await secret(d.subscription_id)).sign(d.event_id, at, d.body);
+      status = await postWebhook(d.url, d.body, this.options.networks, { headers, timeoutMs: this.options.timeoutMs ?? 10_000 });
+      if (status < 200 || status > 299) error = `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`;
+    } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
+    }
+    const attempts = d.attempts + 1;
+    const next = at.getTime() + backoffMs(attempts);
+    const gaveUp = error !== null && next - new Date(d.created_at).getTime() > retryWindowMs;
+    return {
+      delivery: d,
+      row: {
+        id: d.id,
+        status: error === null ? 'DELIVERED' : gaveUp ? 'FAILED' : 'PENDING',
+        attempts,
+        last_attempt_at: at.toISOString(),
+        last_status: status,
+        last_error: error,
+        next_attempt_at: new Date(error === null || gaveUp ? at.getTime() : next).toISOString(),
+        delivered_at: error === null ? at.toISOString() : null,
+      },
+    };
+  }
+
+  /** Writes a batch's outcomes in one statement; a delivery given up disables its subscription. */
+  private async record(outcomes: Outcome[]): Promise<void> {
+    await kysql`
+      update control.webhook_deliveries d
+      set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at::timestamptz, last_status = o.last_status,
+          last_error = o.last_error, next_attempt_at = o.next_attempt_at::timestamptz, delivered_at = o.delivered_at::timestamptz
+      from (select unnest(from_json(${JSON.stringify(outcomes.map((o) => o.row))},
+        '[{"id":"VARCHAR","status":"VARCHAR","attempts":"INTEGER","last_attempt_at":"VARCHAR","last_status":"INTEGER","last_error":"VARCHAR","next_attempt_at":"VARCHAR","delivered_at":"VARCHAR"}]'), recursive := true)) o
+      where d.id = o.id`.execute(this.wh.db);
+    for (const o of outcomes.filter((o) => o.row.status === 'FAILED')) await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
+  }
+
+  /** After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries fail too. */
+  private async giveUp(d: Due, error: string, at: Date): Promise<void> {
+    const reason = `deliveries to ${d.url} failed for 24 hours; the last attempt: ${error}`;
+    this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
+    if (!d.subscription_id) return;
+    await this.wh.db.transaction().execute(async (trx) => {
+      await trx.updateTable('control.webhook_subscriptions').set({ disabled_at: at.toISOString(), disabled_reason: reason }).where('id', '=', d.subscription_id).execute();
+      await trx.updateTable('control.webhook_deliveries').set({ status: 'FAILED', last_error: 'the subscription was disabled' }).where('subscription_id', '=', d.subscription_id).where('status', '=', 'PENDING').execute();
+    });
+  }
+}
