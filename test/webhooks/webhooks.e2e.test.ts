@@ -92,6 +92,8 @@ describe('webhook events', () => {
       expect(refused.status).toBe(400);
       expect(refused.json.message).toMatch(/^url: .*use https/);
       expect((await call('POST', '/webhooks', { url: hook.url, messageTypes: ['MKT_NOPE'] })).status).toBe(400);
+      expect((await call('POST', '/webhooks', { url: hook.url, messageTypes: [] })).status).toBe(400); // none is not "the default"
+      expect((await call('POST', '/webhooks', { url: hook.url, sellerOrVendorIds: ['00000000-0000-4000-8000-00000000b0c1'] })).json.message).toMatch(/^sellerOrVendorIds: not a connection of this organization/);
 
       const created = await call('POST', '/webhooks', { url: hook.url, messageTypes: ['MKT_ORDER_UPDATE'] });
       expect(created.status).toBe(201);

@@ -13,7 +13,7 @@ const messageType = z.enum(messageTypes as [string, ...string[]]);
 
 export const WebhookSubscriptionRequest = named('WebhookSubscriptionRequest', z.object({
   url: z.url().max(2048).describe('https, or http to a loopback address for development. Only public addresses are reached unless the operator allows a network.'),
-  messageTypes: z.array(messageType).max(messageTypes.length).optional()
+  messageTypes: z.array(messageType).min(1).max(messageTypes.length).optional()
     .describe('The messages wanted (GET /spec/webhook-scheme). Default: every type that is not highVolume; highVolume types only when named.'),
   sellerOrVendorIds: z.array(z.string().min(1).max(64)).max(1000).optional().describe('Only events of these connections. Default: every connection of the organization.'),
 }).strict());
