@@ -38,6 +38,16 @@ base64 after \`whsec_\`). Verify it, answer 2xx within 10 seconds, and drop a \`
 is at least once, retried with backoff for 24 hours, in order per order id. \`GET /api/v1/webhooks\`,
 \`DELETE /api/v1/webhooks/{id}\`, \`GET /api/v1/webhooks/{id}/deliveries\` list, remove and audit them.
 
+## Actions (private beta)
+
+Without the beta every \`/api/v1/actions\` endpoint answers 501: do not retry. With it, read
+\`GET /api/v1/actions/types\` (which types this server runs, their access mode) and the JSON Schema of a
+type's \`details\` at \`GET /api/v1/actions/types/{type}/schema\` before building a request. Validate first with
+\`POST /api/v1/actions\` \`{ "type", "sellerOrVendorId", "dryRun": true, "details" }\` (200 \`VALIDATED\` with
+\`validation.issues\`), then start it with \`dryRun: false\` (202 \`{ actionId, status: "PENDING" }\`, 1 token) and
+poll \`GET /api/v1/actions/{actionId}\` until the status is final (\`result\` or \`error\`). 402 and 412 are final;
+429 means too many live actions: combine operations into one request or wait.
+
 ## Limits
 
 - ${limits.requestsPerSecond} requests per second per organization over the key-protected endpoints; a 429 carries
