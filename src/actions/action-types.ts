@@ -45,7 +45,7 @@ const money = z.object({ amount: z.number().positive().max(1_000_000), currency:
 
 /**
  * The `details` schema of each type this server runs (Listings Items API 2021-08-01: patchListingsItem and
- * searchListingsItems). A type without one is refused with a message that says so, in a dry run too.
+ * searchListingsItems; attribute names as the product type definitions name them). A type without one is refused with a message that says so, in a dry run too.
  */
 export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
   MKT_LISTINGS_PRICING_UPDATE: z.object({
@@ -65,6 +65,14 @@ export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
       value: z.array(z.record(z.string(), z.unknown())).optional(),
     }).strict().refine((p) => p.op === 'delete' || p.value !== undefined, { message: 'value is required unless op is delete', path: ['value'] })).min(1).max(100),
   }).strict(),
+  MKT_LISTINGS_DETAILS_UPDATE: z.object({
+    sku,
+    productType: z.string().regex(/^[A-Z0-9_]{2,64}$/, 'a product type such as LUGGAGE'),
+    languageTag: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'a language tag such as en_US'),
+    itemName: z.string().trim().min(1).max(200).optional(),
+    bulletPoints: z.array(z.string().trim().min(1).max(500)).min(1).max(10).optional(),
+    description: z.string().trim().min(1).max(2000).optional(),
+  }).strict().refine((d) => d.itemName !== undefined || d.bulletPoints !== undefined || d.description !== undefined, { message: 'give at least one of itemName, bulletPoints and description' }),
   MKT_LISTINGS_FIND: z.object({
     skus: z.array(sku).min(1).max(20).optional().describe('At most 20; without, every listing, a page at a time.'),
     pageSize: z.number().int().min(1).max(20).default(10),

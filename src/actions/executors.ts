@@ -56,6 +56,16 @@ export const executors: Partial<Record<ActionType, (ctx: ActionContext) => Promi
     const d = ctx.details as { sku: string; productType: string; patches: Patch[] };
     return patchListing(ctx, d.sku, d.productType, d.patches);
   },
+  MKT_LISTINGS_DETAILS_UPDATE: (ctx) => {
+    const d = ctx.details as { sku: string; productType: string; languageTag: string; itemName?: string; bulletPoints?: string[]; description?: string };
+    const text = (value: string) => ({ value, language_tag: d.languageTag, marketplace_id: ctx.marketplaceId });
+    const patches: Patch[] = [
+      ...(d.itemName !== undefined ? [{ op: 'replace', path: '/attributes/item_name', value: [text(d.itemName)] }] : []),
+      ...(d.bulletPoints !== undefined ? [{ op: 'replace', path: '/attributes/bullet_point', value: d.bulletPoints.map(text) }] : []),
+      ...(d.description !== undefined ? [{ op: 'replace', path: '/attributes/product_description', value: [text(d.description)] }] : []),
+    ];
+    return patchListing(ctx, d.sku, d.productType, patches);
+  },
   MKT_LISTINGS_FIND: async (ctx) => {
     const d = ctx.details as { skus?: string[]; pageSize: number; pageToken?: string };
     const { body } = await ctx.sp.request<{ numberOfResults: number; items: unknown[]; pagination?: { nextToken?: string } }>('searchListingsItems', {

@@ -44,7 +44,7 @@ describe('live actions through the connectors', () => {
     await connectAll(wh, live.fake, live.sellers);
     key = await createApiKey(wh, made.organizationId);
     await setActionsBeta(wh, made.organizationId, true);
-    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_FIND'], true);
+    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND'], true);
     await setConnectionAccess(wh, US, 'READ_AND_WRITE');
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     await start();
@@ -62,6 +62,11 @@ describe('live actions through the connectors', () => {
 
     const updated = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku, price: { amount: 12.34, currency: 'USD' } } });
     expect(updated).toMatchObject({ status: 'COMPLETED', error: null, result: { sku, submissionStatus: 'ACCEPTED', submissionId: expect.any(String), issues: [] } });
+
+    const renamed = await run({ type: 'MKT_LISTINGS_DETAILS_UPDATE', sellerOrVendorId: US, details: { sku, productType: 'OUTDOOR_LIVING', languageTag: 'en_US', itemName: 'Acme camp chair', bulletPoints: ['Folds flat', 'Holds 150 kg'] } });
+    expect(renamed).toMatchObject({ status: 'COMPLETED', result: { sku, submissionStatus: 'ACCEPTED' } });
+    const patch = live.fake.log.filter((e) => e.operation === 'patchListingsItem');
+    expect(patch).toHaveLength(2);
 
     const found = await run({ type: 'MKT_LISTINGS_FIND', sellerOrVendorId: US, details: { skus: [sku] } });
     expect(found).toMatchObject({ status: 'COMPLETED', result: { numberOfResults: 1, items: [expect.objectContaining({ sku })], nextToken: null } });
