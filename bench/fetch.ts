@@ -1,5 +1,5 @@
-// `npm run bench -- fetch`: the profit pipeline's first load of two years of one seller through the fake marketplace,
-// with the documented rate limits on a clock running SPEED times faster than real time, then the same documents
+// `npm run bench -- fetch`: the profit pipeline's first load of two years of one seller through the fake marketplace
+// (`mktdata fake-marketplace` in a process of its own, as the marketplace is remote), with the documented rate limits on a clock running SPEED times faster than real time, then the same documents
 // landed by hand into a second home.
 //
 // The least time the rate limits allow is computed per fetch phase from the requests the marketplace answered
@@ -8,7 +8,13 @@
 // clock is compared with it (target ≤ 1.2×). The landing-and-build part (the run's real time outside fetching, plus
 // the landing inside it) is compared with the by-hand run of the same documents.
 import { performance } from 'node:perf_hooks';
-import { connectAll, demoHome, dropNewDocuments, liveMarketplace } from '../test/helpers/live.ts';
+import { demoHome, dropNewDocuments } from '../test/helpers/live.ts';
+import { loadConnectorConfig } from '../src/connectors/config.ts';
+import { Connectors } from '../src/connectors/connectors.ts';
+import { setCredentials } from '../src/connectors/credentials.ts';
+import { connectorFetcher } from '../src/connectors/fetch/connector-fetcher.ts';
+import { demoConnections } from '../src/demo/demo-marketplace.ts';
+import { startFakeProcess } from './fake-process.ts';
 import { loadPipelines } from '../src/pipelines/pipeline-config.ts';
 import { runPipeline, type RunFetcher } from '../src/pipelines/run-pipeline.ts';
 import { landWaitingFiles } from '../src/pipelines/landing.ts';
@@ -56,26 +62,36 @@ interface Phase {
 
 export async function benchFetch(log: (message: string) => void) {
   let landingMs = 0;
-  const live = await liveMarketplace({ speed: SPEED, start: '2026-11-20T18:30:00Z', openedOn: '2024-11-21', onLanded: (_result, ms) => (landingMs += ms) });
-  live.sellers.splice(1);
+  // The fake runs in its own process: generating two years of documents there costs this process nothing, as a
+  // remote marketplace would not (in-process, it stalled the event loop that the landings here wait on).
+  const fake = await startFakeProcess({ speed: SPEED, start: '2026-11-20T18:30:00Z', openedOn: '2024-11-21' });
   const a = await demoHome('mktdata-bench-fetch-a-');
   const b = await demoHome('mktdata-bench-fetch-b-');
   try {
-    await connectAll(a.wh, live.fake, live.sellers);
+    // One seller: the US demo connection, with the tokens the fake printed.
+    const us = demoConnections[0]!;
+    const granted = fake.tokens.get(us.sellerId)!;
+    await setCredentials(a.wh, us.id, { api: 'sp-api', refreshToken: granted.sp, sellingPartnerId: us.sellerId });
+    if (granted.ads) await setCredentials(a.wh, us.id, { api: 'ads', refreshToken: granted.ads.token, profileId: granted.ads.profile });
+    const connectors = new Connectors(loadConnectorConfig(a.home, fake.env), fake.clock);
+    const live = { clock: fake.clock, fetcher: connectorFetcher(connectors, { onLanded: (_result, ms) => (landingMs += ms) }) };
     const pipeline = loadPipelines().find((p) => p.name === 'profit')!;
     const now = new Date(live.clock.now());
     const phases: Phase[] = [];
+    let requests = 0;
     const fetcher: RunFetcher = {
       now: live.fetcher.now,
       async fetch(wh, phase) {
         const clock0 = live.clock.now();
         const real0 = performance.now();
-        const first = live.fake.log.length;
+        const before = await fake.log();
         try {
           return await live.fetcher.fetch(wh, phase);
         } finally {
-          const entries = live.fake.log.slice(first);
-          phases.push({ clockMs: live.clock.now() - clock0, realMs: performance.now() - real0, minimum: minimumMs(live.fake.log, first, clock0), requests: entries.length });
+          const all = await fake.log();
+          const entries = all.slice(before.length);
+          requests = all.length;
+          phases.push({ clockMs: live.clock.now() - clock0, realMs: performance.now() - real0, minimum: minimumMs(all, before.length, clock0), requests: entries.length });
           log(`fetch: phase ${phases.length}: ${entries.length} requests in ${((live.clock.now() - clock0) / 3_600_000).toFixed(2)} h on the clock`);
         }
       },
@@ -103,10 +119,10 @@ export async function benchFetch(log: (message: string) => void) {
     const minimum = phases.reduce((s, p) => s + p.minimum.ms, 0);
     // The live run's landing and build: its time outside the fetch phases, plus the landing inside them.
     const landAndBuildMs = runRealMs - fetchRealMs + landingMs;
-    return { phases, fetchClockMs, minimum, runRealMs, landingMs, landAndBuildMs, handLandingMs, handMs, documents, requests: live.fake.log.length };
+    return { phases, fetchClockMs, minimum, runRealMs, landingMs, landAndBuildMs, handLandingMs, handMs, documents, requests };
   } finally {
     await a.wh.close();
     await b.wh.close();
-    await live.fake.close();
+    await fake.close();
   }
 }

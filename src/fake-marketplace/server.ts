@@ -140,6 +140,8 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes()], base);
   adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 });
   queue.routes(app);
+  // The request log, from entry `from` on: what a benchmark running the fake in another process counts.
+  app.get('/_fake/log', async (request) => state.log.slice(Number((request.query as { from?: string }).from ?? 0)));
   return app;
 }
 
