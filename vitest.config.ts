@@ -2,6 +2,23 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The slowest test files first (longest processing time first): on a fresh clone vitest knows no durations and
+ * started these last, so that the two 2.5-minute live-connector tests ran at the very end, side by side.
+ */
+const slowest = ['e2e/live-connectors-faults.', 'e2e/live-connectors.', 'cli/tarball.', 'cli/demo.', 'cli/cli.', 'e2e/kill-resume.', 'e2e/secrets.', 'publish/publish.'];
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = slowest.findIndex((name) => file.moduleId.includes(`/test/${name}`));
+      return index < 0 ? slowest.length : index;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -9,6 +26,7 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: SlowestFirst },
     // The model-graph cache of the run's temporary model folders stays out of the user's ~/.cache.
     env: { TZ: 'UTC', MKTDATA_CACHE_DIR: mkdtempSync(join(tmpdir(), 'mktdata-test-cache-')) },
   },
