@@ -45,7 +45,8 @@ const money = z.object({ amount: z.number().positive().max(1_000_000), currency:
 
 /**
  * The `details` schema of each type this server runs (Listings Items API 2021-08-01: patchListingsItem and
- * searchListingsItems; attribute names as the product type definitions name them). A type without one is refused with a message that says so, in a dry run too.
+ * searchListingsItems; attribute names as the product type definitions name them; Product Type Definitions API
+ * 2020-09-01: searchDefinitionsProductTypes). A type without one is refused with a message that says so, in a dry run too.
  */
 export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
   MKT_LISTINGS_PRICING_UPDATE: z.object({
@@ -73,6 +74,10 @@ export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
     bulletPoints: z.array(z.string().trim().min(1).max(500)).min(1).max(10).optional(),
     description: z.string().trim().min(1).max(2000).optional(),
   }).strict().refine((d) => d.itemName !== undefined || d.bulletPoints !== undefined || d.description !== undefined, { message: 'give at least one of itemName, bulletPoints and description' }),
+  MKT_LISTINGS_PRODUCT_TYPES_FIND: z.object({
+    keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
+    itemName: z.string().trim().min(1).max(500).optional().describe('Finds the product types suggested for an item of this name.'),
+  }).strict().refine((d) => (d.keywords === undefined) !== (d.itemName === undefined), { message: 'give exactly one of keywords and itemName' }),
   MKT_LISTINGS_FIND: z.object({
     skus: z.array(sku).min(1).max(20).optional().describe('At most 20; without, every listing, a page at a time.'),
     pageSize: z.number().int().min(1).max(20).default(10),

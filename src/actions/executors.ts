@@ -66,6 +66,15 @@ export const executors: Partial<Record<ActionType, (ctx: ActionContext) => Promi
     ];
     return patchListing(ctx, d.sku, d.productType, patches);
   },
+  MKT_LISTINGS_PRODUCT_TYPES_FIND: async (ctx) => {
+    const d = ctx.details as { keywords?: string[]; itemName?: string };
+    const { body } = await ctx.sp.request<{ productTypes: { name: string; displayName: string; marketplaceIds: string[] }[]; productTypeVersion: string }>('searchDefinitionsProductTypes', {
+      method: 'GET',
+      path: '/definitions/2020-09-01/productTypes',
+      query: { marketplaceIds: ctx.marketplaceId, ...(d.keywords ? { keywords: d.keywords.join(',') } : { itemName: d.itemName }) },
+    });
+    return { status: 'COMPLETED', result: { productTypes: body.productTypes, productTypeVersion: body.productTypeVersion } };
+  },
   MKT_LISTINGS_FIND: async (ctx) => {
     const d = ctx.details as { skus?: string[]; pageSize: number; pageToken?: string };
     const { body } = await ctx.sp.request<{ numberOfResults: number; items: unknown[]; pagination?: { nextToken?: string } }>('searchListingsItems', {

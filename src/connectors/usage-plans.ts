@@ -17,6 +17,7 @@ export const usagePlans: Record<string, RatePlan> = {
   // models/listings-items-api-model/listingsItems_2021-08-01.json
   searchListingsItems: { rate: 5, burst: 5 },
   patchListingsItem: { rate: 5, burst: 5 },
+  searchDefinitionsProductTypes: { rate: 5, burst: 10 },
   // models/product-pricing-api-model/productPricingV0.json
   getItemOffers: { rate: 0.5, burst: 1 },
   getItemOffersBatch: { rate: 0.1, burst: 1 },

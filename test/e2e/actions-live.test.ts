@@ -44,7 +44,7 @@ describe('live actions through the connectors', () => {
     await connectAll(wh, live.fake, live.sellers);
     key = await createApiKey(wh, made.organizationId);
     await setActionsBeta(wh, made.organizationId, true);
-    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND'], true);
+    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND', 'MKT_LISTINGS_PRODUCT_TYPES_FIND'], true);
     await setConnectionAccess(wh, US, 'READ_AND_WRITE');
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     await start();
@@ -70,6 +70,10 @@ describe('live actions through the connectors', () => {
 
     const found = await run({ type: 'MKT_LISTINGS_FIND', sellerOrVendorId: US, details: { skus: [sku] } });
     expect(found).toMatchObject({ status: 'COMPLETED', result: { numberOfResults: 1, items: [expect.objectContaining({ sku })], nextToken: null } });
+
+    const productType = String(((found.result.items[0].productTypes as { productType: string }[])[0]!).productType);
+    const types = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPES_FIND', sellerOrVendorId: US, details: { keywords: [productType.toLowerCase()] } });
+    expect(types).toMatchObject({ status: 'COMPLETED', result: { productTypes: [expect.objectContaining({ name: productType, marketplaceIds: ['ATVPDKIKX0DER'] })] } });
 
     const refused = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: 'NO-SUCH-SKU', price: { amount: 5, currency: 'USD' } } });
     expect(refused).toMatchObject({ status: 'ERROR', error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' }, result: { submissionStatus: 'INVALID' } });

@@ -76,6 +76,20 @@ function patchListing(ctx: SpContext) {
   return { status: 200, body: { sku, status: issues.length > 0 ? 'INVALID' : 'ACCEPTED', submissionId, issues } };
 }
 
+/**
+ * searchDefinitionsProductTypes (Product Type Definitions 2020-09-01): the product types of the seller's listings whose
+ * name contains one of the keywords, or a word of the item name; the fake knows no others.
+ */
+function searchProductTypes(ctx: SpContext) {
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  const words = (ctx.query.keywords ?? ctx.query.itemName ?? '').toUpperCase().split(/[\s,]+/).filter(Boolean);
+  if (ctx.query.keywords !== undefined && ctx.query.itemName !== undefined) throw invalidInput('Provide either keywords or itemName, not both.');
+  const names = [...new Set(ctx.state.data.listingsItems(ctx.seller, ctx.at).map((item) => String((item.productTypes as { productType: string }[])[0]!.productType)))].sort();
+  const productTypes = names.filter((name) => words.some((w) => name.includes(w) || w.includes(name)))
+    .map((name) => ({ name, displayName: name.charAt(0) + name.slice(1).toLowerCase().replaceAll('_', ' '), marketplaceIds: [ctx.seller.marketplaceId] }));
+  return { status: 200, body: { productTypes, productTypeVersion: 'UHqSqmb4FNUk=' } };
+}
+
 const batchEntry = (ctx: SpContext, request: Record<string, unknown>) => {
   const asin = /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/.exec(String(request.uri ?? ''))?.[1];
   const payload = asin && request.MarketplaceId === ctx.seller.marketplaceId ? ctx.state.data.itemOffers(ctx.seller, asin, String(request.ItemCondition ?? 'New'), ctx.at) : null;
@@ -89,6 +103,7 @@ export function listingsRoutes(): SpRoute[] {
   return [
     { method: 'GET', pattern: /^\/fba\/inventory\/v1\/summaries$/, operation: 'getInventorySummaries', handler: inventorySummaries },
     { method: 'GET', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)$/, operation: 'searchListingsItems', handler: searchListings },
+    { method: 'GET', pattern: /^\/definitions\/2020-09-01\/productTypes$/, operation: 'searchDefinitionsProductTypes', handler: searchProductTypes },
     { method: 'PATCH', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)\/([^/]+)$/, operation: 'patchListingsItem', handler: patchListing },
     {
       method: 'GET', pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/, operation: 'getItemOffers',
