@@ -57,7 +57,9 @@ export function loadModels(dir: string = modelsDir): Model[] {
 }
 
 const graphs = new Map<string, string>();
-const loaderCode = [import.meta.url, new URL('./model-config.' + (import.meta.url.endsWith('.ts') ? 'ts' : 'js'), import.meta.url).href];
+const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+/** The code that validates the graph: a change to it changes the key too. */
+const loaderCode = [import.meta.url, new URL(`./model-config.${extension}`, import.meta.url).href, new URL(`../actions/action-types.${extension}`, import.meta.url).href];
 
 /** A hash of the models folder's files (names and contents) and of the loader's code. */
 function graphKey(dir: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessMode, actionTypes } from '../actions/action-types.ts';
 
 const severity = z.enum(['error', 'warn']).default('error');
 
@@ -79,7 +80,9 @@ export const catalogEntrySchema = z
     containsPii: z.boolean(),
     initialLoadProgress: z.null(),
     searchAliases: z.array(z.string()).optional(),
-    relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) }).strict()).optional(),
+    // An action type of the spec; `writes` for a type that changes the account, `live` for one that reads it.
+    relatedActions: z.array(z.object({ type: z.enum(actionTypes), relation: z.enum(['writes', 'live']) }).strict()
+      .refine((a) => (a.relation === 'writes') === (accessMode(a.type) === 'WRITE'), { message: 'writes goes with a WRITE type, live with a READ one' })).optional(),
   })
   .strict();
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;

@@ -55,4 +55,14 @@ describe('the model graph cache', () => {
     expect(load()).toBe(expected);
     expect(readFileSync(file, 'utf8').startsWith(`${key}\n[{`)).toBe(true); // written anew
   });
+
+  it('refuses a catalog entry whose related action is no action type of the spec, or has the wrong relation, naming file and field', () => {
+    const dir = copyModels();
+    const yml = join(dir, 'marts', 'mkt_fba_removal_orders.yml');
+    const text = readFileSync(yml, 'utf8');
+    writeFileSync(yml, text.replace('{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}', '{type: MKT_FBA_REMOVAL_ORDERS_PUT, relation: writes}'));
+    expect(() => loadModels(dir)).toThrow(/mkt_fba_removal_orders\.yml catalog\.relatedActions\.0\.type: /);
+    writeFileSync(yml, text.replace('{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}', '{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: live}'));
+    expect(() => loadModels(dir)).toThrow(/relatedActions\.0: writes goes with a WRITE type, live with a READ one/);
+  });
 });
