@@ -46,7 +46,7 @@ const money = z.object({ amount: z.number().positive().max(1_000_000), currency:
 /**
  * The `details` schema of each type this server runs (Listings Items API 2021-08-01: patchListingsItem and
  * searchListingsItems; attribute names as the product type definitions name them; Product Type Definitions API
- * 2020-09-01: searchDefinitionsProductTypes). A type without one is refused with a message that says so, in a dry run too.
+ * 2020-09-01: searchDefinitionsProductTypes, getDefinitionsProductType). A type without one is refused with a message that says so, in a dry run too.
  */
 export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
   MKT_LISTINGS_PRICING_UPDATE: z.object({
@@ -78,6 +78,15 @@ export const detailsSchemas: Partial<Record<ActionType, z.ZodType>> = {
     keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
     itemName: z.string().trim().min(1).max(500).optional().describe('Finds the product types suggested for an item of this name.'),
   }).strict().refine((d) => (d.keywords === undefined) !== (d.itemName === undefined), { message: 'give exactly one of keywords and itemName' }),
+  MKT_LISTINGS_PRODUCT_TYPE_SUGGEST: z.object({
+    itemName: z.string().trim().min(1).max(500).describe('The title of the item: the product types suggested for it.'),
+  }).strict(),
+  MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND: z.object({
+    productType: z.string().regex(/^[A-Z0-9_]{2,64}$/, 'a product type such as LUGGAGE'),
+    requirements: z.enum(['LISTING', 'LISTING_PRODUCT_ONLY', 'LISTING_OFFER_ONLY']).default('LISTING'),
+    requirementsEnforced: z.enum(['ENFORCED', 'NOT_ENFORCED']).default('ENFORCED'),
+    locale: z.string().regex(/^(DEFAULT|[a-z]{2}(_[A-Z]{2})?)$/, 'DEFAULT or a locale such as en_US').default('DEFAULT'),
+  }).strict(),
   MKT_LISTINGS_FIND: z.object({
     skus: z.array(sku).min(1).max(20).optional().describe('At most 20; without, every listing, a page at a time.'),
     pageSize: z.number().int().min(1).max(20).default(10),

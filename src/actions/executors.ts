@@ -33,6 +33,16 @@ async function patchListing(ctx: ActionContext, sku: string, productType: string
   return { status: 'ERROR', result, error: { status: 400, code: 'LISTING_INVALID', message: body.issues.map((i) => i.message).join(' ') || 'the marketplace refused the change' } };
 }
 
+/** searchDefinitionsProductTypes by keywords, or by an item name for suggestions. */
+async function searchProductTypes(ctx: ActionContext, d: { keywords?: string[]; itemName?: string }): Promise<ActionOutcome> {
+  const { body } = await ctx.sp.request<{ productTypes: { name: string; displayName: string; marketplaceIds: string[] }[]; productTypeVersion: string }>('searchDefinitionsProductTypes', {
+    method: 'GET',
+    path: '/definitions/2020-09-01/productTypes',
+    query: { marketplaceIds: ctx.marketplaceId, ...(d.keywords ? { keywords: d.keywords.join(',') } : { itemName: d.itemName }) },
+  });
+  return { status: 'COMPLETED', result: { productTypes: body.productTypes, productTypeVersion: body.productTypeVersion } };
+}
+
 const amount = (m: { amount: number }) => [{ schedule: [{ value_with_tax: m.amount }] }];
 
 /**
@@ -66,14 +76,16 @@ export const executors: Partial<Record<ActionType, (ctx: ActionContext) => Promi
     ];
     return patchListing(ctx, d.sku, d.productType, patches);
   },
-  MKT_LISTINGS_PRODUCT_TYPES_FIND: async (ctx) => {
-    const d = ctx.details as { keywords?: string[]; itemName?: string };
-    const { body } = await ctx.sp.request<{ productTypes: { name: string; displayName: string; marketplaceIds: string[] }[]; productTypeVersion: string }>('searchDefinitionsProductTypes', {
+  MKT_LISTINGS_PRODUCT_TYPES_FIND: (ctx) => searchProductTypes(ctx, ctx.details as { keywords?: string[]; itemName?: string }),
+  MKT_LISTINGS_PRODUCT_TYPE_SUGGEST: (ctx) => searchProductTypes(ctx, ctx.details as { itemName: string }),
+  MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND: async (ctx) => {
+    const d = ctx.details as { productType: string; requirements: string; requirementsEnforced: string; locale: string };
+    const { body } = await ctx.sp.request<Record<string, unknown>>('getDefinitionsProductType', {
       method: 'GET',
-      path: '/definitions/2020-09-01/productTypes',
-      query: { marketplaceIds: ctx.marketplaceId, ...(d.keywords ? { keywords: d.keywords.join(',') } : { itemName: d.itemName }) },
+      path: `/definitions/2020-09-01/productTypes/${encodeURIComponent(d.productType)}`,
+      query: { marketplaceIds: ctx.marketplaceId, sellerId: ctx.sellerId, requirements: d.requirements, requirementsEnforced: d.requirementsEnforced, locale: d.locale },
     });
-    return { status: 'COMPLETED', result: { productTypes: body.productTypes, productTypeVersion: body.productTypeVersion } };
+    return { status: 'COMPLETED', result: body };
   },
   MKT_LISTINGS_FIND: async (ctx) => {
     const d = ctx.details as { skus?: string[]; pageSize: number; pageToken?: string };

@@ -17,7 +17,9 @@ export const usagePlans: Record<string, RatePlan> = {
   // models/listings-items-api-model/listingsItems_2021-08-01.json
   searchListingsItems: { rate: 5, burst: 5 },
   patchListingsItem: { rate: 5, burst: 5 },
+  // models/product-type-definitions-api-model/definitionsProductTypes_2020-09-01.json
   searchDefinitionsProductTypes: { rate: 5, burst: 10 },
+  getDefinitionsProductType: { rate: 5, burst: 10 },
   // models/product-pricing-api-model/productPricingV0.json
   getItemOffers: { rate: 0.5, burst: 1 },
   getItemOffersBatch: { rate: 0.1, burst: 1 },

@@ -13,6 +13,7 @@ export const documentedPlans: Record<string, { rate: number; burst: number }> = 
   searchListingsItems: { rate: 5, burst: 5 },
   patchListingsItem: { rate: 5, burst: 5 },
   searchDefinitionsProductTypes: { rate: 5, burst: 10 },
+  getDefinitionsProductType: { rate: 5, burst: 10 },
   getItemOffers: { rate: 0.5, burst: 1 },
   getItemOffersBatch: { rate: 0.1, burst: 1 },
   listInventory: { rate: 2, burst: 2 },

@@ -44,7 +44,7 @@ describe('live actions through the connectors', () => {
     await connectAll(wh, live.fake, live.sellers);
     key = await createApiKey(wh, made.organizationId);
     await setActionsBeta(wh, made.organizationId, true);
-    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND', 'MKT_LISTINGS_PRODUCT_TYPES_FIND'], true);
+    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND', 'MKT_LISTINGS_PRODUCT_TYPES_FIND', 'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST', 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND'], true);
     await setConnectionAccess(wh, US, 'READ_AND_WRITE');
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     await start();
@@ -74,6 +74,13 @@ describe('live actions through the connectors', () => {
     const productType = String(((found.result.items[0].productTypes as { productType: string }[])[0]!).productType);
     const types = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPES_FIND', sellerOrVendorId: US, details: { keywords: [productType.toLowerCase()] } });
     expect(types).toMatchObject({ status: 'COMPLETED', result: { productTypes: [expect.objectContaining({ name: productType, marketplaceIds: ['ATVPDKIKX0DER'] })] } });
+
+    const suggested = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST', sellerOrVendorId: US, details: { itemName: `Acme ${productType.toLowerCase()} deluxe` } });
+    expect(suggested.result.productTypes.map((t: { name: string }) => t.name)).toContain(productType);
+    const definition = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND', sellerOrVendorId: US, details: { productType } });
+    expect(definition).toMatchObject({ status: 'COMPLETED', result: { productType, requirements: 'LISTING', locale: 'en_US', schema: { link: { verb: 'GET' } } } });
+    const unknown = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND', sellerOrVendorId: US, details: { productType: 'NO_SUCH_TYPE' } });
+    expect(unknown).toMatchObject({ status: 'ERROR', error: { status: 404, code: 'NOT_FOUND' } });
 
     const refused = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: 'NO-SUCH-SKU', price: { amount: 5, currency: 'USD' } } });
     expect(refused).toMatchObject({ status: 'ERROR', error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' }, result: { submissionStatus: 'INVALID' } });

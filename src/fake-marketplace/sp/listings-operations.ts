@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { invalidInput, SpError } from './sp-error.ts';
 import { decodeToken, encodeToken } from './paging.ts';
 import { listParam, type SpContext, type SpRoute } from './sp-routes.ts';
@@ -90,6 +91,31 @@ function searchProductTypes(ctx: SpContext) {
   return { status: 200, body: { productTypes, productTypeVersion: 'UHqSqmb4FNUk=' } };
 }
 
+/** getDefinitionsProductType: the definition of one of the seller's product types, its JSON Schema by link. */
+function productTypeDefinition(ctx: SpContext) {
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  const productType = decodeURIComponent(ctx.params[0]!);
+  const known = ctx.state.data.listingsItems(ctx.seller, ctx.at).some((item) => (item.productTypes as { productType: string }[])[0]!.productType === productType);
+  if (!known) throw new SpError(404, 'NOT_FOUND', `Product type ${productType} does not exist.`, '');
+  const requirements = ctx.query.requirements ?? 'LISTING';
+  const link = (name: string) => ({ link: { resource: `https://selling-partner-definitions-prod-iad.s3.amazonaws.com/${name}`, verb: 'GET' }, checksum: createHash('md5').update(name).digest('base64') });
+  return {
+    status: 200,
+    body: {
+      metaSchema: link('metaschema/v1.json'),
+      schema: link(`schema/amzn1/${productType}.json`),
+      requirements,
+      requirementsEnforced: ctx.query.requirementsEnforced ?? 'ENFORCED',
+      propertyGroups: { offer: { title: 'Offer', propertyNames: ['purchasable_offer', 'list_price'] }, product_identity: { title: 'Product Identity', propertyNames: ['item_name', 'brand'] } },
+      locale: ctx.query.locale === undefined || ctx.query.locale === 'DEFAULT' ? (ctx.seller.countryCode === 'DE' ? 'de_DE' : 'en_US') : ctx.query.locale,
+      marketplaceIds: [ctx.seller.marketplaceId],
+      productType,
+      displayName: productType.charAt(0) + productType.slice(1).toLowerCase().replaceAll('_', ' '),
+      productTypeVersion: { version: 'UHqSqmb4FNUk=', latest: true, releaseCandidate: false },
+    },
+  };
+}
+
 const batchEntry = (ctx: SpContext, request: Record<string, unknown>) => {
   const asin = /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/.exec(String(request.uri ?? ''))?.[1];
   const payload = asin && request.MarketplaceId === ctx.seller.marketplaceId ? ctx.state.data.itemOffers(ctx.seller, asin, String(request.ItemCondition ?? 'New'), ctx.at) : null;
@@ -104,6 +130,7 @@ export function listingsRoutes(): SpRoute[] {
     { method: 'GET', pattern: /^\/fba\/inventory\/v1\/summaries$/, operation: 'getInventorySummaries', handler: inventorySummaries },
     { method: 'GET', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)$/, operation: 'searchListingsItems', handler: searchListings },
     { method: 'GET', pattern: /^\/definitions\/2020-09-01\/productTypes$/, operation: 'searchDefinitionsProductTypes', handler: searchProductTypes },
+    { method: 'GET', pattern: /^\/definitions\/2020-09-01\/productTypes\/([^/]+)$/, operation: 'getDefinitionsProductType', handler: productTypeDefinition },
     { method: 'PATCH', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)\/([^/]+)$/, operation: 'patchListingsItem', handler: patchListing },
     {
       method: 'GET', pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/, operation: 'getItemOffers',
