@@ -1,4 +1,5 @@
 import type { Connectors } from '../connectors/connectors.ts';
+import { PassLoop } from '../control/pass-loop.ts';
 import { ConnectorError } from '../connectors/connector-error.ts';
 import { requireCredentials } from '../connectors/credentials.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
@@ -14,8 +15,7 @@ import { executors, type ActionOutcome } from './executors.ts';
  * (the mapped operations are idempotent: a listing patch sets a value).
  */
 export class ActionWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly loop = new PassLoop(() => this.pass(), (message) => this.log(`actions: ${message}`));
 
   constructor(
     private readonly wh: Warehouse,
@@ -26,24 +26,16 @@ export class ActionWorker {
 
   async start(intervalMs = 1_000): Promise<void> {
     await this.wh.db.updateTable('control.actions').set({ status: 'PENDING' }).where('status', '=', 'IN_PROGRESS').execute();
-    const tick = async () => {
-      await this.runPending().catch((error) => this.log(`actions: ${String(error)}`));
-      if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
-    };
-    this.timer = setTimeout(tick, 0).unref();
+    this.loop.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.chain;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Runs every PENDING action, after the pass already running; returns how many ran. */
   runPending(): Promise<number> {
-    const pass = this.chain.then(() => this.pass());
-    this.chain = pass.catch(() => 0);
-    return pass;
+    return this.loop.run();
   }
 
   private async pass(): Promise<number> {

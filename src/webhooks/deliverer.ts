@@ -1,5 +1,6 @@
 import { sql as kysql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
+import { PassLoop } from '../control/pass-loop.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { postWebhook, type Networks } from './address.ts';
 import { subscriptionSecret } from './subscriptions.ts';
@@ -57,31 +58,23 @@ export interface DelivererOptions {
  * lives in the warehouse, so a restart goes on where it stopped.
  */
 export class WebhookDeliverer {
-  private timer: NodeJS.Timeout | null = null;
-  /** The pass waiting to start (callers until it starts share it) and the chain of passes, one at a time. */
-  private next: Promise<number> | null = null;
-  private chain: Promise<unknown> = Promise.resolve();
   private readonly now: () => number;
+  private readonly loop: PassLoop;
 
   constructor(
     private readonly wh: Warehouse,
     private readonly options: DelivererOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.loop = new PassLoop(() => this.pass(), (message) => options.log?.(`webhook deliveries failed: ${message}`));
   }
 
   start(): void {
-    const tick = async () => {
-      await this.deliverDue().catch((error) => this.options.log?.(`webhook deliveries failed: ${String(error)}`));
-      if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs ?? 1_000).unref();
-    };
-    this.timer = setTimeout(tick, 0).unref();
+    this.loop.start(this.options.intervalMs ?? 1_000);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.chain;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /**
@@ -89,14 +82,7 @@ export class WebhookDeliverer {
    * before the call); returns how many were attempted.
    */
   deliverDue(): Promise<number> {
-    if (this.next) return this.next;
-    const next = this.chain.then(() => {
-      this.next = null;
-      return this.pass();
-    });
-    this.next = next;
-    this.chain = next.catch(() => 0);
-    return next;
+    return this.loop.run();
   }
 
   private async pass(): Promise<number> {

@@ -82,6 +82,7 @@ describe('mktdata CLI', () => {
 
     // Webhook subscriptions: the secret once, the id on the last line; never the secret again.
     expect((await cli(['webhooks', 'add', '--org', orgId, '--url', 'http://93.184.216.34/hook', ...h])).stderr).toMatch(/url: .*use https/);
+    expect((await cli(['webhooks', 'add', '--org', orgId, '--url', 'https://93.184.216.34/hook', '--types', 'MKT_NOPE', ...h])).stderr).toMatch(/^mktdata: --types: unknown message type\(s\) MKT_NOPE/);
     const added = await cli(['webhooks', 'add', '--org', orgId, '--url', 'https://93.184.216.34/hook', '--types', 'MKT_ORDER_UPDATE', ...h]);
     const secret = /secret {2}(whsec_\S+)/.exec(added.stdout)![1]!;
     const webhookId = lastLine(added.stdout);

@@ -2,13 +2,15 @@ import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
 import { checkSubscriptionUrl } from '../../api/routes/webhooks.ts';
 import { allowedNetworks } from '../../webhooks/address.ts';
-import { createSubscription, deleteSubscription, listSubscriptions, replay } from '../../webhooks/subscriptions.ts';
+import { createSubscription, deleteSubscription, listSubscriptions, messageTypes, replay } from '../../webhooks/subscriptions.ts';
 import { formatTable } from '../output.ts';
 
 /** `mktdata webhooks add`: prints the signing secret once, then the subscription id on the last line. */
 export async function addWebhook(wh: Warehouse, o: { org: string; url: string; types?: string[]; seller?: string[] }): Promise<void> {
   const organization = await wh.db.selectFrom('control.organizations').select('id').where('id', '=', o.org).executeTakeFirst();
   if (!organization) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: o.org });
+  const unknown = o.types?.filter((t) => !messageTypes.includes(t)) ?? [];
+  if (unknown.length > 0) throw new MktdataError('ERR_INPUT_INVALID', { where: '--types', reason: `unknown message type(s) ${unknown.join(', ')}; \`curl …/api/v1/spec/webhook-scheme\` lists them` });
   await checkSubscriptionUrl(o.url, allowedNetworks());
   const created = await createSubscription(wh, o.org, { url: o.url, messageTypes: o.types, sellerOrVendorIds: o.seller });
   console.log(`secret  ${created.secret}  (shown once: the receiver verifies signatures with it)`);
