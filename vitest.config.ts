@@ -20,6 +20,12 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Every temporary home, cache and export of the run goes under one root (TMPDIR of the workers and of the processes
+ * they start), which the global setup removes at the end: the homes the tests make are not left in /tmp.
+ */
+const root = (process.env.MKTDATA_TEST_TMP ??= mkdtempSync(join(tmpdir(), 'mktdata-tests-')));
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -28,6 +34,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     sequence: { sequencer: SlowestFirst },
     // The model-graph cache of the run's temporary model folders stays out of the user's ~/.cache.
-    env: { TZ: 'UTC', MKTDATA_CACHE_DIR: mkdtempSync(join(tmpdir(), 'mktdata-test-cache-')) },
+    env: { TZ: 'UTC', TMPDIR: root, MKTDATA_CACHE_DIR: join(root, 'model-cache') },
   },
 });

@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 
-/** The CLI tests run the built `bin`: build dist/ from the sources under test first. */
-export default function setup(): void {
+/**
+ * The CLI tests run the built `bin`: build dist/ from the sources under test first. The teardown removes the run's
+ * temporary root (vitest.config.ts), where every test made its homes.
+ */
+export default function setup(): () => void {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  return () => {
+    const root = process.env.MKTDATA_TEST_TMP;
+    if (root) rmSync(root, { recursive: true, force: true });
+  };
 }
