@@ -1,18 +1,27 @@
 import type { Connectors } from '../connectors/connectors.ts';
-import { PassLoop } from '../control/pass-loop.ts';
 import { ConnectorError } from '../connectors/connector-error.ts';
 import { requireCredentials } from '../connectors/credentials.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
+import { PassLoop } from '../control/pass-loop.ts';
+import { charged } from '../control/tokens.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
-import type { ActionType } from './action-types.ts';
-import { executors, type ActionOutcome } from './executors.ts';
+import type { ActionStatus, ActionType } from './action-types.ts';
+import { ACTION_TOKENS, requireAllowed } from './actions.ts';
+import { actionDefinitions } from './definitions/index.ts';
+import type { ActionContext, ActionOutcome } from './definitions/define.ts';
+
+type Row = { id: string; organization_id: string; type: string; connection_id: string; details: string; external_id: string | null };
 
 /**
  * Works through the queued actions (`serve`): the oldest PENDING first, one at a time (the connectors' buckets pace
- * the upstream calls), each IN_PROGRESS while its operations run, then COMPLETED (with `result`) or ERROR (with
- * `error`). The queue is in the warehouse: an action a stopped server left IN_PROGRESS runs again at the next start
- * (the mapped operations are idempotent: a listing patch sets a value).
+ * the upstream calls). Starting one debits its token (BLOCKED_NO_TOKENS when the organization has none left) and
+ * checks the access rule again (CANCELED when the type was disabled or the access lowered since); it is IN_PROGRESS
+ * while its operations run, then ends as its definition says: COMPLETED (with `result`), PARTIALLY_COMPLETED or
+ * COMPLETED_WITH_ISSUES for batches, BLOCKED_INVALID_INPUT when the marketplace refused the input, ERROR otherwise,
+ * or WAITING_EXTERNAL_PROCESSING until a later check of its upstream id ends it. The queue is in the warehouse: an
+ * action a stopped server left IN_PROGRESS runs again at the next start (its token is not debited twice), and a
+ * waiting one is checked again.
  */
 export class ActionWorker {
   private readonly loop = new PassLoop(() => this.pass(), (message) => this.log(`actions: ${message}`));
@@ -33,7 +42,7 @@ export class ActionWorker {
     return this.loop.stop();
   }
 
-  /** Runs every PENDING action, after the pass already running; returns how many ran. */
+  /** Runs every PENDING action and checks every waiting one that is due, after the pass already running; how many. */
   runPending(): Promise<number> {
     return this.loop.run();
   }
@@ -42,40 +51,91 @@ export class ActionWorker {
     let ran = 0;
     for (;;) {
       const next = await this.wh.db.selectFrom('control.actions').selectAll().where('status', '=', 'PENDING').orderBy('created_at').orderBy('id').executeTakeFirst();
-      if (!next) return ran;
-      await this.set(next.id, { status: 'IN_PROGRESS' });
-      const outcome = await this.execute(next).catch((error: unknown): ActionOutcome => ({ status: 'ERROR', result: null, error: errorOf(error) }));
-      await this.set(next.id, {
-        status: outcome.status,
-        result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
-        error_status: outcome.error?.status ?? null,
-        error_code: outcome.error?.code ?? null,
-        error_message: outcome.error?.message ?? null,
-      });
+      if (!next) break;
+      const started = await this.begin(next);
+      if (started) await this.finish(next.id, await this.execute(next, (ctx, details) => actionDefinitions[next.type as ActionType]!.run(ctx, details)));
       ran++;
+    }
+    const due = await this.wh.db.selectFrom('control.actions').selectAll().where('status', '=', 'WAITING_EXTERNAL_PROCESSING').where('next_check_at', '<=', new Date(this.now()).toISOString()).orderBy('next_check_at').execute();
+    for (const action of due) {
+      await this.finish(action.id, await this.execute(action, (ctx, details) => actionDefinitions[action.type as ActionType]!.check!(ctx, action.external_id!, details)));
+      ran++;
+    }
+    return ran;
+  }
+
+  /** IN_PROGRESS, paid for and still allowed; false when it ended BLOCKED_NO_TOKENS or CANCELED instead. */
+  private async begin(action: Row): Promise<boolean> {
+    try {
+      await requireAllowed(this.wh, action.organization_id, action.type, action.connection_id);
+    } catch (error) {
+      await this.finish(action.id, { status: 'CANCELED', result: null, error: errorOf(error) });
+      return false;
+    }
+    const inProgress = { status: 'IN_PROGRESS' as const, next_check_at: null, updated_at: new Date(this.now()).toISOString() };
+    // An action the last server left IN_PROGRESS was paid for when it started: its usage record says so.
+    const paid = await this.wh.db.selectFrom('control.usage_records').select('id').where('resource_id', '=', action.id).executeTakeFirst();
+    if (paid) {
+      await this.wh.db.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute();
+      return true;
+    }
+    try {
+      await charged(this.wh, action.organization_id, { usageType: 'ACTIONS', specificUsageType: 'ACTIONS_API_STANDARD', tokens: ACTION_TOKENS, resourceId: action.id }, new Date(this.now()), (trx) =>
+        trx.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute());
+      return true;
+    } catch (error) {
+      if (!(error instanceof MktdataError && error.code === 'ERR_NO_TOKENS')) throw error;
+      await this.finish(action.id, { status: 'BLOCKED_NO_TOKENS', result: null, error: errorOf(error) });
+      return false;
     }
   }
 
-  private async execute(action: { type: string; connection_id: string; details: string }): Promise<ActionOutcome> {
-    const executor = executors[action.type as ActionType];
-    if (!executor) throw new MktdataError('ERR_ACTION_TYPE_UNSUPPORTED', { type: action.type, reason: 'this server does not run it yet' });
-    if (!this.connectors) throw new MktdataError('ERR_CONNECTOR_CONFIG', { what: 'the live connectors', env: 'MKTDATA_SP_API_CLIENT_ID and MKTDATA_SP_API_CLIENT_SECRET', file: 'mktdata.config' });
-    const credentials = await requireCredentials(this.wh, action.connection_id, 'sp-api');
-    const connection = await this.wh.db.selectFrom('control.connections').select(['seller_id', 'marketplace_id']).where('id', '=', action.connection_id).executeTakeFirstOrThrow();
-    const sellerId = credentials.sellingPartnerId ?? connection.seller_id;
-    if (!sellerId) throw new MktdataError('ERR_INPUT_INVALID', { where: `connection ${action.connection_id}`, reason: 'no selling partner id: give it with `mktdata connections credentials --selling-partner-id`' });
-    const currency = loadMarketplaces().get(connection.marketplace_id)?.currency ?? 'USD';
-    return executor({ sp: this.connectors.sp(credentials), sellerId, marketplaceId: connection.marketplace_id, currency, details: JSON.parse(action.details) as Record<string, unknown> });
+  /** Runs a definition's step with the connection's context; an upstream refusal of the input is BLOCKED_INVALID_INPUT. */
+  private async execute(action: Row, step: (ctx: ActionContext, details: unknown) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+    try {
+      return await step(await this.context(action), JSON.parse(action.details) as unknown);
+    } catch (error) {
+      const invalid = error instanceof ConnectorError && error.kind === 'invalid-input';
+      return { status: invalid ? 'BLOCKED_INVALID_INPUT' : 'ERROR', result: null, error: errorOf(error) };
+    }
   }
 
-  private async set(id: string, values: Record<string, unknown>): Promise<void> {
-    await this.wh.db.updateTable('control.actions').set({ ...values, updated_at: new Date(this.now()).toISOString() }).where('id', '=', id).execute();
+  private async context(action: Row): Promise<ActionContext> {
+    const connectors = this.connectors;
+    if (!connectors) throw new MktdataError('ERR_CONNECTOR_CONFIG', { what: 'the live connectors', env: 'MKTDATA_SP_API_CLIENT_ID and MKTDATA_SP_API_CLIENT_SECRET', file: 'mktdata.config' });
+    const connection = await this.wh.db.selectFrom('control.connections').select(['seller_id', 'marketplace_id', 'type']).where('id', '=', action.connection_id).executeTakeFirstOrThrow();
+    const ads = action.type.startsWith('MKT_ADS_');
+    const credentials = await requireCredentials(this.wh, action.connection_id, ads ? 'ads' : 'sp-api');
+    const sellerId = credentials.sellingPartnerId ?? connection.seller_id;
+    if (!ads && !sellerId) throw new MktdataError('ERR_INPUT_INVALID', { where: `connection ${action.connection_id}`, reason: 'no selling partner id: give it with `mktdata connections credentials --selling-partner-id`' });
+    return {
+      sp: () => connectors.sp(credentials),
+      ads: () => connectors.ads(credentials),
+      sellerId: sellerId ?? '',
+      marketplaceId: connection.marketplace_id,
+      currency: loadMarketplaces().get(connection.marketplace_id)?.currency ?? 'USD',
+      now: this.now(),
+    };
+  }
+
+  private async finish(id: string, outcome: Omit<ActionOutcome, 'status'> & { status: ActionStatus }): Promise<void> {
+    const at = this.now();
+    await this.wh.db.updateTable('control.actions').set({
+      status: outcome.status,
+      result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      error_status: outcome.error?.status ?? null,
+      error_code: outcome.error?.code ?? null,
+      error_message: outcome.error?.message ?? null,
+      external_id: outcome.waitFor?.externalId ?? null,
+      next_check_at: outcome.waitFor ? new Date(at + outcome.waitFor.checkAfterMs).toISOString() : null,
+      updated_at: new Date(at).toISOString(),
+    }).where('id', '=', id).execute();
   }
 }
 
 /** The `error` of an action that failed: the upstream status and code, or mktdata's own. */
 function errorOf(error: unknown): { status: number; code: string; message: string } {
-  if (error instanceof ConnectorError) return { status: error.status ?? 502, code: error.code ?? error.kind, message: error.message };
+  if (error instanceof ConnectorError) return { status: error.status ?? 502, code: error.code || error.kind, message: error.message };
   if (error instanceof MktdataError) return { status: error.status, code: error.code, message: error.message };
   return { status: 500, code: 'ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }

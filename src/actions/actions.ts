@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
-import { charged } from '../control/tokens.ts';
-import { accountKinds, actionTypes, detailsSchemas, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
+import { accountKinds, actionTypes, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
+import { actionDefinitions } from './definitions/index.ts';
 
 /** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */
 export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
 /** Live actions an organization may have at once. */
 export const LIVE_ACTION_LIMIT = 5;
+/** What a live action costs (API.md), debited when the worker starts it: an action whose organization has spent its
+ * tokens by then ends BLOCKED_NO_TOKENS, as an export does. */
+export const ACTION_TOKENS = 1;
 
 export interface ActionRequest {
   type: string;
@@ -31,12 +34,23 @@ export async function requireBeta(wh: Warehouse, organizationId: string): Promis
 
 /** The details schema of a type this server runs, or ERR_ACTION_TYPE_UNSUPPORTED. */
 export function detailsSchema(type: string): z.ZodType {
-  const schema = detailsSchemas[type as ActionType];
+  const schema = actionDefinitions[type as ActionType]?.schema;
   if (!schema) {
     const known = actionTypes.includes(type as ActionType);
     throw new MktdataError('ERR_ACTION_TYPE_UNSUPPORTED', { type, reason: known ? 'this server does not run it yet' : 'it is not an action type of the spec' });
   }
   return schema;
+}
+
+/**
+ * The access rule (spec document 000, "Action"): the type enabled for the organization, the connection granted Read and
+ * write; 412 otherwise. Checked when an action starts and again when the worker runs it.
+ */
+export async function requireAllowed(wh: Warehouse, organizationId: string, type: string, connectionId: string): Promise<void> {
+  const enabled = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).where('type', '=', type).executeTakeFirst();
+  if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
+  const access = await wh.db.selectFrom('control.connection_access').select('access_level').where('connection_id', '=', connectionId).executeTakeFirst();
+  if (access?.access_level !== 'READ_AND_WRITE') throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connectionId });
 }
 
 /** What a connection's account may run: its own kind, and ADS once it has Ads API credentials (or is ads-only). */
@@ -49,7 +63,7 @@ async function kindsOf(wh: Warehouse, connection: { id: string; type: string }):
 /**
  * Starts an action (POST /actions): the type's details validated; a dry run answers VALIDATED with the validation
  * and queues nothing; a live one must be enabled for the organization on a connection with write access (412), under
- * the live-action limit (429), paid with a token (402), and is queued PENDING for the action worker.
+ * the live-action limit (429), with a token to pay for it (402), and is queued PENDING for the action worker.
  */
 export async function startAction(wh: Warehouse, organizationId: string, request: ActionRequest, at = new Date()) {
   const connection = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', request.sellerOrVendorId).where('organization_id', '=', organizationId).executeTakeFirst();
@@ -65,12 +79,11 @@ export async function startAction(wh: Warehouse, organizationId: string, request
   if (issues.length > 0) {
     throw new MktdataError('ERR_REQUEST_INVALID', { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } });
   }
-  const enabled = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).where('type', '=', request.type).executeTakeFirst();
-  if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type: request.type, org: organizationId });
-  const access = await wh.db.selectFrom('control.connection_access').select('access_level').where('connection_id', '=', connection.id).executeTakeFirst();
-  if (access?.access_level !== 'READ_AND_WRITE') throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connection.id });
+  await requireAllowed(wh, organizationId, request.type, connection.id);
+  const balance = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirstOrThrow();
+  if (Number(balance.token_balance) < ACTION_TOKENS) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: ACTION_TOKENS });
   const id = randomUUID();
-  await charged(wh, organizationId, { usageType: 'ACTIONS', specificUsageType: 'ACTIONS_API_STANDARD', tokens: 1, resourceId: id }, at, async (trx) => {
+  await wh.db.transaction().execute(async (trx) => {
     const live = await trx.selectFrom('control.actions').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).where('status', 'in', liveStatuses).executeTakeFirstOrThrow();
     if (Number(live.n) >= LIVE_ACTION_LIMIT) throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
     await trx.insertInto('control.actions').values({

@@ -29,6 +29,7 @@ export interface AdsReport {
 }
 
 const createType = 'application/vnd.createasyncreportrequest.v3+json';
+type AdsMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const kindOf = (status: number): ConnectorErrorKind =>
   status === 429 ? 'throttled' : status >= 500 ? 'server' : status === 401 || status === 403 ? 'access-denied' : status === 404 ? 'not-found' : status === 425 ? 'duplicate' : 'invalid-input';
@@ -52,7 +53,7 @@ export class AdsApiClient {
     this.#limits = o.limits ?? new RateLimits(this.#clock);
   }
 
-  async #request<T>(operation: string, method: 'GET' | 'POST', path: string, body?: unknown, scoped = true): Promise<T> {
+  async #request<T>(operation: string, method: AdsMethod, path: string, body?: unknown, scoped = true, media?: { contentType?: string; accept?: string }): Promise<T> {
     const bucket = this.#limits.bucket(`ads:${this.o.profileId ?? this.o.clientId}`, 'ads', adsPlan);
     let refreshed = false;
     return withRetries(this.#clock, { throttledMs: () => 1000 / bucket.rate }, async (attempt) => {
@@ -62,9 +63,9 @@ export class AdsApiClient {
         await this.o.lwa.accessToken(this.o.refreshToken);
         await bucket.take();
         const token = await this.o.lwa.accessToken(this.o.refreshToken);
-        const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'amazon-advertising-api-clientid': this.o.clientId, accept: 'application/json' };
+        const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'amazon-advertising-api-clientid': this.o.clientId, accept: media?.accept ?? 'application/json' };
         if (scoped && this.o.profileId) headers['amazon-advertising-api-scope'] = this.o.profileId;
-        if (body !== undefined) headers['content-type'] = createType;
+        if (body !== undefined) headers['content-type'] = media?.contentType ?? createType;
         bucket.settle();
         const started = this.#clock.now();
         const response = await fetchOrThrow(`${this.o.baseUrl.replace(/\/+$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, operation);
@@ -81,6 +82,14 @@ export class AdsApiClient {
         throw new AttemptError(new ConnectorError(kindOf(response.status), `${response.status} ${detail}`.trim(), { status: response.status, code: String(answer?.code ?? ''), details: detail, operation }), retryAfter > 0 ? retryAfter * 1000 : null);
       }
     });
+  }
+
+  /**
+   * Calls a campaign management operation of the profile (Ads API v3 and the others: their vendor media types as
+   * `contentType` and `accept`); the answer's JSON (a 207 multi-status too), or a ConnectorError.
+   */
+  call<T>(operation: string, request: { method: AdsMethod; path: string; body?: unknown; contentType?: string; accept?: string }): Promise<T> {
+    return this.#request<T>(operation, request.method, request.path, request.body, true, { contentType: request.contentType ?? 'application/json', accept: request.accept });
   }
 
   /** The advertiser's profiles on this region's host (no Scope header). */

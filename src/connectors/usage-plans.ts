@@ -41,6 +41,11 @@ export const usagePlans: Record<string, RatePlan> = {
   // models/sellers-api-model/sellers.json; models/tokens-api-model/tokens_2021-03-01.json
   getMarketplaceParticipations: { rate: 0.016, burst: 15 },
   createRestrictedDataToken: { rate: 1, burst: 10 },
+  // actions: pricing and fees (listings estimates)
+  // actions: orders, shipping, removals, tracking
+  // actions: A+ content
+  // actions: multi-channel fulfillment
+  // actions: vendor
 };
 
 /** Ads API reporting publishes no numbers (live-apis.md §4): a polite bucket per profile, 429s honoured besides. */

@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from '../connectors/clock.ts';
 import { fakeMarketplaceEndpoints, type Endpoints } from '../connectors/config.ts';
 import { adsApiRoutes } from './ads/ads-api.ts';
+import { adsManagementRoutes } from './ads/ads-management.ts';
+import { actionSpRoutes } from './sp/action-operations.ts';
 import { AdsReportStore } from './ads/ads-reports.ts';
 import { consentRoutes } from './consent.ts';
 import { fakeData } from './data/index.ts';
@@ -124,7 +126,8 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   });
   app.addHook('onClose', async () => arrival.stop());
   void app.register(fastifyFormbody);
-  app.addContentTypeParser('application/vnd.createasyncreportrequest.v3+json', { parseAs: 'string' }, (_request, body, done) => {
+  // The Ads API's vendor media types (application/vnd.createasyncreportrequest.v3+json, application/vnd.spCampaign.v3+json, …).
+  app.addContentTypeParser(/^application\/vnd\.[^;]+\+json/, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, JSON.parse(String(body)));
     } catch (error) {
@@ -137,8 +140,8 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   lwaRoutes(app, state);
   consentRoutes(app, state);
   documents.routes(app);
-  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes()], base);
-  adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 });
+  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes()], base);
+  adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 }, adsManagementRoutes());
   queue.routes(app);
   // The request log, from entry `from` on: what a benchmark running the fake in another process counts.
   app.get('/_fake/log', async (request) => state.log.slice(Number((request.query as { from?: string }).from ?? 0)));

@@ -29,6 +29,11 @@ export const documentedPlans: Record<string, { rate: number; burst: number }> = 
   getShipment: { rate: 2, burst: 6 },
   listShipmentItems: { rate: 2, burst: 30 },
   getMarketplaceParticipations: { rate: 0.016, burst: 15 },
+  // actions: pricing and fees (listings estimates)
+  // actions: orders, shipping, removals, tracking
+  // actions: A+ content
+  // actions: multi-channel fulfillment
+  // actions: vendor
 };
 
 /**

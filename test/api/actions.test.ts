@@ -86,7 +86,7 @@ describe('actions over HTTP', () => {
     expect(unsupported.json().message).toMatch(/^action type MKT_MCF_ORDERS_ADD is refused: this server does not run it yet/);
   });
 
-  it('queues a live action PENDING for 1 token, up to the live-action limit (429), and 402 without tokens', async () => {
+  it('queues a live action PENDING (its token debited when it runs), up to the live-action limit (429), and 402 without tokens', async () => {
     await setConnectionAccess(wh, US.id, 'READ_AND_WRITE');
     const ids: string[] = [];
     for (let i = 0; i < LIVE_ACTION_LIMIT; i++) {
@@ -98,8 +98,8 @@ describe('actions over HTTP', () => {
     const limited = await call('POST', '/actions', pricing());
     expect(limited.statusCode).toBe(429);
     expect(limited.json().message).toContain('combine operations');
-    // 10 tokens at first, 5 live actions at 1 each; the refused one cost nothing.
-    expect(Number((await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', org).executeTakeFirstOrThrow()).token_balance)).toBe(5);
+    // 10 tokens at first: a queued action is paid when the worker starts it (none runs here), the refused one never.
+    expect(Number((await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', org).executeTakeFirstOrThrow()).token_balance)).toBe(10);
 
     const status = (await call('GET', `/actions/${ids[0]}`)).json();
     expect(status).toMatchObject({ actionId: ids[0], type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US.id, status: 'PENDING', creator: 'API', result: null, error: null });

@@ -1,6 +1,6 @@
 // Live actions against the fake marketplace (issue: actions): a pricing update runs patchListingsItem through the
 // connectors and reaches mkt_listings_with_cogs at the next listings run; a find returns the listings; a refused
-// patch ends ERROR with the marketplace's issue; an action a stopped server left IN_PROGRESS runs at the next start.
+// patch ends BLOCKED_INVALID_INPUT with the marketplace's issue; an action a stopped server left IN_PROGRESS runs at the next start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
@@ -55,7 +55,7 @@ describe('live actions through the connectors', () => {
     await live?.fake.close();
   });
 
-  it('updates a price that the next listings run shows, finds listings, and ends a refused patch ERROR', async () => {
+  it('updates a price that the next listings run shows, finds listings, and ends a refused patch BLOCKED_INVALID_INPUT', async () => {
     const [listing] = await rows(wh, `select sku, listing_price_value::varchar as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku limit 1`, { c: US });
     const sku = String(listing!.sku);
     expect(listing!.p).not.toBe('12.34');
@@ -83,7 +83,7 @@ describe('live actions through the connectors', () => {
     expect(unknown).toMatchObject({ status: 'ERROR', error: { status: 404, code: 'NOT_FOUND' } });
 
     const refused = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: 'NO-SUCH-SKU', price: { amount: 5, currency: 'USD' } } });
-    expect(refused).toMatchObject({ status: 'ERROR', error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' }, result: { submissionStatus: 'INVALID' } });
+    expect(refused).toMatchObject({ status: 'BLOCKED_INVALID_INPUT', error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' }, result: { submissionStatus: 'INVALID' } });
 
     // The next refresh of the listings pipeline, three hours later, fetches the listings report with the new price.
     live.clock.jump(3 * 3_600_000);

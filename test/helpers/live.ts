@@ -64,7 +64,7 @@ export async function connectAll(wh: Warehouse, fake: FakeMarketplace, sellers: 
 /** A fake marketplace on a test clock, and the connectors (with their fetcher) pointed at it. */
 export async function liveMarketplace(options: { speed: number; start: string; openedOn: string; onLanded?: FetcherOptions['onLanded'] } & Partial<FakeMarketplaceOptions>) {
   const clock = testClock(options.speed, Date.parse(options.start));
-  const sellers = demoSellers(options.openedOn);
+  const sellers = options.sellers ?? demoSellers(options.openedOn);
   const fake = await startFakeMarketplace({ ...options, sellers, clock });
   const connectors = new Connectors(fakeConfig(fake), clock);
   const events: FetchEvent[] = [];

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accessMode, accountKinds, actionStatuses, actionTypes, detailsSchemas } from '../../actions/action-types.ts';
+import { accessMode, accountKinds, actionStatuses, actionTypes } from '../../actions/action-types.ts';
+import { actionDefinitions } from '../../actions/definitions/index.ts';
 import { detailsSchema, getAction, listActions, requireBeta, startAction } from '../../actions/actions.ts';
 import { requireTokens } from '../../control/tokens.ts';
 import type { AppDeps } from '../app.ts';
@@ -97,7 +98,7 @@ export async function actionRoutes(app: FastifyInstance, deps: AppDeps, worker: 
       return listActions(deps.wh, request.organizationId, request.query);
     });
   api.get('/actions/types', { ...options, schema: { tags, security, response: { 200: ActionTypesResponse, ...errors } } },
-    async () => ({ items: actionTypes.map((type) => ({ type, accessMode: accessMode(type), accounts: accountKinds(type), supported: type in detailsSchemas })) }));
+    async () => ({ items: actionTypes.map((type) => ({ type, accessMode: accessMode(type), accounts: accountKinds(type), supported: type in actionDefinitions })) }));
   api.get('/actions/types/:type/schema', { ...options, schema: { tags, security, params: z.object({ type: z.string().max(64) }), response: { 200: ActionTypeSchemaResponse, ...errors } } },
     async (request) => {
       const schema = detailsSchema(request.params.type);

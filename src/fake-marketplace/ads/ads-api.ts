@@ -3,15 +3,10 @@ import type { FakeSeller } from '../data/sellers.ts';
 import type { FakeState } from '../state.ts';
 import { addDays, localDate } from '../../time/zone.ts';
 import { adsReportTypes, type AdsBody, type AdsReportStore } from './ads-reports.ts';
+import { AdsError, type AdsRoute } from './ads-routes.ts';
 
 const regions: Record<string, 'NA' | 'EU' | 'FE'> = { na: 'NA', eu: 'EU', fe: 'FE' };
 
-/** An Ads API error: `{ code, detail }` with its status. */
-class AdsError extends Error {
-  constructor(readonly status: number, message: string, readonly retryAfter?: number) {
-    super(message);
-  }
-}
 
 /** The profile of an advertiser as GET /v2/profiles lists it. */
 export const profileOf = (s: FakeSeller) => ({
@@ -48,7 +43,7 @@ function validate(body: AdsBody | undefined, seller: FakeSeller, at: number): Ad
  * Ads API v3 under `/ads/{na|eu|fe}`: the bearer token of the Ads app, its ClientId, a profile Scope of this
  * region's host (not for GET /v2/profiles), a regional limit answered 429 with Retry-After, and reporting.
  */
-export function adsApiRoutes(app: FastifyInstance, state: FakeState, store: AdsReportStore, base: () => string, limit: { rate: number; burst: number }): void {
+export function adsApiRoutes(app: FastifyInstance, state: FakeState, store: AdsReportStore, base: () => string, limit: { rate: number; burst: number }, routes: AdsRoute[] = []): void {
   const bucket = new Map<string, { tokens: number; at: number }>();
   const take = (region: string, at: number) => {
     const level = bucket.get(region) ?? { tokens: limit.burst, at };
@@ -76,13 +71,21 @@ export function adsApiRoutes(app: FastifyInstance, state: FakeState, store: AdsR
       if (!region) throw new AdsError(404, 'Not found');
       const create = request.method === 'POST' && path === '/reporting/reports';
       const get = request.method === 'GET' ? /^\/reporting\/reports\/([^/]+)$/.exec(path) : null;
-      operation = create ? 'createReport' : get ? 'getReport' : path === '/v2/profiles' ? 'listProfiles' : path === '/dsp/advertisers' ? 'listDspAdvertisers' : 'unknown';
+      const route = routes.find((r) => r.method === request.method && r.pattern.test(path));
+      operation = route ? route.operation : create ? 'createReport' : get ? 'getReport' : path === '/v2/profiles' ? 'listProfiles' : path === '/dsp/advertisers' ? 'listDspAdvertisers' : 'unknown';
       const seller = authenticate(request, region, operation !== 'listProfiles');
       sellerId = seller.sellerId;
       take(region, request.stamp);
       const switches = state.switches.get(operation === 'createReport' ? 'createAdsReport' : operation);
       if (state.switches.draw(switches.throttleRate)) throw new AdsError(429, 'Too Many Requests', 1);
       if (state.switches.draw(switches.serverErrorRate)) throw new AdsError(500, 'Internal Server Error');
+      if (route) {
+        if (route.contentType && !String(request.headers['content-type'] ?? '').startsWith(route.contentType)) throw new AdsError(415, `Content-Type must be ${route.contentType}`);
+        const params = route.pattern.exec(path)!.slice(1);
+        const answer = route.handler({ state, seller, at: request.stamp, params, query: request.query as Record<string, string>, body: request.body, detail });
+        status = answer.status;
+        return reply.status(answer.status).header('content-type', route.contentType ?? 'application/json').send(answer.body);
+      }
       if (operation === 'listProfiles') return [...state.sellers.values()].filter((s) => s.ads && s.region === region && s.sellerId === seller.sellerId).map(profileOf);
       if (operation === 'listDspAdvertisers') {
         const ids = seller.ads?.dspAdvertiserId ? [seller.ads.dspAdvertiserId] : [];

@@ -1,0 +1,3 @@
+import type { ActionGroup } from './define.ts';
+
+export const aplusActions: ActionGroup = {};

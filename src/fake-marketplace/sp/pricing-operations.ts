@@ -1,0 +1,5 @@
+import type { SpRoute } from './sp-routes.ts';
+
+export function pricingRoutes(): SpRoute[] {
+  return [];
+}
