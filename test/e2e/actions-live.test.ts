@@ -61,7 +61,10 @@ describe('live actions through the connectors', () => {
     expect(listing!.p).not.toBe('12.34');
 
     const updated = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku, price: { amount: 12.34, currency: 'USD' } } });
-    expect(updated).toMatchObject({ status: 'COMPLETED', error: null, result: { sku, submissionStatus: 'ACCEPTED', submissionId: expect.any(String), issues: [] } });
+    // 12.34 is less than half the listing's price (every demo product sells for more than 24.68): applied, with the
+    // marketplace's pricing warning, so COMPLETED_WITH_ISSUES.
+    expect(Number(listing!.p)).toBeGreaterThan(24.68);
+    expect(updated).toMatchObject({ status: 'COMPLETED_WITH_ISSUES', error: null, result: { sku, submissionStatus: 'ACCEPTED', submissionId: expect.any(String), issues: [expect.objectContaining({ code: '18348', severity: 'WARNING' })] } });
 
     const renamed = await run({ type: 'MKT_LISTINGS_DETAILS_UPDATE', sellerOrVendorId: US, details: { sku, productType: 'OUTDOOR_LIVING', languageTag: 'en_US', itemName: 'Acme camp chair', bulletPoints: ['Folds flat', 'Holds 150 kg'] } });
     expect(renamed).toMatchObject({ status: 'COMPLETED', result: { sku, submissionStatus: 'ACCEPTED' } });
@@ -93,17 +96,18 @@ describe('live actions through the connectors', () => {
   }, 180_000);
 
   it('runs an action a stopped server left IN_PROGRESS at the next start', async () => {
-    const [listing] = await rows(wh, `select sku from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku desc limit 1`, { c: US });
+    const [listing] = await rows(wh, `select sku, listing_price_value::double as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku desc limit 1`, { c: US });
     await app.close();
     await start();
     // Queued and taken up, then the server stopped before it finished: it reads IN_PROGRESS in the warehouse.
-    const started = await app.inject({ method: 'POST', url: '/api/v1/actions', headers: { 'service-api-key': key }, payload: { type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: listing!.sku, price: { amount: 9.99, currency: 'USD' } } } });
+    const started = await app.inject({ method: 'POST', url: '/api/v1/actions', headers: { 'service-api-key': key }, payload: { type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: listing!.sku, price: { amount: Math.round(Number(listing!.p) * 90) / 100, currency: 'USD' } } } });
     await app.exportServices.actions.runPending();
     const id = started.json().actionId as string;
     await wh.db.updateTable('control.actions').set({ status: 'IN_PROGRESS', result: null }).where('id', '=', id).execute();
     await app.close();
     await start(); // the worker's start returns interrupted actions to PENDING and runs them
     await app.exportServices.actions.runPending();
-    expect((await call('GET', `/actions/${id}`)).json()).toMatchObject({ status: 'COMPLETED', result: { submissionStatus: 'ACCEPTED' } });
+    // 10% off the current price: no pricing warning.
+    expect((await call('GET', `/actions/${id}`)).json()).toMatchObject({ status: 'COMPLETED', result: { submissionStatus: 'ACCEPTED', issues: [] } });
   }, 60_000);
 });

@@ -46,7 +46,8 @@ function searchListings(ctx: SpContext) {
 /**
  * patchListingsItem (Listings Items 2021-08-01): JSON Patch operations on a listing's attributes, answered ACCEPTED
  * with a submission id, or INVALID with issues. A `purchasable_offer` with `our_price` changes the listing's price from
- * now on (what the next listings fetch and the merchant listings report show); other attributes are accepted as is.
+ * now on (what the next listings fetch and the merchant listings report show), with a WARNING issue when it is less
+ * than half or more than twice the current one; other attributes are accepted as is.
  */
 function patchListing(ctx: SpContext) {
   if (ctx.params[0] !== ctx.seller.sellerId) throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
@@ -72,9 +73,14 @@ function patchListing(ctx: SpContext) {
       issues.push({ code: '90220', message: `'our_price' must be a positive amount in ${ctx.seller.currency}.`, severity: 'ERROR', attributeNames: ['purchasable_offer'] });
       continue;
     }
+    // Like the marketplace's pricing alerts: a price far from the listing's current one is applied, with a warning.
+    const current = Number((listing.offers as { price: { amount: string } }[])[0]!.price.amount);
+    if (price < current / 2 || price > current * 2) {
+      issues.push({ code: '18348', message: `The price ${price} differs by more than 50% from the current price ${current}; check it is intended.`, severity: 'WARNING', attributeNames: ['purchasable_offer'] });
+    }
     (ctx.seller.priceChanges ??= new Map()).set(sku, { cents: Math.round(price * 100), from: ctx.at });
   }
-  return { status: 200, body: { sku, status: issues.length > 0 ? 'INVALID' : 'ACCEPTED', submissionId, issues } };
+  return { status: 200, body: { sku, status: issues.some((i) => i.severity === 'ERROR') ? 'INVALID' : 'ACCEPTED', submissionId, issues } };
 }
 
 /**
