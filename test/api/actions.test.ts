@@ -110,8 +110,33 @@ describe('actions over HTTP', () => {
     expect((await call('GET', `/actions/${ids[0]}`, undefined, outsiderKey)).statusCode).toBe(501);
 
     await wh.db.updateTable('control.actions').set({ status: 'COMPLETED' }).execute();
+  });
+
+  it('ends a queued action CANCELED when its type is disabled before it runs, BLOCKED_NO_TOKENS when the tokens ran out, ERROR without connectors', async () => {
+    const queue = async () => (await call('POST', '/actions', pricing())).json().actionId as string;
+    const statusOf = async (id: string) => (await call('GET', `/actions/${id}`)).json();
+    const balance = async () => Number((await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', org).executeTakeFirstOrThrow()).token_balance);
+    const before = await balance();
+
+    const canceled = await queue();
+    await setActionTypes(wh, org, ['MKT_LISTINGS_PRICING_UPDATE'], false);
+    await app.exportServices.actions.runPending();
+    expect(await statusOf(canceled)).toMatchObject({ status: 'CANCELED', result: null, error: { status: 412, code: 'ERR_ACTION_TYPE_DISABLED' } });
+    expect(await balance()).toBe(before); // nothing ran, nothing paid
+
+    await setActionTypes(wh, org, ['MKT_LISTINGS_PRICING_UPDATE'], true);
+    const failed = await queue();
+    await app.exportServices.actions.runPending();
+    // This app has no live connectors: the action is paid when it starts, then fails naming what is missing.
+    expect(await statusOf(failed)).toMatchObject({ status: 'ERROR', error: { status: 400, code: 'ERR_CONNECTOR_CONFIG', message: expect.stringContaining('MKTDATA_SP_API_CLIENT_ID') } });
+    expect(await balance()).toBe(before - 1);
+
+    const blocked = await queue();
     await wh.db.updateTable('control.organizations').set({ token_balance: 0 }).where('id', '=', org).execute();
+    await app.exportServices.actions.runPending();
     expect((await call('POST', '/actions', pricing())).statusCode).toBe(402);
     expect((await call('GET', '/actions')).statusCode).toBe(402);
+    await wh.db.updateTable('control.organizations').set({ token_balance: 1 }).where('id', '=', org).execute();
+    expect(await statusOf(blocked)).toMatchObject({ status: 'BLOCKED_NO_TOKENS', result: null, error: { status: 402, code: 'ERR_NO_TOKENS' } });
   });
 });
