@@ -26,6 +26,13 @@ export interface Issue {
   message: string;
 }
 
+/** A validation issue of `details`, by field: a field the schema does not allow is one issue naming it. */
+function issueOf(i: z.core.$ZodIssue): Issue[] {
+  const path = ['details', ...(i.path as (string | number)[])];
+  if (i.code === 'unrecognized_keys') return i.keys.map((key) => ({ path: [...path, key], code: i.code, message: `${key} is not a field of this type's details` }));
+  return [{ path, code: i.code, message: i.message }];
+}
+
 /** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */
 export async function requireBeta(wh: Warehouse, organizationId: string): Promise<void> {
   const row = await wh.db.selectFrom('control.actions_beta').select('organization_id').where('organization_id', '=', organizationId).executeTakeFirst();
@@ -74,7 +81,7 @@ export async function startAction(wh: Warehouse, organizationId: string, request
     throw new MktdataError('ERR_ACTION_ACCOUNT', { type: request.type, needed: accountKinds(request.type).join(' or '), id: connection.id, kinds: kinds.join(' and ') });
   }
   const parsed = schema.safeParse(request.details);
-  const issues: Issue[] = parsed.success ? [] : parsed.error.issues.map((i) => ({ path: ['details', ...(i.path as (string | number)[])], code: i.code, message: i.message }));
+  const issues: Issue[] = parsed.success ? [] : parsed.error.issues.flatMap(issueOf);
   if (request.dryRun) return { status: 200, body: { actionId: null, status: 'VALIDATED' as const, validation: { valid: issues.length === 0, issues } } };
   if (issues.length > 0) {
     throw new MktdataError('ERR_REQUEST_INVALID', { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } });

@@ -70,8 +70,10 @@ export class AdsApiClient {
         const started = this.#clock.now();
         const response = await fetchOrThrow(`${this.o.baseUrl.replace(/\/+$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, operation);
         this.o.log?.({ api: 'ads', operation, status: response.status, ms: this.#clock.now() - started, attempt, requestId: response.headers.get('x-amz-request-id') });
-        const answer = safeJson(await response.text()) as Record<string, unknown> | undefined;
+        const text = await response.text();
+        const answer = safeJson(text) as Record<string, unknown> | undefined;
         if (response.ok && answer !== undefined) return answer as T;
+        if (response.ok && text.trim() === '') return {} as T; // a DELETE may answer 200 or 204 without a body
         if (response.status === 401 && !refreshed) {
           refreshed = true;
           this.o.lwa.invalidate(this.o.refreshToken);

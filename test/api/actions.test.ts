@@ -61,7 +61,7 @@ describe('actions over HTTP', () => {
     const bad = await call('POST', '/actions', { ...pricing({ price: { amount: -1, currency: 'usd' }, extra: 1 }), dryRun: true });
     expect(bad.json()).toMatchObject({ status: 'VALIDATED', validation: { valid: false } });
     const paths = (bad.json().validation.issues as { path: string[] }[]).map((i) => i.path.join('.')).sort();
-    expect(paths).toEqual(['details', 'details.price.amount', 'details.price.currency']); // `extra` is an unknown key of details
+    expect(paths).toEqual(['details.extra', 'details.price.amount', 'details.price.currency']); // `extra` is not a field of the type's details
     expect((await call('GET', '/actions')).json().totalCount).toBe(0);
     expect(Number((await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', org).executeTakeFirstOrThrow()).token_balance)).toBe(10);
   });
@@ -81,9 +81,9 @@ describe('actions over HTTP', () => {
     expect(vendor.statusCode).toBe(400);
     expect(vendor.json().message).toBe(`MKT_LISTINGS_PRICING_UPDATE runs for SELLER accounts; ${VENDOR} is a VENDOR account`);
     expect((await call('POST', '/actions', { ...pricing(), sellerOrVendorId: '00000000-0000-4000-8000-0000000000ff' })).statusCode).toBe(404);
-    const unsupported = await call('POST', '/actions', { type: 'MKT_MCF_ORDERS_ADD', sellerOrVendorId: US.id, details: {} });
-    expect(unsupported.statusCode).toBe(400);
-    expect(unsupported.json().message).toMatch(/^action type MKT_MCF_ORDERS_ADD is refused: this server does not run it yet/);
+    const unknown = await call('POST', '/actions', { type: 'MKT_LISTINGS_DELETE', sellerOrVendorId: US.id, details: {} });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(/^action type MKT_LISTINGS_DELETE is refused: it is not an action type of the spec/);
   });
 
   it('queues a live action PENDING (its token debited when it runs), up to the live-action limit (429), and 402 without tokens', async () => {
