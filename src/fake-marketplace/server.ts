@@ -140,7 +140,7 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   lwaRoutes(app, state);
   consentRoutes(app, state);
   documents.routes(app);
-  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes()], base);
+  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes(documents)], base);
   adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 }, adsManagementRoutes());
   queue.routes(app);
   // The request log, from entry `from` on: what a benchmark running the fake in another process counts.

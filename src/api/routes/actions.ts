@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accessMode, accountKinds, actionStatuses, actionTypes } from '../../actions/action-types.ts';
-import { actionDefinitions } from '../../actions/definitions/index.ts';
 import { detailsSchema, getAction, listActions, requireBeta, startAction } from '../../actions/actions.ts';
 import { requireTokens } from '../../control/tokens.ts';
 import type { AppDeps } from '../app.ts';
@@ -54,7 +53,7 @@ const ApiPreconditionFailedResponse = named('ApiPreconditionFailedResponse', api
 const accessModeSchema = z.enum(['READ', 'WRITE']);
 const accountKind = z.enum(['SELLER', 'VENDOR', 'ADS']);
 export const ActionTypesResponse = named('ActionTypesResponse', z.object({
-  items: z.array(z.object({ type: z.string(), accessMode: accessModeSchema, accounts: z.array(accountKind), supported: z.boolean().describe('Whether this server runs it yet.') })),
+  items: z.array(z.object({ type: z.string(), accessMode: accessModeSchema, accounts: z.array(accountKind) })),
 }));
 export const ActionTypeSchemaResponse = named('ActionTypeSchemaResponse', z.object({
   type: z.string(),
@@ -98,7 +97,7 @@ export async function actionRoutes(app: FastifyInstance, deps: AppDeps, worker: 
       return listActions(deps.wh, request.organizationId, request.query);
     });
   api.get('/actions/types', { ...options, schema: { tags, security, response: { 200: ActionTypesResponse, ...errors } } },
-    async () => ({ items: actionTypes.map((type) => ({ type, accessMode: accessMode(type), accounts: accountKinds(type), supported: type in actionDefinitions })) }));
+    async () => ({ items: actionTypes.map((type) => ({ type, accessMode: accessMode(type), accounts: accountKinds(type) })) }));
   api.get('/actions/types/:type/schema', { ...options, schema: { tags, security, params: z.object({ type: z.string().max(64) }), response: { 200: ActionTypeSchemaResponse, ...errors } } },
     async (request) => {
       const schema = detailsSchema(request.params.type);

@@ -1,4 +1,6 @@
+import type { DocumentStore } from '../documents.ts';
 import { aplusRoutes } from './aplus-operations.ts';
+import { feedRoutes } from './feed-operations.ts';
 import { mcfRoutes } from './mcf-operations.ts';
 import { orderRoutes } from './order-operations.ts';
 import { pricingRoutes } from './pricing-operations.ts';
@@ -7,8 +9,8 @@ import { vendorRoutes } from './vendor-operations.ts';
 
 /**
  * The SP-API operations the action types call beyond listings (their state lives in each factory's closure, one per
- * fake marketplace): pricing and fees; orders, shipping and removals; A+ content; multi-channel fulfillment; vendor operations.
+ * fake marketplace): pricing and fees; orders, shipping and removals (feeds); A+ content; multi-channel fulfillment; vendor operations.
  */
-export function actionSpRoutes(): SpRoute[] {
-  return [...pricingRoutes(), ...orderRoutes(), ...aplusRoutes(), ...mcfRoutes(), ...vendorRoutes()];
+export function actionSpRoutes(documents: DocumentStore): SpRoute[] {
+  return [...pricingRoutes(), ...orderRoutes(), ...feedRoutes(documents), ...aplusRoutes(), ...mcfRoutes(), ...vendorRoutes()];
 }
