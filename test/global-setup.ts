@@ -6,9 +6,15 @@ import { rmSync } from 'node:fs';
  * temporary root (vitest.config.ts), where every test made its homes.
  */
 export default function setup(): () => void {
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-  return () => {
+  const teardown = () => {
     const root = process.env.MKTDATA_TEST_TMP;
     if (root) rmSync(root, { recursive: true, force: true });
   };
+  try {
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  } catch (error) {
+    teardown();
+    throw error;
+  }
+  return teardown;
 }
