@@ -1,6 +1,7 @@
 // The fake marketplace in a process of its own (`mktdata fake-marketplace`), for a benchmark: generating the
 // marketplace's documents then costs the measured process nothing, as a remote marketplace would not.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { once } from 'node:events';
 import { scaledClock, type Clock } from '../src/connectors/clock.ts';
 import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
@@ -20,6 +21,9 @@ export interface FakeProcess {
 
 export async function startFakeProcess(options: { speed: number; start: string; openedOn: string }): Promise<FakeProcess> {
   const child = spawn('node', ['bin/mktdata.js', 'fake-marketplace', '--port', '0', '--speed', String(options.speed), '--start', options.start, '--opened-on', options.openedOn], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The lowest scheduling priority: on a machine of two cores, the marketplace's document generation gives way to the
+  // measured process, as a remote marketplace's would not compete with it at all.
+  setPriority(child.pid!, 19);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   await new Promise<void>((resolve, reject) => {
