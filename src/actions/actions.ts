@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { accountKinds, actionTypes, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
@@ -34,7 +34,7 @@ function issueOf(i: z.core.$ZodIssue): Issue[] {
 }
 
 /** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */
-export async function requireBeta(wh: Warehouse, organizationId: string): Promise<void> {
+export async function requireBeta(wh: ControlStore, organizationId: string): Promise<void> {
   const row = await wh.db.selectFrom('control.actions_beta').select('organization_id').where('organization_id', '=', organizationId).executeTakeFirst();
   if (!row) throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
 }
@@ -49,7 +49,7 @@ export function detailsSchema(type: string): z.ZodType {
  * The access rule (spec document 000, "Action"): the type enabled for the organization, the connection granted Read and
  * write; 412 otherwise. Checked when an action starts and again when the worker runs it.
  */
-export async function requireAllowed(wh: Warehouse, organizationId: string, type: string, connectionId: string): Promise<void> {
+export async function requireAllowed(wh: ControlStore, organizationId: string, type: string, connectionId: string): Promise<void> {
   const enabled = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).where('type', '=', type).executeTakeFirst();
   if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
   const access = await wh.db.selectFrom('control.connection_access').select('access_level').where('connection_id', '=', connectionId).executeTakeFirst();
@@ -57,7 +57,7 @@ export async function requireAllowed(wh: Warehouse, organizationId: string, type
 }
 
 /** What a connection's account may run: its own kind, and ADS once it has Ads API credentials (or is ads-only). */
-async function kindsOf(wh: Warehouse, connection: { id: string; type: string }): Promise<AccountKind[]> {
+async function kindsOf(wh: ControlStore, connection: { id: string; type: string }): Promise<AccountKind[]> {
   if (connection.type === 'MKT_ADS') return ['ADS'];
   const ads = await wh.db.selectFrom('control.connection_credentials').select('api').where('connection_id', '=', connection.id).where('api', '=', 'ads').executeTakeFirst();
   return [connection.type === 'VENDOR_CENTRAL' ? 'VENDOR' : 'SELLER', ...(ads ? (['ADS'] as const) : [])];
@@ -68,7 +68,7 @@ async function kindsOf(wh: Warehouse, connection: { id: string; type: string }):
  * and queues nothing; a live one must be enabled for the organization on a connection with write access (412), under
  * the live-action limit (429), with a token to pay for it (402), and is queued PENDING for the action worker.
  */
-export async function startAction(wh: Warehouse, organizationId: string, request: ActionRequest, at = new Date()) {
+export async function startAction(wh: ControlStore, organizationId: string, request: ActionRequest, at = new Date()) {
   const connection = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', request.sellerOrVendorId).where('organization_id', '=', organizationId).executeTakeFirst();
   if (!connection) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: request.sellerOrVendorId });
   const schema = detailsSchema(request.type);
@@ -99,7 +99,7 @@ export async function startAction(wh: Warehouse, organizationId: string, request
 }
 
 type Row = Awaited<ReturnType<typeof actionRows>>[number];
-const actionRows = (wh: Warehouse, organizationId: string) => wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
+const actionRows = (wh: ControlStore, organizationId: string) => wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
 
 /** An action as GET /actions/{id} answers it. */
 export const actionStatus = (r: Row) => ({
@@ -114,7 +114,7 @@ export const actionStatus = (r: Row) => ({
   updatedAt: new Date(r.updated_at).toISOString(),
 });
 
-export async function getAction(wh: Warehouse, organizationId: string, id: string) {
+export async function getAction(wh: ControlStore, organizationId: string, id: string) {
   const row = await wh.db.selectFrom('control.actions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
   if (!row) throw new MktdataError('ERR_ACTION_NOT_FOUND', { id });
   return actionStatus(row);
@@ -133,7 +133,7 @@ export interface ActionFilters {
 }
 
 /** GET /actions: the organization's actions, newest first, with the spec's filters (bounds inclusive). */
-export async function listActions(wh: Warehouse, organizationId: string, f: ActionFilters) {
+export async function listActions(wh: ControlStore, organizationId: string, f: ActionFilters) {
   let base = wh.db.selectFrom('control.actions').where('organization_id', '=', organizationId);
   if (f.statuses) base = base.where('status', 'in', f.statuses as ActionStatus[]);
   if (f.types) base = base.where('type', 'in', f.types);

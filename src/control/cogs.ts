@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import type { ConnectionType, ControlPlane } from '../db/control-plane.ts';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { MktdataError } from '../errors.ts';
 import { loadPipelines } from '../pipelines/pipeline-config.ts';
+import { requireOwnConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
 /** One unit-cost row as CogsUpsertRequest carries it (API.md); amounts as decimal text. */
@@ -29,14 +29,6 @@ export function cogsRebuild(from: string): CogsRebuild {
     .filter((p) => p.sources.cogs !== undefined)
     .flatMap((p) => p.tables.filter((t) => t.sources.includes('cogs')).map((t) => ({ pipeline: p.name, table: t.name, from: t.dated ? from : null })));
   return { from, windows };
-}
-
-/** The organization's connection of that id (ERR_CONNECTION_NOT_FOUND for another's), which must be of `type`. */
-export async function requireOwnConnection(wh: Warehouse, organizationId: string, id: string, type: ConnectionType, what: string) {
-  const found = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
-  if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
-  if (found.type !== type) throw new MktdataError('ERR_CONNECTION_TYPE', { id, type: found.type, what, needed: type });
-  return found;
 }
 
 /**

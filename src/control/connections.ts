@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Warehouse } from '../db/warehouse.ts';
-import { connectionTypes } from '../db/control-plane.ts';
+import type { ControlStore } from '../db/control-store.ts';
+import { connectionTypes, type ConnectionType } from '../db/control-plane.ts';
 import { MktdataError } from '../errors.ts';
 import { loadMarketplaces } from './marketplaces.ts';
 import { requireOrganization } from './organizations.ts';
@@ -17,7 +17,7 @@ export const addConnectionSchema = z.object({
 export type AddConnection = z.input<typeof addConnectionSchema>;
 
 /** Adds a connection (a seller or vendor account in one marketplace); returns its sellerOrVendorId. */
-export async function addConnection(wh: Warehouse, input: AddConnection): Promise<string> {
+export async function addConnection(wh: ControlStore, input: AddConnection): Promise<string> {
   const parsed = addConnectionSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -43,8 +43,16 @@ export async function addConnection(wh: Warehouse, input: AddConnection): Promis
 }
 
 /** The connection of that id, or ERR_CONNECTION_NOT_FOUND. */
-export async function requireConnection(wh: Warehouse, id: string) {
+export async function requireConnection(wh: ControlStore, id: string) {
   const found = await wh.db.selectFrom('control.connections').selectAll().where('id', '=', id).executeTakeFirst();
   if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
+  return found;
+}
+
+/** The organization's connection of that id (ERR_CONNECTION_NOT_FOUND for another's), which must be of `type`. */
+export async function requireOwnConnection(wh: ControlStore, organizationId: string, id: string, type: ConnectionType, what: string) {
+  const found = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
+  if (found.type !== type) throw new MktdataError('ERR_CONNECTION_TYPE', { id, type: found.type, what, needed: type });
   return found;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { addConnection } from './connections.ts';
 
 /** How long a public invitation link stays valid. */
@@ -9,7 +9,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 
 /** Creates a public invitation; the token appears only in the returned link and is stored hashed. */
 export async function createInvitation(
-  wh: Warehouse,
+  wh: ControlStore,
   input: { organizationId: string; accountType: 'SELLER' | 'VENDOR'; suggestedName?: string; marketplaceId?: string; now?: Date },
 ) {
   const now = input.now ?? new Date();
@@ -35,7 +35,7 @@ export async function createInvitation(
 }
 
 /** The invitation of a token and whether it can still be used. */
-export async function findInvitation(wh: Warehouse, token: string, now = new Date()) {
+export async function findInvitation(wh: ControlStore, token: string, now = new Date()) {
   const found = await wh.db.selectFrom('control.invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
   if (!found) return { status: 'unknown' as const };
   if (found.used_at) return { status: 'used' as const, invitation: found };
@@ -45,7 +45,7 @@ export async function findInvitation(wh: Warehouse, token: string, now = new Dat
 
 /** Registers the connection of an open invitation; the link can be used once. */
 export async function acceptInvitation(
-  wh: Warehouse,
+  wh: ControlStore,
   invitation: { id: string; organization_id: string; account_type: 'SELLER' | 'VENDOR' },
   form: { name: string; marketplaceId: string; sellerId?: string },
 ) {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 
 /** Creates an organization with a token balance; returns its id. */
-export async function createOrganization(wh: Warehouse, input: { name: string; tokens: number; id?: string }): Promise<string> {
+export async function createOrganization(wh: ControlStore, input: { name: string; tokens: number; id?: string }): Promise<string> {
   const id = input.id ?? randomUUID();
   await wh.db
     .insertInto('control.organizations')
@@ -13,7 +13,7 @@ export async function createOrganization(wh: Warehouse, input: { name: string; t
 }
 
 /** Fails with ERR_ORG_NOT_FOUND unless the organization exists. */
-export async function requireOrganization(wh: Warehouse, id: string): Promise<void> {
+export async function requireOrganization(wh: ControlStore, id: string): Promise<void> {
   const found = await wh.db.selectFrom('control.organizations').select('id').where('id', '=', id).executeTakeFirst();
   if (!found) throw new MktdataError('ERR_ORG_NOT_FOUND', { id });
 }
@@ -22,7 +22,7 @@ export async function requireOrganization(wh: Warehouse, id: string): Promise<vo
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** Creates an API key for an organization; the key is returned once and stored only hashed. */
-export async function createApiKey(wh: Warehouse, organizationId: string): Promise<string> {
+export async function createApiKey(wh: ControlStore, organizationId: string): Promise<string> {
   await requireOrganization(wh, organizationId);
   const key = `mkt_${randomBytes(24).toString('base64url')}`;
   await wh.db

@@ -1,6 +1,6 @@
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { requireOwnConnection } from './cogs.ts';
+import { requireOwnConnection } from './connections.ts';
 
 /** Spec 000 limits: ASINs per request and on the stored list; how long a change locks the list. */
 export const SQP_MAX_ASINS = 252;
@@ -15,7 +15,7 @@ export interface SqpList {
   editableAt: string | null;
 }
 
-async function readList(wh: Warehouse, connectionId: string, at: Date): Promise<SqpList> {
+async function readList(wh: ControlStore, connectionId: string, at: Date): Promise<SqpList> {
   const asins = (await wh.db.selectFrom('control.sqp_asins').select('asin').where('connection_id', '=', connectionId).orderBy('asin').execute()).map((r) => r.asin);
   const lock = await wh.db.selectFrom('control.sqp_locks').select('editable_at').where('connection_id', '=', connectionId).executeTakeFirst();
   const editableAt = lock && Date.parse(String(lock.editable_at)) > at.getTime() ? new Date(String(lock.editable_at)).toISOString() : null;
@@ -23,7 +23,7 @@ async function readList(wh: Warehouse, connectionId: string, at: Date): Promise<
 }
 
 /** GET /sqp-asins: the list of one of the organization's seller connections. */
-export async function sqpList(wh: Warehouse, organizationId: string, connectionId: string, at: Date): Promise<SqpList> {
+export async function sqpList(wh: ControlStore, organizationId: string, connectionId: string, at: Date): Promise<SqpList> {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'SQP ASIN lists');
   return readList(wh, connectionId, at);
 }
@@ -33,7 +33,7 @@ export async function sqpList(wh: Warehouse, organizationId: string, connectionI
  * alters nothing neither locks nor renews the lock, and is answered even while the list is locked. A change while
  * locked is ERR_SQP_LIST_LOCKED (409) carrying `editableAt`.
  */
-export async function changeSqpList(wh: Warehouse, organizationId: string, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
+export async function changeSqpList(wh: ControlStore, organizationId: string, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'SQP ASIN lists');
   return serially(connectionId, () => applyChange(wh, connectionId, change, asins, at));
 }
@@ -47,7 +47,7 @@ function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-async function applyChange(wh: Warehouse, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
+async function applyChange(wh: ControlStore, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
   const before = await readList(wh, connectionId, at);
   const present = new Set(before.asins);
   const wanted = [...new Set(asins)];

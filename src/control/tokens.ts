@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { requireOrganization } from './organizations.ts';
 
@@ -57,7 +57,7 @@ export async function charge(trx: Kysely<ControlPlane>, organizationId: string, 
 }
 
 /** Runs `work` after charging `usage` in one transaction: ERR_NO_TOKENS (402) and nothing done when the balance is short. */
-export async function charged<T>(wh: Warehouse, organizationId: string, usage: Usage, at: Date, work: (trx: Kysely<ControlPlane>) => Promise<T>): Promise<T> {
+export async function charged<T>(wh: ControlStore, organizationId: string, usage: Usage, at: Date, work: (trx: Kysely<ControlPlane>) => Promise<T>): Promise<T> {
   return wh.db.transaction().execute(async (trx) => {
     if (!(await charge(trx, organizationId, usage, at))) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: usage.tokens });
     return work(trx);
@@ -65,7 +65,7 @@ export async function charged<T>(wh: Warehouse, organizationId: string, usage: U
 }
 
 /** Adds tokens to an organization's balance (`mktdata org tokens --add`); returns the new balance. */
-export async function addTokens(wh: Warehouse, organizationId: string, tokens: number): Promise<number> {
+export async function addTokens(wh: ControlStore, organizationId: string, tokens: number): Promise<number> {
   await requireOrganization(wh, organizationId);
   const row = await wh.db
     .updateTable('control.organizations')
@@ -77,13 +77,13 @@ export async function addTokens(wh: Warehouse, organizationId: string, tokens: n
 }
 
 /** An organization's token balance. */
-export async function tokenBalance(wh: Warehouse, organizationId: string): Promise<number> {
+export async function tokenBalance(wh: ControlStore, organizationId: string): Promise<number> {
   const org = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirst();
   if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
   return Number(org.token_balance);
 }
 
 /** ERR_NO_TOKENS (402) unless the organization has tokens left: the spec's 402 on reads of metered resources. */
-export async function requireTokens(wh: Warehouse, organizationId: string): Promise<void> {
+export async function requireTokens(wh: ControlStore, organizationId: string): Promise<void> {
   if ((await tokenBalance(wh, organizationId)) <= 0) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId });
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
-import type { Warehouse } from '../db/warehouse.ts';
-import { requireOwnConnection } from './cogs.ts';
+import type { ControlStore } from '../db/control-store.ts';
+import { requireOwnConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
 /** One VendorCodeUpsertRequest row: exactly one of asin and sku. */
@@ -14,7 +14,7 @@ const identifierOf = (r: VendorCodeRow) => (r.asin !== undefined ? { identifier_
  * Upserts the vendor codes of a vendor connection's ASINs and SKUs (control.vendor_codes, which models can join), the
  * last row of an item in one request winning; charges its token and writes its usage record in the same transaction.
  */
-export async function upsertVendorCodes(wh: Warehouse, organizationId: string, connectionId: string, rows: VendorCodeRow[], at: Date): Promise<{ changeId: string; upserted: number }> {
+export async function upsertVendorCodes(wh: ControlStore, organizationId: string, connectionId: string, rows: VendorCodeRow[], at: Date): Promise<{ changeId: string; upserted: number }> {
   await requireOwnConnection(wh, organizationId, connectionId, 'VENDOR_CENTRAL', 'vendor codes');
   const unique = [...new Map(rows.map((r) => [JSON.stringify(identifierOf(r)), r])).values()];
   const changeId = randomUUID();
@@ -31,7 +31,7 @@ export async function upsertVendorCodes(wh: Warehouse, organizationId: string, c
 }
 
 /** DELETE /vendor-codes: removes a vendor connection's codes, only those of `sku` and/or `asin` when given. */
-export async function deleteVendorCodes(wh: Warehouse, organizationId: string, filters: { sellerOrVendorId: string; sku?: string; asin?: string }): Promise<number> {
+export async function deleteVendorCodes(wh: ControlStore, organizationId: string, filters: { sellerOrVendorId: string; sku?: string; asin?: string }): Promise<number> {
   await requireOwnConnection(wh, organizationId, filters.sellerOrVendorId, 'VENDOR_CENTRAL', 'vendor codes');
   const items = (eb: ExpressionBuilder<ControlPlane, 'control.vendor_codes'>) => {
     const named = [

@@ -1,24 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { Kysely, Migrator, type Migration } from 'kysely';
+import { Kysely } from 'kysely';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { DuckDbDialect } from './kysely-duckdb.ts';
-import * as controlPlane001 from './migrations/001-control-plane.ts';
-import * as invitations002 from './migrations/002-invitations.ts';
-import * as exports003 from './migrations/003-exports.ts';
-import * as pipelines004 from './migrations/004-pipelines.ts';
-import * as publishChanges005 from './migrations/005-publish-changes.ts';
-import * as connectors006 from './migrations/006-connectors.ts';
-import * as cogsChanges007 from './migrations/007-cogs-changes.ts';
-import * as vendorCodesAndSqp008 from './migrations/008-vendor-codes-and-sqp.ts';
-import * as dataFiles009 from './migrations/009-data-files.ts';
-import * as webhooks010 from './migrations/010-webhooks.ts';
-import * as actions011 from './migrations/011-actions.ts';
-
-const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006, '007-cogs-changes': cogsChanges007, '008-vendor-codes-and-sqp': vendorCodesAndSqp008, '009-data-files': dataFiles009, '010-webhooks': webhooks010, '011-actions': actions011 };
+import { migrateControlPlane } from './migrations/index.ts';
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
@@ -75,21 +63,12 @@ export async function openWarehouse(home: Home, command: string, options: { crea
     rmSync(home.writerFile, { force: true });
   };
   try {
-    await migrate(db);
+    await migrateControlPlane(db);
   } catch (error) {
     await close();
     throw error;
   }
   return { home, sql, db, close };
-}
-
-async function migrate(db: Kysely<ControlPlane>): Promise<void> {
-  const migrator = new Migrator({
-    db: db as unknown as Kysely<unknown>,
-    provider: { getMigrations: async () => migrations },
-  });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
 }
 
 /**

@@ -1,0 +1,95 @@
+// The control plane's two stores (issue: scale-out, "Seams"): the same migrations build the same tables in the
+// warehouse's DuckDB and in PostgreSQL (Debian's, started by the test), and the same control-plane operations
+// behave the same on both: organizations and keys, a conditional token debit that two racing operations cannot
+// both pass, the actions queue with its access rule and live-action limit, SQP lists.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/actions.ts';
+import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
+import { addConnection } from '../../src/control/connections.ts';
+import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
+import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
+import { charged, tokenBalance } from '../../src/control/tokens.ts';
+import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
+import { makeHome } from '../helpers/home.ts';
+import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
+
+if (postgresMissing) console.warn(postgresMissing);
+
+type Opened = ControlStore & { close(): Promise<void> };
+const stores: [string, () => Promise<Opened>][] = [
+  ['DuckDB (the warehouse)', async () => (await makeHome()).wh],
+  ...(postgresMissing ? [] : ([['PostgreSQL', async () => {
+    const server = await startPostgres();
+    const store = await openPostgresControl(server.url);
+    return { db: store.db, close: async () => { await store.close(); server.stop(); } };
+  }]] as [string, () => Promise<Opened>][])),
+];
+
+/** Every column of schema `control`, as `table.column`, sorted: what the migrations built. */
+async function columns(store: ControlStore): Promise<string[]> {
+  const { rows } = await sql<{ c: string }>`select table_name || '.' || column_name as c from information_schema.columns where table_schema = 'control' order by 1`.execute(store.db);
+  return rows.map((r) => r.c);
+}
+
+let duckColumns: string[] = [];
+
+describe.each(stores)('the control plane in %s', (_name, open) => {
+  let store: Opened;
+  let org: string;
+  const connection = '00000000-0000-4000-8000-0000000c0001';
+
+  beforeAll(async () => {
+    store = await open();
+    org = await createOrganization(store, { name: 'Agency', tokens: 1 });
+    await addConnection(store, { organizationId: org, id: connection, name: 'Acme US', marketplaceId: 'ATVPDKIKX0DER', sellerId: 'A3ACMEUS0SELLER' });
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('has the tables and columns of every migration', async () => {
+    const built = await columns(store);
+    expect(built).toContain('actions.next_check_at'); // the last migration's
+    expect(built).toContain('organizations.token_balance');
+    if (duckColumns.length === 0) duckColumns = built;
+    else expect(built).toEqual(duckColumns); // PostgreSQL runs second: the same columns as DuckDB
+  });
+
+  it('debits the last token once when two operations race for it', async () => {
+    const usage = { usageType: 'ACTIONS' as const, specificUsageType: 'ACTIONS_API_STANDARD' as const, tokens: 1, resourceId: null };
+    const outcomes = await Promise.allSettled([0, 1].map(() => charged(store, org, usage, new Date('2026-11-26T12:00:00Z'), async () => 'done')));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await tokenBalance(store, org)).toBe(0);
+    const records = await store.db.selectFrom('control.usage_records').select(['tokens', 'specific_usage_type']).where('organization_id', '=', org).execute();
+    expect(records.map((r) => [Number(r.tokens), r.specific_usage_type])).toEqual([[1, 'ACTIONS_API_STANDARD']]);
+  });
+
+  it('keeps the actions queue: access rule, live-action limit, history filters', async () => {
+    await store.db.updateTable('control.organizations').set({ token_balance: 10 }).where('id', '=', org).execute();
+    const key = await createApiKey(store, org);
+    expect(key).toMatch(/\S{20,}/);
+    await setActionsBeta(store, org, true);
+    const request = { type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: connection, dryRun: false, details: { sku: 'ACM-PACK-DAY-BLK', price: { amount: 47.99, currency: 'USD' } } };
+    await expect(startAction(store, org, request)).rejects.toMatchObject({ code: 'ERR_ACTION_TYPE_DISABLED' });
+    await setActionTypes(store, org, ['MKT_LISTINGS_PRICING_UPDATE'], true);
+    await expect(startAction(store, org, request)).rejects.toMatchObject({ code: 'ERR_ACTION_ACCESS_LEVEL' });
+    await setConnectionAccess(store, connection, 'READ_AND_WRITE');
+    const dry = await startAction(store, org, { ...request, dryRun: true });
+    expect(dry.body).toEqual({ actionId: null, status: 'VALIDATED', validation: { valid: true, issues: [] } });
+    for (let i = 0; i < LIVE_ACTION_LIMIT; i++) expect((await startAction(store, org, request)).status).toBe(202);
+    await expect(startAction(store, org, request)).rejects.toMatchObject({ code: 'ERR_LIVE_ACTION_LIMIT' });
+    const page = await listActions(store, org, { page: 1, pageSize: 2, statuses: ['PENDING'], types: ['MKT_LISTINGS_PRICING_UPDATE'], createdAtFrom: '2000-01-01T00:00:00Z' });
+    expect(page).toMatchObject({ page: 1, pageSize: 2, totalCount: LIVE_ACTION_LIMIT });
+    expect(page.items).toHaveLength(2);
+    expect(page.items[0]).toMatchObject({ status: 'PENDING', creator: 'API', sellerOrVendorId: connection, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+  });
+
+  it('keeps an SQP list and its lock', async () => {
+    const at = new Date('2026-11-26T12:00:00Z');
+    await changeSqpList(store, org, connection, 'add', ['B0NB0P6V0A', 'B0D8SM9EZR'], at);
+    const list = await sqpList(store, org, connection, at);
+    expect(list).toMatchObject({ asins: ['B0D8SM9EZR', 'B0NB0P6V0A'] });
+    await expect(changeSqpList(store, org, connection, 'remove', ['B0D8SM9EZR'], at)).rejects.toMatchObject({ code: expect.stringMatching(/LOCK/) });
+  });
+});
