@@ -7,6 +7,8 @@
 // (every bucket is taken as full at the phase's start, which only lowers the bound). The fetch phases' time on the
 // clock is compared with it (target ≤ 1.2×). The landing-and-build part (the run's real time outside fetching, plus
 // the landing inside it) is compared with the by-hand run of the same documents.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { demoHome, dropNewDocuments } from '../test/helpers/live.ts';
 import { loadConnectorConfig } from '../src/connectors/config.ts';
@@ -124,5 +126,6 @@ export async function benchFetch(log: (message: string) => void) {
     await a.wh.close();
     await b.wh.close();
     await fake.close();
+    for (const made of [a, b]) rmSync(dirname(made.home.root), { recursive: true, force: true });
   }
 }
