@@ -1,5 +1,5 @@
 import type { ConnectionType } from '../db/control-plane.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 
 /** How a connection reaches one of the marketplace's account kinds (service-clients.md "Sellers and vendors"). */
 export interface AccountLink {
@@ -24,7 +24,7 @@ export interface AccountLinks {
  * vendor's by the connection's type, the Ads API link its own; landed files stand for the link of the connection's
  * type. No DSP connector exists. A connection with none of them is UNCONNECTED, one with only ads ADS_ONLY.
  */
-export async function accountLinks(wh: Warehouse, connections: { id: string; type: ConnectionType }[]): Promise<Map<string, AccountLinks>> {
+export async function accountLinks(wh: ControlStore, connections: { id: string; type: ConnectionType }[]): Promise<Map<string, AccountLinks>> {
   const ids = connections.length > 0 ? connections.map((c) => c.id) : [''];
   const credentials = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'created_at']).where('connection_id', 'in', ids).execute();
   const landed = await wh.db.selectFrom('control.landed_files')

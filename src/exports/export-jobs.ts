@@ -3,7 +3,7 @@ import { charge } from '../control/tokens.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExportStatus, ExportTables } from '../db/control-plane.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import { organizationAccounts, resolveExport, sourceEnabled } from './export-source.ts';
@@ -21,7 +21,7 @@ export type ExportCreator = { kind: 'API' } | { kind: 'SCHEDULE'; scheduleId: st
  * Accepts an export: checks the request, charges its tokens and writes its usage record and its PENDING job in
  * one transaction. Without enough tokens the export is kept as BLOCKED_NO_TOKENS and nothing is charged.
  */
-export async function createExport(wh: Warehouse, organizationId: string, request: ExportRequest, creator: ExportCreator, now: Date): Promise<ExportRow> {
+export async function createExport(wh: ControlStore, organizationId: string, request: ExportRequest, creator: ExportCreator, now: Date): Promise<ExportRow> {
   const accounts = await organizationAccounts(wh, organizationId, request.sellerOrVendorIds);
   const { source, connections } = resolveExport(request, accounts);
   if (!(await sourceEnabled(wh, organizationId, source))) {
@@ -60,7 +60,7 @@ export async function createExport(wh: Warehouse, organizationId: string, reques
 }
 
 /** The organization's export of that id, or ERR_EXPORT_NOT_FOUND (another organization's reads as not found). */
-export async function requireExport(wh: Warehouse, organizationId: string, id: string): Promise<ExportRow> {
+export async function requireExport(wh: ControlStore, organizationId: string, id: string): Promise<ExportRow> {
   const row = await wh.db
     .selectFrom('control.exports')
     .selectAll()
@@ -72,7 +72,7 @@ export async function requireExport(wh: Warehouse, organizationId: string, id: s
 }
 
 /** Deletes an export and its file; a worker still writing it drops its result when it finds the row gone. */
-export async function deleteExport(wh: Warehouse, home: Home, organizationId: string, id: string): Promise<void> {
+export async function deleteExport(wh: ControlStore, home: Home, organizationId: string, id: string): Promise<void> {
   const row = await requireExport(wh, organizationId, id);
   await wh.db.deleteFrom('control.exports').where('id', '=', id).execute();
   if (row.file_name) rmSync(join(home.exports, row.file_name), { force: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import type { ExportTables } from '../db/control-plane.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { exportRequestSchema, type ExportRequest } from './export-request.ts';
 import { checkWebhookUrl, type Networks } from '../webhooks/address.ts';
@@ -45,7 +45,7 @@ export function scheduledRequest(row: ScheduleRow, at: Date): ExportRequest {
 }
 
 /** Checks a schedule before it is stored: cron, timezone, webhook addresses, and the export a run would create now. */
-async function check(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<{ request: ExportRequest; sourceId: string }> {
+async function check(wh: ControlStore, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<{ request: ExportRequest; sourceId: string }> {
   try {
     new Intl.DateTimeFormat('en', { timeZone: input.timezone });
   } catch {
@@ -68,7 +68,7 @@ async function check(wh: Warehouse, organizationId: string, input: ScheduleInput
 }
 
 /** Stores a new schedule (creator API) after checking it. */
-export async function createSchedule(wh: Warehouse, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
+export async function createSchedule(wh: ControlStore, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
   const { request } = await check(wh, organizationId, input, at, networks);
   const row: ScheduleRow = {
     id: randomUUID(),
@@ -83,7 +83,7 @@ export async function createSchedule(wh: Warehouse, organizationId: string, inpu
 }
 
 /** Replaces a schedule's definition (PUT); its id, creator and creation time stay. */
-export async function updateSchedule(wh: Warehouse, organizationId: string, id: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
+export async function updateSchedule(wh: ControlStore, organizationId: string, id: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
   const existing = await requireSchedule(wh, organizationId, id);
   const { request } = await check(wh, organizationId, input, at, networks);
   const row = { ...existing, ...fields(input, request), updated_at: at.toISOString() };
@@ -105,7 +105,7 @@ function fields(input: ScheduleInput, request: ExportRequest) {
 }
 
 /** The organization's API-created schedule of that id, or ERR_SCHEDULE_NOT_FOUND. */
-export async function requireSchedule(wh: Warehouse, organizationId: string, id: string): Promise<ScheduleRow> {
+export async function requireSchedule(wh: ControlStore, organizationId: string, id: string): Promise<ScheduleRow> {
   const row = await wh.db
     .selectFrom('control.export_schedules')
     .selectAll()

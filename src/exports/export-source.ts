@@ -1,7 +1,7 @@
 import { catalogSources, type CatalogSource } from '../catalog/catalog.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import { requireOrganization } from '../control/organizations.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { loadModels } from '../models/load-models.ts';
 import { buildExportQuery, type ExportConnection, type ExportQuery, type ExportTable } from './export-query.ts';
@@ -45,12 +45,12 @@ function exportTable(source: CatalogSource): ExportTable {
 }
 
 /** Whether an organization may export a source: its own switch, else the catalog's default. */
-export async function sourceEnabled(wh: Warehouse, organizationId: string, source: CatalogSource): Promise<boolean> {
+export async function sourceEnabled(wh: ControlStore, organizationId: string, source: CatalogSource): Promise<boolean> {
   return (await sourcesEnabled(wh, organizationId))(source);
 }
 
 /** Whether each source is enabled for an organization: its settings read in one query, for answers that list sources. */
-export async function sourcesEnabled(wh: Warehouse, organizationId: string): Promise<(source: CatalogSource) => boolean> {
+export async function sourcesEnabled(wh: ControlStore, organizationId: string): Promise<(source: CatalogSource) => boolean> {
   const rows = await wh.db.selectFrom('control.organization_sources').select(['source_id', 'enabled']).where('organization_id', '=', organizationId).execute();
   const settings = new Map(rows.map((r) => [r.source_id, r.enabled]));
   return (source) => settings.get(source.id) ?? source.enabled;
@@ -75,7 +75,7 @@ export function resolveExport(request: ExportRequest, accounts: ExportAccount[])
 }
 
 /** The organization's connections among `ids` (another organization's are left out, so they read as not found). */
-export async function organizationAccounts(wh: Warehouse, organizationId: string, ids: string[]): Promise<ExportAccount[]> {
+export async function organizationAccounts(wh: ControlStore, organizationId: string, ids: string[]): Promise<ExportAccount[]> {
   const rows = await wh.db
     .selectFrom('control.connections')
     .select(['id', 'organization_id', 'type', 'marketplace_id'])
@@ -86,7 +86,7 @@ export async function organizationAccounts(wh: Warehouse, organizationId: string
 }
 
 /** Switches a source on or off for an organization (`mktdata sources enable|disable`). */
-export async function setSourceEnabled(wh: Warehouse, organizationId: string, tableName: string, enabled: boolean): Promise<CatalogSource> {
+export async function setSourceEnabled(wh: ControlStore, organizationId: string, tableName: string, enabled: boolean): Promise<CatalogSource> {
   await requireOrganization(wh, organizationId);
   const source = findExportSource({ tableName });
   await wh.db.deleteFrom('control.organization_sources').where('organization_id', '=', organizationId).where('source_id', '=', source.id).execute();

@@ -1,7 +1,7 @@
 // The control plane's two stores (issue: scale-out, "Seams"): the same migrations build the same tables in the
 // warehouse's DuckDB and in PostgreSQL (Debian's, started by the test), and the same control-plane operations
 // behave the same on both: organizations and keys, a conditional token debit that two racing operations cannot
-// both pass, the actions queue with its access rule and live-action limit, SQP lists.
+// both pass, the actions queue with its access rule and live-action limit, SQP lists, exports and their schedules.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/actions.ts';
@@ -11,6 +11,9 @@ import { createApiKey, createOrganization } from '../../src/control/organization
 import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
 import { charged, tokenBalance } from '../../src/control/tokens.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
+import { createExport, requireExport } from '../../src/exports/export-jobs.ts';
+import { exportRequestSchema } from '../../src/exports/export-request.ts';
+import { createSchedule, requireSchedule } from '../../src/exports/export-schedules.ts';
 import { makeHome } from '../helpers/home.ts';
 import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
 
@@ -91,5 +94,21 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     const list = await sqpList(store, org, connection, at);
     expect(list).toMatchObject({ asins: ['B0D8SM9EZR', 'B0NB0P6V0A'] });
     await expect(changeSqpList(store, org, connection, 'remove', ['B0D8SM9EZR'], at)).rejects.toMatchObject({ code: expect.stringMatching(/LOCK/) });
+  });
+
+  it('accepts an export (charged, PENDING) or keeps it BLOCKED_NO_TOKENS, and keeps a schedule', async () => {
+    await store.db.updateTable('control.organizations').set({ token_balance: 2 }).where('id', '=', org).execute();
+    const request = exportRequestSchema.parse({ tableName: 'mkt_order_items_with_cogs', sellerOrVendorIds: [connection], from: '2026-11-01', to: '2026-11-25', outputType: 'PARQUET' });
+    const at = new Date('2026-11-26T12:00:00Z');
+    const paid = await createExport(store, org, request, { kind: 'API' }, at);
+    expect(paid).toMatchObject({ status: 'PENDING', tokens: 2, output_type: 'PARQUET', table_name: 'mkt_order_items_with_cogs' });
+    const blocked = await createExport(store, org, request, { kind: 'API' }, at); // 2 tokens an export, none left
+    expect(blocked).toMatchObject({ status: 'BLOCKED_NO_TOKENS', tokens: 0 });
+    expect(await requireExport(store, org, paid.id)).toMatchObject({ id: paid.id, status: 'PENDING', seller_or_vendor_ids: JSON.stringify([connection]) });
+    await expect(requireExport(store, await createOrganization(store, { name: 'Other', tokens: 0 }), paid.id)).rejects.toMatchObject({ code: 'ERR_EXPORT_NOT_FOUND' });
+
+    const { from: _f, to: _t, ...query } = request;
+    const schedule = await createSchedule(store, org, { ...query, name: 'Nightly orders', cron: '0 6 * * *', timezone: 'America/Los_Angeles', active: true, relativePeriod: { lastDays: 7 }, integrations: [] }, at, []);
+    expect(await requireSchedule(store, org, schedule.id)).toMatchObject({ id: schedule.id, name: 'Nightly orders', cron: '0 6 * * *', active: true });
   });
 });
