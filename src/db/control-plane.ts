@@ -115,6 +115,8 @@ export interface ExportTables {
     error: string | null;
     created_at: string;
     started_at: string | null;
+    /** While IN_PROGRESS: until when its writer holds it (renewed as it runs). */
+    lease_until?: string | null;
     completed_at: string | null;
     expires_at: string | null;
   };

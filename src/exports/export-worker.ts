@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { ExportRow } from './export-jobs.ts';
@@ -22,22 +22,29 @@ export interface ExportWorkerOptions {
   log?: (message: string, error: unknown) => void;
 }
 
+/** How long a claimed export is held without a renewal; its writer renews it three times as often. */
+export const EXPORT_LEASE_MS = 60_000;
+
 /**
  * Runs PENDING exports from the control plane, a bounded number at a time. The queue is the exports table
- * itself, so a restart loses nothing: `start` turns exports left IN_PROGRESS back to PENDING and runs every
- * PENDING one; a file is renamed into place only when whole, so a re-run never doubles a result.
+ * itself, so a restart loses nothing. Taking an export is a conditional update (PENDING to IN_PROGRESS), so two
+ * processes on one control plane never write the same export; the writer holds a lease on it, renewed while it
+ * writes. `start`, and a check every lease period, turn exports whose lease ran out (their writer stopped or died)
+ * back to PENDING and run them, never one another process is still writing; a file is renamed into place only when
+ * whole, so a re-run never doubles a result.
  */
 export class ExportWorker {
   private readonly queue: string[] = [];
   private running = 0;
   private stopped = true;
   private idleWaiters: (() => void)[] = [];
+  private reclaimer: NodeJS.Timeout | undefined;
   private readonly concurrency: number;
   readonly retentionMs: number;
   readonly now: () => number;
 
   constructor(
-    private readonly wh: Warehouse,
+    private readonly wh: ControlStore,
     private readonly home: Home,
     private readonly options: ExportWorkerOptions = {},
   ) {
@@ -46,14 +53,23 @@ export class ExportWorker {
     this.now = options.now ?? Date.now;
   }
 
-  /** Resumes what an earlier process left: IN_PROGRESS back to PENDING, leftover partial files removed. */
+  /** Resumes what an earlier process left (exports whose lease ran out, their partial files), then runs every PENDING one. */
   async start(): Promise<void> {
     mkdirSync(this.home.exports, { recursive: true });
-    for (const file of readdirSync(this.home.exports).filter((f) => f.endsWith('.partial'))) rmSync(join(this.home.exports, file), { force: true });
-    await this.wh.db.updateTable('control.exports').set({ status: 'PENDING', started_at: null }).where('status', '=', 'IN_PROGRESS').execute();
-    const pending = await this.wh.db.selectFrom('control.exports').select('id').where('status', '=', 'PENDING').orderBy('created_at').execute();
-    this.queue.splice(0, this.queue.length, ...pending.map((p) => p.id));
     this.stopped = false;
+    await this.reclaim();
+    this.reclaimer = setInterval(() => void this.reclaim().catch((error) => (this.options.log ?? console.error)('reclaiming exports failed', error)), EXPORT_LEASE_MS);
+    this.reclaimer.unref();
+  }
+
+  /** Exports IN_PROGRESS whose lease ran out go back to PENDING (their partial files removed); every PENDING one is queued. */
+  async reclaim(): Promise<void> {
+    const now = new Date(this.now()).toISOString();
+    const lapsed = await this.wh.db.updateTable('control.exports').set({ status: 'PENDING', started_at: null, lease_until: null })
+      .where('status', '=', 'IN_PROGRESS').where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])).returning(['id', 'output_type']).execute();
+    for (const row of lapsed) rmSync(join(this.home.exports, `.${row.id}.${fileExtensions[row.output_type]}.partial`), { force: true });
+    const pending = await this.wh.db.selectFrom('control.exports').select('id').where('status', '=', 'PENDING').orderBy('created_at').execute();
+    for (const { id } of pending) if (!this.queue.includes(id)) this.queue.push(id);
     this.pump();
   }
 
@@ -73,6 +89,7 @@ export class ExportWorker {
   /** Stops taking exports and waits for the running ones; queued ones stay PENDING for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.reclaimer);
     await this.idle();
   }
 
@@ -104,13 +121,27 @@ export class ExportWorker {
 
   private async run(id: string): Promise<void> {
     const at = () => new Date(this.now()).toISOString();
+    const leaseUntil = () => new Date(this.now() + EXPORT_LEASE_MS).toISOString();
     const claimed = await this.wh.db
       .updateTable('control.exports')
-      .set({ status: 'IN_PROGRESS', started_at: at() })
+      .set({ status: 'IN_PROGRESS', started_at: at(), lease_until: leaseUntil() })
       .where('id', '=', id)
       .where('status', '=', 'PENDING')
       .executeTakeFirst();
     if (claimed.numUpdatedRows === 0n) return; // deleted, or already taken
+    const renewal = setInterval(() => {
+      void this.wh.db.updateTable('control.exports').set({ lease_until: leaseUntil() }).where('id', '=', id).where('status', '=', 'IN_PROGRESS').execute()
+        .catch((error) => (this.options.log ?? console.error)(`renewing the lease of export ${id} failed`, error));
+    }, EXPORT_LEASE_MS / 3);
+    try {
+      await this.write(id);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private async write(id: string): Promise<void> {
+    const at = () => new Date(this.now()).toISOString();
     const row = await this.wh.db.selectFrom('control.exports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const fileName = `${id}.${fileExtensions[row.output_type]}`;
     const out = join(this.home.exports, fileName);
@@ -130,7 +161,7 @@ export class ExportWorker {
       const reason = error instanceof MktdataError ? error.message : 'the export could not be written; the server log has the details';
       update = { status: 'ERROR', error: reason, completed_at: at() };
     }
-    const saved = await this.wh.db.updateTable('control.exports').set(update).where('id', '=', id).where('status', '=', 'IN_PROGRESS').executeTakeFirst();
+    const saved = await this.wh.db.updateTable('control.exports').set({ ...update, lease_until: null }).where('id', '=', id).where('status', '=', 'IN_PROGRESS').executeTakeFirst();
     if (saved.numUpdatedRows === 0n) {
       rmSync(out, { force: true }); // deleted while it was written
       return;

@@ -2,6 +2,8 @@
 // warehouse's DuckDB and in PostgreSQL (Debian's, started by the test), and the same control-plane operations
 // behave the same on both: organizations and keys, a conditional token debit that two racing operations cannot
 // both pass, the actions queue with its access rule and live-action limit, SQP lists, exports and their schedules.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/actions.ts';
@@ -12,8 +14,10 @@ import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
 import { charged, tokenBalance } from '../../src/control/tokens.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
 import { createExport, requireExport } from '../../src/exports/export-jobs.ts';
+import { EXPORT_LEASE_MS, ExportWorker } from '../../src/exports/export-worker.ts';
 import { exportRequestSchema } from '../../src/exports/export-request.ts';
 import { createSchedule, requireSchedule } from '../../src/exports/export-schedules.ts';
+import { resolveHome } from '../../src/home.ts';
 import { makeHome } from '../helpers/home.ts';
 import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
 
@@ -110,5 +114,20 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     const { from: _f, to: _t, ...query } = request;
     const schedule = await createSchedule(store, org, { ...query, name: 'Nightly orders', cron: '0 6 * * *', timezone: 'America/Los_Angeles', active: true, relativePeriod: { lastDays: 7 }, integrations: [] }, at, []);
     expect(await requireSchedule(store, org, schedule.id)).toMatchObject({ id: schedule.id, name: 'Nightly orders', cron: '0 6 * * *', active: true });
+  });
+
+  it('lets a second process take over an export only once the lease of its writer ran out', async () => {
+    await store.db.updateTable('control.organizations').set({ token_balance: 2 }).where('id', '=', org).execute();
+    const request = exportRequestSchema.parse({ tableName: 'mkt_order_items_with_cogs', sellerOrVendorIds: [connection], from: '2026-11-01', to: '2026-11-25' });
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    const row = await createExport(store, org, request, { kind: 'API' }, new Date(clock));
+    // Another process took it a moment ago and is writing it: IN_PROGRESS under a live lease.
+    await store.db.updateTable('control.exports').set({ status: 'IN_PROGRESS', lease_until: new Date(clock + EXPORT_LEASE_MS).toISOString() }).where('id', '=', row.id).execute();
+    const other = new ExportWorker(store, resolveHome(join(tmpdir(), `replica-${row.id}`)), { now: () => clock });
+    await other.reclaim();
+    expect((await requireExport(store, org, row.id)).status).toBe('IN_PROGRESS');
+    clock += EXPORT_LEASE_MS + 1; // its writer died: nothing renewed the lease
+    await other.reclaim();
+    expect(await requireExport(store, org, row.id)).toMatchObject({ status: 'PENDING', lease_until: null });
   });
 });
