@@ -120,6 +120,7 @@ export interface ExportTables {
     completed_at: string | null;
     expires_at: string | null;
   };
+  'control.schedule_firings': { schedule_id: string; slot: string; fired_at: string };
   'control.export_schedules': {
     id: string;
     organization_id: string;

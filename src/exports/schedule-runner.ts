@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { createExport, type ExportRow } from './export-jobs.ts';
 import { scheduledRequest, type ScheduleRow } from './export-schedules.ts';
 import type { ExportWorker } from './export-worker.ts';
@@ -15,7 +15,7 @@ export class ScheduleRunner {
   private readonly jobs = new Map<string, Cron>();
 
   constructor(
-    private readonly wh: Warehouse,
+    private readonly wh: ControlStore,
     private readonly worker: ExportWorker,
     /** Where webhooks may go besides public addresses (webhooks/address.ts). */
     readonly networks: Networks,
@@ -35,8 +35,8 @@ export class ScheduleRunner {
     this.jobs.get(id!)?.stop();
     this.jobs.delete(id!);
     if (!row?.active) return;
-    this.jobs.set(row.id, new Cron(row.cron, { timezone: row.timezone, protect: true, catch: (e) => this.log(`schedule ${row.id} failed`, e) }, async () => {
-      await this.fire(row.id);
+    this.jobs.set(row.id, new Cron(row.cron, { timezone: row.timezone, protect: true, catch: (e) => this.log(`schedule ${row.id} failed`, e) }, async (job) => {
+      await this.fire(row.id, job.currentRun() ?? new Date(this.worker.now()));
     }));
   }
 
@@ -45,11 +45,16 @@ export class ScheduleRunner {
     return this.jobs.get(id)?.nextRun() ?? null;
   }
 
-  /** One run of a schedule: creates its export for the period ending before today in the schedule's timezone. */
-  async fire(scheduleId: string): Promise<ExportRow | null> {
+  /**
+   * One run of a schedule: creates its export for the period ending before today in the schedule's timezone. A run
+   * for a slot (the time its cron fired for) happens once across the processes sharing the control plane: the
+   * first to record the slot runs it, the others return null.
+   */
+  async fire(scheduleId: string, slot?: Date): Promise<ExportRow | null> {
     const row = await this.wh.db.selectFrom('control.export_schedules').selectAll().where('id', '=', scheduleId).executeTakeFirst();
     if (!row?.active) return null;
     const at = new Date(this.worker.now());
+    if (slot && !(await this.claimSlot(scheduleId, slot, at))) return null;
     try {
       const created = await createExport(this.wh, row.organization_id, scheduledRequest(row, at), { kind: 'SCHEDULE', scheduleId }, at);
       if (created.status === 'PENDING') this.worker.enqueue(created.id);
@@ -59,6 +64,14 @@ export class ScheduleRunner {
       this.log(`schedule ${scheduleId} could not create its export`, error);
       return null;
     }
+  }
+
+  /** Records a schedule's slot as fired; false when another process recorded it first. Slots over 30 days old go. */
+  private async claimSlot(scheduleId: string, slot: Date, at: Date): Promise<boolean> {
+    const claimed = await this.wh.db.insertInto('control.schedule_firings').values({ schedule_id: scheduleId, slot: slot.toISOString(), fired_at: at.toISOString() })
+      .onConflict((oc) => oc.columns(['schedule_id', 'slot']).doNothing()).returning('slot').execute();
+    await this.wh.db.deleteFrom('control.schedule_firings').where('schedule_id', '=', scheduleId).where('slot', '<', new Date(at.getTime() - 30 * 86_400_000).toISOString()).execute();
+    return claimed.length > 0;
   }
 
   /** Queues a scheduled export's outcome for each webhook URL of its schedule (public addresses only, unsigned). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadMarketplaces } from '../control/marketplaces.ts';
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import { matches } from './subscriptions.ts';
 
 /** An event to record: what every receiver gets as the body, and how it is routed and ordered. */
@@ -100,7 +100,7 @@ export function recordEvents(sql: DuckDBConnection, events: NewEvent[], at = new
 }
 
 /** An export schedule's run: one event, delivered (unsigned, as before the outbox) to each of its integration URLs. */
-export async function recordScheduleRun(wh: Warehouse, organizationId: string, body: string, urls: string[], at = new Date()): Promise<void> {
+export async function recordScheduleRun(wh: ControlStore, organizationId: string, body: string, urls: string[], at = new Date()): Promise<void> {
   if (urls.length === 0) return;
   const event = `msg_${randomUUID().replaceAll('-', '')}`;
   await wh.db.transaction().execute(async (trx) => {

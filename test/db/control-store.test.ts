@@ -15,6 +15,7 @@ import { charged, tokenBalance } from '../../src/control/tokens.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
 import { createExport, requireExport } from '../../src/exports/export-jobs.ts';
 import { EXPORT_LEASE_MS, ExportWorker } from '../../src/exports/export-worker.ts';
+import { ScheduleRunner } from '../../src/exports/schedule-runner.ts';
 import { exportRequestSchema } from '../../src/exports/export-request.ts';
 import { createSchedule, requireSchedule } from '../../src/exports/export-schedules.ts';
 import { resolveHome } from '../../src/home.ts';
@@ -129,5 +130,21 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     clock += EXPORT_LEASE_MS + 1; // its writer died: nothing renewed the lease
     await other.reclaim();
     expect(await requireExport(store, org, row.id)).toMatchObject({ status: 'PENDING', lease_until: null });
+  });
+
+  it('fires a schedule once per slot across two processes', async () => {
+    await store.db.updateTable('control.organizations').set({ token_balance: 10 }).where('id', '=', org).execute();
+    const clock = Date.parse('2026-11-27T14:00:00Z');
+    const query = { tableName: 'mkt_order_items_with_cogs', sellerOrVendorIds: [connection], outputType: 'CSV' as const, sendToAllOrganizationMembers: false };
+    const schedule = await createSchedule(store, org, { ...query, name: 'Morning orders', cron: '0 6 * * *', timezone: 'America/Los_Angeles', active: true, relativePeriod: { lastDays: 1 }, integrations: [] }, new Date(clock), []);
+    // Two API replicas, each with its own timer: both fire for 06:00 Los Angeles time on Nov 27.
+    const replicas = [0, 1].map(() => new ScheduleRunner(store, new ExportWorker(store, resolveHome(join(tmpdir(), `replica-${schedule.id}`)), { now: () => clock }), [], () => {}));
+    const slot = new Date('2026-11-27T14:00:00Z');
+    const fired = await Promise.all(replicas.map((r) => r.fire(schedule.id, slot)));
+    expect(fired.filter((f) => f !== null)).toHaveLength(1);
+    expect(await replicas[0]!.fire(schedule.id, slot)).toBeNull(); // a late timer of either gets nothing either
+    expect(await replicas[1]!.fire(schedule.id, new Date('2026-11-28T14:00:00Z'))).not.toBeNull(); // the next day's slot
+    const exports = await store.db.selectFrom('control.exports').select('id').where('schedule_id', '=', schedule.id).execute();
+    expect(exports).toHaveLength(2);
   });
 });
