@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const organizationId = await organizationOf(key);
     if (!organizationId) throw new MktdataError('ERR_AUTH_INVALID_KEY');
     request.organizationId = organizationId;
-    const retryAfter = limiter.take(organizationId);
+    const retryAfter = await limiter.take(organizationId);
     if (retryAfter !== null) {
       reply.header('Retry-After', String(retryAfter));
       throw new MktdataError('ERR_RATE_LIMITED', { perSecond: limiter.perSecond, retryAfter });

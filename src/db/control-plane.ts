@@ -120,6 +120,7 @@ export interface ExportTables {
     completed_at: string | null;
     expires_at: string | null;
   };
+  'control.rate_buckets': { key: string; tokens: number; at_ms: string | number; granted: boolean };
   'control.schedule_firings': { schedule_id: string; slot: string; fired_at: string };
   'control.export_schedules': {
     id: string;

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/actions.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
+import { SharedRateLimiter } from '../../src/api/rate-limit.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
@@ -146,5 +147,18 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     expect(await replicas[1]!.fire(schedule.id, new Date('2026-11-28T14:00:00Z'))).not.toBeNull(); // the next day's slot
     const exports = await store.db.selectFrom('control.exports').select('id').where('schedule_id', '=', schedule.id).execute();
     expect(exports).toHaveLength(2);
+  });
+
+  it('holds the API rate limit across two processes sharing the buckets', async () => {
+    let clock = Date.parse('2026-11-26T12:00:00Z');
+    const replicas = [0, 1].map(() => new SharedRateLimiter(store, 2, () => clock));
+    // 2 requests a second, a burst of 2: of 4 requests at once, spread over both replicas, 2 pass.
+    const answers = await Promise.all([0, 1, 2, 3].map((i) => replicas[i % 2]!.take(org)));
+    expect(answers.filter((a) => a === null)).toHaveLength(2);
+    expect(answers.filter((a) => a !== null)).toEqual([1, 1]); // wait a second: (1 - 0 tokens) / 2 a second, rounded up
+    clock += 500; // half a second: one token back
+    expect(await replicas[1]!.take(org)).toBeNull();
+    expect(await replicas[0]!.take(org)).toBe(1);
+    expect(await replicas[0]!.take('another organization')).toBeNull(); // a bucket per organization
   });
 });
