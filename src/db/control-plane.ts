@@ -120,6 +120,8 @@ export interface ExportTables {
     completed_at: string | null;
     expires_at: string | null;
   };
+  'control.shard_leases': { shard: string; owner: string; token: string | number; expires_at: string };
+  'control.connection_shards': { connection_id: string; shard: string; assigned_at: string };
   'control.rate_buckets': { key: string; tokens: number; at_ms: string | number; granted: boolean };
   'control.schedule_firings': { schedule_id: string; slot: string; fired_at: string };
   'control.export_schedules': {

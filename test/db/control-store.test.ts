@@ -10,6 +10,7 @@ import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/a
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
 import { SharedRateLimiter } from '../../src/api/rate-limit.ts';
 import { addConnection } from '../../src/control/connections.ts';
+import { acquireShard, holdsFence, renewShard } from '../../src/control/shard-leases.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
 import { charged, tokenBalance } from '../../src/control/tokens.ts';
@@ -160,5 +161,24 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     expect(await replicas[1]!.take(org)).toBeNull();
     expect(await replicas[0]!.take(org)).toBe(1);
     expect(await replicas[0]!.take('another organization')).toBeNull(); // a bucket per organization
+  });
+
+  it('leases a shard to one worker at a time, with a fencing token a late worker fails', async () => {
+    const ttl = 30_000;
+    let now = Date.parse('2026-11-26T12:00:00Z');
+    const at = () => new Date(now);
+    const first = await acquireShard(store, 'shard-1', 'worker-a', ttl, at());
+    expect(first).toMatchObject({ shard: 'shard-1', owner: 'worker-a', token: 1 });
+    expect(await acquireShard(store, 'shard-1', 'worker-b', ttl, at())).toBeNull(); // a's lease runs
+    now += 20_000;
+    expect(await renewShard(store, first!, ttl, at())).toBe(true); // until 12:00:50
+    now += 31_000; // a froze: nothing renewed since 12:00:20
+    const second = await acquireShard(store, 'shard-1', 'worker-b', ttl, at());
+    expect(second).toMatchObject({ owner: 'worker-b', token: 2 });
+    // a wakes up: its renewal and its publish are refused; b's publish goes through.
+    expect(await renewShard(store, first!, ttl, at())).toBe(false);
+    expect(await store.db.transaction().execute((trx) => holdsFence(trx, first!))).toBe(false);
+    expect(await store.db.transaction().execute((trx) => holdsFence(trx, second!))).toBe(true);
+    expect(await acquireShard(store, 'shard-1', 'worker-b', ttl, at())).toMatchObject({ token: 2 }); // b again: same token
   });
 });
