@@ -35,12 +35,15 @@ export async function sqpList(wh: ControlStore, organizationId: string, connecti
  */
 export async function changeSqpList(wh: ControlStore, organizationId: string, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'SQP ASIN lists');
-  return serially(connectionId, () => applyChange(wh, connectionId, change, asins, at));
+  return serially(wh, connectionId, () => applyChange(wh, connectionId, change, asins, at));
 }
 
-/** Changes of one list run one after another, so that two at once cannot both pass its lock. */
-const running = new Map<string, Promise<unknown>>();
-function serially<T>(key: string, work: () => Promise<T>): Promise<T> {
+/** Changes of one list in this process run one after another (the warehouse's DuckDB would refuse the second write
+ * of a row two transactions changed at once); across processes the conditional lock in applyChange decides. */
+const queues = new WeakMap<ControlStore['db'], Map<string, Promise<unknown>>>();
+function serially<T>(wh: ControlStore, key: string, work: () => Promise<T>): Promise<T> {
+  const running = queues.get(wh.db) ?? new Map<string, Promise<unknown>>();
+  queues.set(wh.db, running);
   const next = (running.get(key) ?? Promise.resolve()).catch(() => undefined).then(work);
   running.set(key, next);
   next.finally(() => running.get(key) === next && running.delete(key)).catch(() => undefined);
@@ -62,10 +65,17 @@ async function applyChange(wh: ControlStore, connectionId: string, change: 'add'
   }
   const editableAt = new Date(at.getTime() + SQP_LOCK_MS).toISOString();
   await wh.db.transaction().execute(async (trx) => {
+    // The lock is taken first, on condition that it is free: of two processes changing the list at once, one wins.
+    const locked = await trx.insertInto('control.sqp_locks').values({ connection_id: connectionId, editable_at: editableAt })
+      .onConflict((oc) => oc.column('connection_id').doUpdateSet({ editable_at: editableAt }).where('control.sqp_locks.editable_at', '<=', at.toISOString()))
+      .returning('editable_at').execute();
+    if (locked.length === 0) {
+      const lock = await trx.selectFrom('control.sqp_locks').select('editable_at').where('connection_id', '=', connectionId).executeTakeFirstOrThrow();
+      const until = new Date(String(lock.editable_at)).toISOString();
+      throw new MktdataError('ERR_SQP_LIST_LOCKED', { id: connectionId, editableAt: until }, { body: { editableAt: until } });
+    }
     if (change === 'add') await trx.insertInto('control.sqp_asins').values(changed.map((asin) => ({ connection_id: connectionId, asin, added_at: at.toISOString() }))).execute();
     else await trx.deleteFrom('control.sqp_asins').where('connection_id', '=', connectionId).where('asin', 'in', changed).execute();
-    await trx.insertInto('control.sqp_locks').values({ connection_id: connectionId, editable_at: editableAt })
-      .onConflict((oc) => oc.column('connection_id').doUpdateSet({ editable_at: editableAt })).execute();
   });
   return { ...(await readList(wh, connectionId, at)), changed, unchanged };
 }

@@ -26,13 +26,14 @@ import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
 
 if (postgresMissing) console.warn(postgresMissing);
 
-type Opened = ControlStore & { close(): Promise<void> };
+/** A store, and for PostgreSQL a second one on the same database: what another process sees. */
+type Opened = ControlStore & { close(): Promise<void>; twin?: () => Promise<ControlStore & { close(): Promise<void> }> };
 const stores: [string, () => Promise<Opened>][] = [
   ['DuckDB (the warehouse)', async () => (await makeHome()).wh],
   ...(postgresMissing ? [] : ([['PostgreSQL', async () => {
     const server = await startPostgres();
     const store = await openPostgresControl(server.url);
-    return { db: store.db, close: async () => { await store.close(); server.stop(); } };
+    return { db: store.db, close: async () => { await store.close(); server.stop(); }, twin: () => openPostgresControl(server.url) };
   }]] as [string, () => Promise<Opened>][])),
 ];
 
@@ -180,5 +181,21 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     expect(await store.db.transaction().execute((trx) => holdsFence(trx, first!))).toBe(false);
     expect(await store.db.transaction().execute((trx) => holdsFence(trx, second!))).toBe(true);
     expect(await acquireShard(store, 'shard-1', 'worker-b', ttl, at())).toMatchObject({ token: 2 }); // b again: same token
+  });
+
+  it('lets one of two changes of an SQP list at once win the lock (two processes on PostgreSQL, one on DuckDB)', async () => {
+    const other = store.twin ? await store.twin() : store; // one DuckDB warehouse has one writer process
+
+    try {
+      const second = '00000000-0000-4000-8000-0000000c0002';
+      await addConnection(store, { organizationId: org, id: second, name: 'Acme US 2', marketplaceId: 'ATVPDKIKX0DER' });
+      const at = new Date('2026-11-26T12:00:00Z');
+      const outcomes = await Promise.allSettled([changeSqpList(store, org, second, 'add', ['B0NB0P6V0A'], at), changeSqpList(other, org, second, 'add', ['B0D8SM9EZR'], at)]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 'ERR_SQP_LIST_LOCKED' });
+      expect((await sqpList(store, org, second, at)).asins).toHaveLength(1);
+    } finally {
+      if (other !== store) await other.close();
+    }
   });
 });
