@@ -11,6 +11,7 @@ import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/a
 import { SharedRateLimiter } from '../../src/api/rate-limit.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import { acquireShard, holdsFence, renewShard } from '../../src/control/shard-leases.ts';
+import { rebalance } from '../../src/control/shard-assignment.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { changeSqpList, sqpList } from '../../src/control/sqp-asins.ts';
 import { charged, tokenBalance } from '../../src/control/tokens.ts';
@@ -197,5 +198,30 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     } finally {
       if (other !== store) await other.close();
     }
+  });
+
+  it('assigns 60 connections to shards and moves only what a new or removed shard changes', async () => {
+    const agency = await createOrganization(store, { name: 'Sixty', tokens: 0 });
+    const ids = Array.from({ length: 60 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    for (const id of ids) await addConnection(store, { organizationId: agency, id, name: `Shop ${id.slice(-2)}`, marketplaceId: 'ATVPDKIKX0DER' });
+    const at = new Date('2026-11-26T12:00:00Z');
+    const total = (await store.db.selectFrom('control.connections').select('id').execute()).length; // and those of the tests above
+    expect(total).toBeGreaterThan(ids.length);
+    const first = await rebalance(store, ['shard-a', 'shard-b', 'shard-c'], at);
+    expect(first).toHaveLength(total);
+    expect(first.every((m) => m.from === null)).toBe(true);
+    const shardOfNow = async () => new Map((await store.db.selectFrom('control.connection_shards').select(['connection_id', 'shard']).execute()).map((r) => [r.connection_id, r.shard]));
+    const before = await shardOfNow();
+    expect(new Set(before.values())).toEqual(new Set(['shard-a', 'shard-b', 'shard-c']));
+    expect(await rebalance(store, ['shard-a', 'shard-b', 'shard-c'], at)).toEqual([]); // nothing changed, nothing moves
+
+    const added = await rebalance(store, ['shard-a', 'shard-b', 'shard-c', 'shard-d'], at);
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.every((m) => m.to === 'shard-d')).toBe(true); // only connections the new shard wins move
+    const removed = await rebalance(store, ['shard-a', 'shard-c', 'shard-d'], at);
+    const after = await shardOfNow();
+    expect(removed.map((m) => m.from).every((from) => from === 'shard-b')).toBe(true); // only shard-b's connections move
+    expect([...after.values()].filter((s) => s === 'shard-b')).toEqual([]);
+    expect(after.size).toBe(total); // every connection still has exactly one shard
   });
 });
