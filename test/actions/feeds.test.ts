@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionDefinition, ActionOutcome } from '../../src/actions/definitions/define.ts';
-import { feedActions } from '../../src/actions/definitions/feeds.ts';
+import { feedActions, reportOutcome } from '../../src/actions/definitions/feeds.ts';
 import { feedResult, submitFeed } from '../../src/connectors/feeds.ts';
 import { actionBench } from '../helpers/action-context.ts';
 
@@ -113,5 +113,15 @@ describe('feed actions: order cancellation and FBA removal orders', () => {
     expect(schema.safeParse({ ...noAddress, removalDisposition: 'Disposal', items: [{ sku: 'ACM-PACK-DAY-BLK' }] }).success).toBe(false);
     expect(shippingAddress).toBeDefined();
     expect(def('MKT_ORDERS_CANCEL').schema.safeParse({ orders: [{ orderId: '113-4419825-7310652', cancelReason: 'Changed' }] }).success).toBe(false);
+  });
+
+  it('ends ERROR on a processing report that does not account for every record sent', () => {
+    const rows = [{ 'order-id': '113-4419825-7310652' }, { 'order-id': '114-2950173-4418261' }];
+    // Two records sent; the report speaks of one: the other's fate is unknown.
+    const short = 'Feed Processing Summary:\n\tNumber of records processed\t\t1\n\tNumber of records successful\t\t1\n';
+    expect(reportOutcome('50001', short, rows)).toMatchObject({ status: 'ERROR', error: { code: 'FEED_REPORT_INCOMPLETE', message: "the feed's processing report counts 1 records processed; 2 were sent" } });
+    expect(reportOutcome('50001', 'not a report at all', rows)).toMatchObject({ status: 'ERROR', result: { recordsProcessed: 0 } });
+    const whole = short.replace('processed\t\t1', 'processed\t\t2').replace('successful\t\t1', 'successful\t\t2');
+    expect(reportOutcome('50001', whole, rows)).toMatchObject({ status: 'COMPLETED' });
   });
 });

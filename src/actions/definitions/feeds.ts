@@ -13,7 +13,7 @@ const CHECK_AFTER_MS = 60_000;
 const cancelReason = z.enum(['NoInventory', 'ShippingAddressUndeliverable', 'CustomerExchange', 'BuyerCanceled', 'GeneralAdjustment', 'CarrierCreditDecision', 'RiskAssessmentInformationNotValid', 'CarrierCoverageFailure', 'CustomerReturn', 'MerchandiseNotReceived']);
 
 /** One record of a submitted flat file (row order = the processing report's original-record-number), for the result. */
-type FeedRecord = Record<string, string | number | undefined>;
+export type FeedRecord = Record<string, string | number | undefined>;
 
 /** A tab-delimited flat file: the header row, then one line per record (absent values empty). */
 function tsv(columns: string[], rows: FeedRecord[]): string {
@@ -38,7 +38,19 @@ async function check(ctx: ActionContext, feedId: string, rows: FeedRecord[]): Pr
     const message = processingStatus === 'CANCELLED' ? 'the feed was cancelled before it was processed' : 'the marketplace could not process the feed (FATAL)';
     return { status: 'ERROR', result: { feedId, processingStatus }, error: { status: 502, code: `FEED_${processingStatus}`, message } };
   }
+  return reportOutcome(feedId, report, rows);
+}
+
+/**
+ * A DONE feed's outcome from its processing report, record by record. A report that does not account for every
+ * record sent (its "records processed" count differs) proves nothing about the others: ERROR, not COMPLETED.
+ */
+export function reportOutcome(feedId: string, report: string, rows: FeedRecord[]): ActionOutcome {
+  const processingStatus = 'DONE';
   const parsed = parseProcessingReport(report);
+  if (parsed.processed !== rows.length) {
+    return { status: 'ERROR', result: { feedId, processingStatus, recordsProcessed: parsed.processed }, error: { status: 502, code: 'FEED_REPORT_INCOMPLETE', message: `the feed's processing report counts ${parsed.processed} records processed; ${rows.length} were sent` } };
+  }
   const items = rows.map((row, i) => {
     const problems = parsed.errors.filter((e) => e.record === i + 1).map(({ code, type, message }) => ({ code, type, message }));
     const errors = problems.filter((p) => p.type.toLowerCase() === 'error');
