@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionTypes } from '../../src/actions/action-types.ts';
 import { adsActions } from '../../src/actions/definitions/ads.ts';
-import type { ActionDefinition } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition } from '../../src/actions/definitions/define.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { actionBench } from '../helpers/action-context.ts';
 
@@ -16,7 +16,6 @@ afterAll(async () => {
 });
 
 const def = (type: string): ActionDefinition => adsActions[type as keyof typeof adsActions]!;
-const exampleOf = (d: ActionDefinition) => (d.schema.meta() as { examples: unknown[] }).examples[0];
 const result = (r: unknown) => r as Record<string, any>;
 
 describe('ads action types', () => {

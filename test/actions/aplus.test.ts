@@ -1,9 +1,8 @@
 // A+ content action types against the fake marketplace (A+ Content API 2020-11-01): each schema example run to its
 // final status for the demo US seller, a write seen by later finds, refusals, and publications finished by `check`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { aplusActions } from '../../src/actions/definitions/aplus.ts';
-import type { ActionDefinition } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition } from '../../src/actions/definitions/define.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { actionBench } from '../helpers/action-context.ts';
 
@@ -14,7 +13,6 @@ const SEED = '2ac78a27-1adf-46b7-adfb-f6b71c11ab07';
 const PACK = 'B0NB0P6V0A';
 const MUG = 'B0D8SM9EZR';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const example = (d: ActionDefinition) => (z.globalRegistry.get(d.schema)?.examples as unknown[])[0];
 /** Real milliseconds for the fake's 60 s review at 2000× (30 ms), with room to spare. */
 const afterReview = () => new Promise((r) => setTimeout(r, 150));
 
@@ -28,7 +26,7 @@ describe('A+ content actions', () => {
   });
 
   it('FIND: the seed document with its contents and metadata', async () => {
-    const out = await bench.run(A.MKT_APLUS_CONTENT_FIND, example(A.MKT_APLUS_CONTENT_FIND));
+    const out = await bench.run(A.MKT_APLUS_CONTENT_FIND, exampleOf(A.MKT_APLUS_CONTENT_FIND));
     expect(out.status).toBe('COMPLETED');
     expect(out.result).toMatchObject({
       contentReferenceKey: SEED,
@@ -38,7 +36,7 @@ describe('A+ content actions', () => {
   });
 
   it('ADD: a new draft, seen by FIND in the upstream module shape and in the list', async () => {
-    const out = await bench.run(A.MKT_APLUS_CONTENT_ADD, example(A.MKT_APLUS_CONTENT_ADD));
+    const out = await bench.run(A.MKT_APLUS_CONTENT_ADD, exampleOf(A.MKT_APLUS_CONTENT_ADD));
     expect(out.status).toBe('COMPLETED');
     const key = (out.result as { contentReferenceKey: string }).contentReferenceKey;
     expect(key).toMatch(UUID);
@@ -68,7 +66,7 @@ describe('A+ content actions', () => {
   });
 
   it('UPDATE: replaces the seed document, a draft again', async () => {
-    const out = await bench.run(A.MKT_APLUS_CONTENT_UPDATE, example(A.MKT_APLUS_CONTENT_UPDATE));
+    const out = await bench.run(A.MKT_APLUS_CONTENT_UPDATE, exampleOf(A.MKT_APLUS_CONTENT_UPDATE));
     expect(out).toEqual({ status: 'COMPLETED', result: { contentReferenceKey: SEED, warnings: [] } });
     const found = await bench.run(A.MKT_APLUS_CONTENT_FIND, { contentReferenceKey: SEED });
     expect(found.result).toMatchObject({
@@ -78,8 +76,8 @@ describe('A+ content actions', () => {
   });
 
   it('ASINS_UPDATE then ASINS_FIND: the replaced relations with their catalog metadata', async () => {
-    expect(await bench.run(A.MKT_APLUS_CONTENT_ASINS_UPDATE, example(A.MKT_APLUS_CONTENT_ASINS_UPDATE))).toEqual({ status: 'COMPLETED', result: { contentReferenceKey: SEED, asins: [PACK, MUG], warnings: [] } });
-    const found = await bench.run(A.MKT_APLUS_CONTENT_ASINS_FIND, example(A.MKT_APLUS_CONTENT_ASINS_FIND));
+    expect(await bench.run(A.MKT_APLUS_CONTENT_ASINS_UPDATE, exampleOf(A.MKT_APLUS_CONTENT_ASINS_UPDATE))).toEqual({ status: 'COMPLETED', result: { contentReferenceKey: SEED, asins: [PACK, MUG], warnings: [] } });
+    const found = await bench.run(A.MKT_APLUS_CONTENT_ASINS_FIND, exampleOf(A.MKT_APLUS_CONTENT_ASINS_FIND));
     expect(found.status).toBe('COMPLETED');
     expect(found.result).toEqual({
       asinMetadataSet: [
@@ -101,25 +99,25 @@ describe('A+ content actions', () => {
   });
 
   it('VALIDATE: the example is valid; promotional text and an unknown ASIN are not', async () => {
-    expect(await bench.run(A.MKT_APLUS_CONTENT_VALIDATE, example(A.MKT_APLUS_CONTENT_VALIDATE))).toEqual({ status: 'COMPLETED', result: { valid: true, errors: [], warnings: [] } });
+    expect(await bench.run(A.MKT_APLUS_CONTENT_VALIDATE, exampleOf(A.MKT_APLUS_CONTENT_VALIDATE))).toEqual({ status: 'COMPLETED', result: { valid: true, errors: [], warnings: [] } });
     const out = await bench.run(A.MKT_APLUS_CONTENT_VALIDATE, { asins: [PACK, 'B000000000'], name: 'Spring deal', locale: 'en_US', modules: [{ type: 'STANDARD_TEXT', body: ['Now 20% off with free shipping.'] }] });
     expect(out.status).toBe('COMPLETED');
     expect(out.result).toMatchObject({ valid: false, errors: [{ code: 'CATALOG_NOT_FOUND', details: 'B000000000' }, { code: 'CONTENT_POLICY_VIOLATION', details: 'Now 20% off with free shipping.' }] });
   });
 
   it('PUBLISH: waits for the review; the check after it sees APPROVED; PUBLISH_RECORDS_FIND shows it', async () => {
-    const out = await bench.run(A.MKT_APLUS_CONTENT_PUBLISH, example(A.MKT_APLUS_CONTENT_PUBLISH));
+    const out = await bench.run(A.MKT_APLUS_CONTENT_PUBLISH, exampleOf(A.MKT_APLUS_CONTENT_PUBLISH));
     expect(out).toEqual({ status: 'WAITING_EXTERNAL_PROCESSING', result: { contentReferenceKey: SEED, status: 'SUBMITTED', warnings: [] }, waitFor: { externalId: SEED, checkAfterMs: 60_000 } });
     await afterReview();
-    const checked = await bench.check(A.MKT_APLUS_CONTENT_PUBLISH, SEED, example(A.MKT_APLUS_CONTENT_PUBLISH));
+    const checked = await bench.check(A.MKT_APLUS_CONTENT_PUBLISH, SEED, exampleOf(A.MKT_APLUS_CONTENT_PUBLISH));
     expect(checked).toMatchObject({ status: 'COMPLETED', result: { contentReferenceKey: SEED, status: 'APPROVED' } });
 
-    const records = await bench.run(A.MKT_APLUS_CONTENT_PUBLISH_RECORDS_FIND, example(A.MKT_APLUS_CONTENT_PUBLISH_RECORDS_FIND));
+    const records = await bench.run(A.MKT_APLUS_CONTENT_PUBLISH_RECORDS_FIND, exampleOf(A.MKT_APLUS_CONTENT_PUBLISH_RECORDS_FIND));
     expect(records).toEqual({ status: 'COMPLETED', result: { publishRecords: [{ marketplaceId: 'ATVPDKIKX0DER', locale: 'en_US', asin: PACK, contentType: 'EBC', contentReferenceKey: SEED }], nextPageToken: null } });
   });
 
   it('SUSPEND: the content no longer shows on its ASINs, which it keeps', async () => {
-    expect(await bench.run(A.MKT_APLUS_CONTENT_SUSPEND, example(A.MKT_APLUS_CONTENT_SUSPEND))).toEqual({ status: 'COMPLETED', result: { contentReferenceKey: SEED, warnings: [] } });
+    expect(await bench.run(A.MKT_APLUS_CONTENT_SUSPEND, exampleOf(A.MKT_APLUS_CONTENT_SUSPEND))).toEqual({ status: 'COMPLETED', result: { contentReferenceKey: SEED, warnings: [] } });
     expect(await bench.run(A.MKT_APLUS_CONTENT_PUBLISH_RECORDS_FIND, { asin: PACK })).toEqual({ status: 'COMPLETED', result: { publishRecords: [], nextPageToken: null } });
     const asins = await bench.run(A.MKT_APLUS_CONTENT_ASINS_FIND, { contentReferenceKey: SEED, asins: [MUG] });
     expect(asins.result).toMatchObject({ asinMetadataSet: [{ asin: MUG, badgeSet: ['CONTENT_NOT_PUBLISHED'] }] });

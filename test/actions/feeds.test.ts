@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionDefinition, ActionOutcome } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition, type ActionOutcome } from '../../src/actions/definitions/define.ts';
 import { feedActions, reportOutcome } from '../../src/actions/definitions/feeds.ts';
 import { feedResult, submitFeed } from '../../src/connectors/feeds.ts';
 import { actionBench } from '../helpers/action-context.ts';
@@ -7,7 +7,7 @@ import { actionBench } from '../helpers/action-context.ts';
 type Bench = Awaited<ReturnType<typeof actionBench>>;
 type Type = keyof typeof feedActions;
 const def = (type: Type): ActionDefinition => feedActions[type]!;
-const example = (type: Type): Record<string, unknown> => (def(type).schema.meta() as { examples: Record<string, unknown>[] }).examples[0]!;
+const example = (type: Type) => exampleOf(def(type));
 type Items = { items: Record<string, unknown>[] };
 
 describe('feed actions: order cancellation and FBA removal orders', () => {

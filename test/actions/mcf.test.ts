@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition } from '../../src/actions/definitions/define.ts';
 import { mcfActions } from '../../src/actions/definitions/mcf.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { actionBench } from '../helpers/action-context.ts';
 
 type Bench = Awaited<ReturnType<typeof actionBench>>;
 const def = (type: keyof typeof mcfActions): ActionDefinition => mcfActions[type]!;
-const example = (type: keyof typeof mcfActions): unknown => (def(type).schema.meta() as { examples: unknown[] }).examples[0];
+const example = (type: keyof typeof mcfActions) => exampleOf(def(type));
 const address = { name: 'Sam Rivera', addressLine1: '742 Evergreen Terrace', city: 'Portland', stateOrRegion: 'OR', postalCode: '97205', countryCode: 'US' };
 type Order = { fulfillmentOrder: Record<string, unknown>; fulfillmentOrderItems: Record<string, unknown>[]; fulfillmentShipments: Record<string, unknown>[]; returnItems: Record<string, unknown>[]; returnAuthorizations: unknown[] };
 

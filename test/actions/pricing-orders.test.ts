@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionDefinition } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition } from '../../src/actions/definitions/define.ts';
 import { ordersActions } from '../../src/actions/definitions/orders.ts';
 import { pricingActions } from '../../src/actions/definitions/pricing.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
@@ -9,7 +9,7 @@ type Bench = Awaited<ReturnType<typeof actionBench>>;
 const all = { ...pricingActions, ...ordersActions };
 type Type = keyof typeof all;
 const def = (type: Type): ActionDefinition => all[type]!;
-const example = (type: Type): Record<string, unknown> => (def(type).schema.meta() as { examples: Record<string, unknown>[] }).examples[0]!;
+const example = (type: Type) => exampleOf(def(type));
 type Items = { items: Record<string, unknown>[] };
 
 describe('pricing, fee, order, shipping and tracking actions', () => {

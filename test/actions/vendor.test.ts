@@ -2,9 +2,8 @@
 // fulfillment Orders, Shipping, Transactions 2021-12-28) for the demo vendor account: each schema example run to its
 // final status, a write seen by a later read, a refusal, a failed transaction, and a seller account refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { ActionType } from '../../src/actions/action-types.ts';
-import type { ActionDefinition, ActionOutcome } from '../../src/actions/definitions/define.ts';
+import { exampleOf, type ActionDefinition, type ActionOutcome } from '../../src/actions/definitions/define.ts';
 import { vendorActions } from '../../src/actions/definitions/vendor.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { demoVendor } from '../../src/fake-marketplace/sp/vendor-operations.ts';
@@ -14,7 +13,6 @@ const V = vendorActions as Record<ActionType, ActionDefinition>;
 const def = (type: ActionType): ActionDefinition => V[type]!;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TRACKING = /^1Z[0-9A-F]{16}$/;
-const example = (d: ActionDefinition) => (z.globalRegistry.get(d.schema)?.examples as unknown[])[0];
 /** Real milliseconds for the fake's 2 minutes of transaction processing at 2000× (60 ms), with room to spare. */
 const afterProcessing = () => new Promise((r) => setTimeout(r, 250));
 const decode = (base64: unknown) => Buffer.from(String(base64), 'base64').toString('utf8');
@@ -45,7 +43,7 @@ describe('vendor actions', () => {
   });
 
   it.each(WAITING)('%s: the example waits on its transaction, then completes', async (type) => {
-    const { first, early, last } = await submitted(type, example(def(type)));
+    const { first, early, last } = await submitted(type, exampleOf(def(type)));
     expect(first.status).toBe('WAITING_EXTERNAL_PROCESSING');
     expect(first.waitFor!.externalId).toMatch(UUID);
     expect(first.result).toEqual({ transactionId: first.waitFor!.externalId, status: 'Processing' });
@@ -54,12 +52,12 @@ describe('vendor actions', () => {
   });
 
   it('the transaction reads: the seeded retail and direct fulfillment transactions succeeded', async () => {
-    expect(await run('MKT_VENDOR_TRANSACTIONS_GET', example(def('MKT_VENDOR_TRANSACTIONS_GET')))).toEqual({ status: 'COMPLETED', result: { transactionId: '4b4f7a1e-2c55-4a4e-9d0b-6f3e8a1c2d01', status: 'Success' } });
-    expect(await run('MKT_VENDOR_DF_TRANSACTIONS_GET', example(def('MKT_VENDOR_DF_TRANSACTIONS_GET')))).toEqual({ status: 'COMPLETED', result: { transactionId: '7c2d9e40-81b3-4f6a-a5e2-0d9b3c4e5f02', status: 'Success' } });
+    expect(await run('MKT_VENDOR_TRANSACTIONS_GET', exampleOf(def('MKT_VENDOR_TRANSACTIONS_GET')))).toEqual({ status: 'COMPLETED', result: { transactionId: '4b4f7a1e-2c55-4a4e-9d0b-6f3e8a1c2d01', status: 'Success' } });
+    expect(await run('MKT_VENDOR_DF_TRANSACTIONS_GET', exampleOf(def('MKT_VENDOR_DF_TRANSACTIONS_GET')))).toEqual({ status: 'COMPLETED', result: { transactionId: '7c2d9e40-81b3-4f6a-a5e2-0d9b3c4e5f02', status: 'Success' } });
   });
 
   it('MKT_VENDOR_SHIPMENT_LABELS_GET: the seeded transport label of ACMESHIP0001', async () => {
-    const out = await run('MKT_VENDOR_SHIPMENT_LABELS_GET', example(def('MKT_VENDOR_SHIPMENT_LABELS_GET')));
+    const out = await run('MKT_VENDOR_SHIPMENT_LABELS_GET', exampleOf(def('MKT_VENDOR_SHIPMENT_LABELS_GET')));
     expect(out.status).toBe('COMPLETED');
     const { transportLabels, nextToken } = out.result as { transportLabels: { shipmentInformation: Record<string, unknown>; labelData: Record<string, unknown>[] }[]; nextToken: null };
     expect(nextToken).toBeNull();
@@ -70,12 +68,12 @@ describe('vendor actions', () => {
   });
 
   it('the direct fulfillment label and packing slip reads, and a label made at once', async () => {
-    const label = await run('MKT_VENDOR_DF_SHIPPING_LABEL_GET', example(def('MKT_VENDOR_DF_SHIPPING_LABEL_GET')));
+    const label = await run('MKT_VENDOR_DF_SHIPPING_LABEL_GET', exampleOf(def('MKT_VENDOR_DF_SHIPPING_LABEL_GET')));
     expect(label).toMatchObject({ status: 'COMPLETED', result: { purchaseOrderNumber: 'ACDF0002', labelFormat: 'ZPL', labelData: [{ packageIdentifier: '001', shipMethod: 'UPS_GR_RES' }] } });
-    const slip = await run('MKT_VENDOR_DF_PACKING_SLIP_GET', example(def('MKT_VENDOR_DF_PACKING_SLIP_GET')));
+    const slip = await run('MKT_VENDOR_DF_PACKING_SLIP_GET', exampleOf(def('MKT_VENDOR_DF_PACKING_SLIP_GET')));
     expect(slip).toMatchObject({ status: 'COMPLETED', result: { purchaseOrderNumber: 'ACDF0001', contentType: 'application/pdf' } });
     expect(decode((slip.result as { content: string }).content)).toBe('%PDF-1.4 packing slip ACDF0001 ACM-PACK-DAY-BLK x1');
-    const created = await run('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE', example(def('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE')));
+    const created = await run('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE', exampleOf(def('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE')));
     expect(created).toMatchObject({ status: 'COMPLETED', result: { purchaseOrderNumber: 'ACDF0001', labelFormat: 'ZPL' } });
     const data = (created.result as { labelData: { packageIdentifier: string; trackingNumber: string; content: string }[] }).labelData;
     expect(data).toHaveLength(1);
@@ -99,7 +97,7 @@ describe('vendor actions', () => {
   });
 
   it('an acknowledgement of a purchase order the vendor does not have: the transaction fails, BLOCKED_INVALID_INPUT', async () => {
-    const details = { ...(example(def('MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE')) as object), purchaseOrderNumber: 'ZZPO9999' };
+    const details = { ...(exampleOf(def('MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE')) as object), purchaseOrderNumber: 'ZZPO9999' };
     const { first, early, last } = await submitted('MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE', details);
     expect(first.status).toBe('WAITING_EXTERNAL_PROCESSING');
     expect(early.status).toBe('WAITING_EXTERNAL_PROCESSING');
@@ -111,7 +109,7 @@ describe('vendor actions', () => {
   });
 
   it('a label for another warehouse than the order\'s is refused at once (400 InvalidInput)', async () => {
-    const details = { ...(example(def('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE')) as object), shipFromPartyId: 'OTHERWH' };
+    const details = { ...(exampleOf(def('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE')) as object), shipFromPartyId: 'OTHERWH' };
     const error = await run('MKT_VENDOR_DF_SHIPPING_LABELS_CREATE', details).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectorError);
     expect(error).toMatchObject({ kind: 'invalid-input', status: 400, code: 'InvalidInput' });
@@ -119,7 +117,7 @@ describe('vendor actions', () => {
   });
 
   it('a seller account (no vendor role) is refused: 403 Unauthorized', async () => {
-    const error = await bench.run(def('MKT_VENDOR_TRANSACTIONS_GET'), example(def('MKT_VENDOR_TRANSACTIONS_GET')), bench.sellers[0]).catch((e: unknown) => e);
+    const error = await bench.run(def('MKT_VENDOR_TRANSACTIONS_GET'), exampleOf(def('MKT_VENDOR_TRANSACTIONS_GET')), bench.sellers[0]).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'access-denied', status: 403, code: 'Unauthorized' });
   });
 });

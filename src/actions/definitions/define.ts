@@ -48,6 +48,9 @@ export const define = <S extends z.ZodType>(
   check?: (ctx: ActionContext, externalId: string, details: z.output<S>) => Promise<ActionOutcome>,
 ): ActionDefinition<z.output<S>> => ({ schema: schema as z.ZodType<z.output<S>>, run, ...(check ? { check } : {}) });
 
+/** The valid example a type's schema carries in its metadata (served in its JSON Schema's `examples`). */
+export const exampleOf = (definition: ActionDefinition): Record<string, unknown> => (definition.schema.meta() as { examples: Record<string, unknown>[] }).examples[0]!;
+
 /** A finished read or write: COMPLETED with its result. */
 export const completed = (result: unknown): ActionOutcome => ({ status: 'COMPLETED', result });
 

@@ -1,13 +1,9 @@
-import type { DfOrder, TransactionError, VendorBook } from '../data/vendors.ts';
+import type { DfOrder, VendorBook } from '../data/vendors.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
-import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrder, type Obj } from './vendor-shared.ts';
+import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrders, type Obj } from './vendor-shared.ts';
 
 type Book = (ctx: SpContext) => VendorBook;
-
-/** The direct fulfillment PO numbers of `pos` the vendor does not have, as transaction errors. */
-const unknownOrders = (book: VendorBook, pos: unknown[]): TransactionError[] =>
-  [...new Set(pos.map(String))].filter((po) => !book.dfOrders.has(po)).map(unknownOrder);
 
 /** A direct fulfillment order by the path's PO number, or the model's 404. */
 function orderOf(book: VendorBook, po: string): DfOrder {
@@ -51,7 +47,7 @@ function acknowledgeOrders(book: Book) {
       partyId(ack, path, 'shipFromParty');
       list(ack, path, 'itemAcknowledgements', ['itemSequenceNumber', 'acknowledgedQuantity']);
     });
-    const errors = unknownOrders(b, acks.map((a) => a.purchaseOrderNumber));
+    const errors = unknownOrders(b.dfOrders, acks.map((a) => a.purchaseOrderNumber));
     return accepted(b.submit('df', ctx.at, errors, () => acks.forEach((a) => (b.dfOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a))), false);
   };
 }
@@ -65,7 +61,7 @@ function requestLabels(book: Book) {
       required(r, `shippingLabelRequests[${i}]`, ['purchaseOrderNumber']);
       labelRequest(undefined, r, `shippingLabelRequests[${i}]`);
     });
-    const errors = unknownOrders(b, requests.map((r) => r.purchaseOrderNumber));
+    const errors = unknownOrders(b.dfOrders, requests.map((r) => r.purchaseOrderNumber));
     const apply = () => requests.forEach((r) => {
       const order = b.dfOrders.get(String(r.purchaseOrderNumber))!;
       order.label = shippingLabel(order, r);
@@ -108,7 +104,7 @@ function confirmShipments(book: Book) {
       partyId(c, path, 'shipFromParty');
       list(c, path, 'items', ['itemSequenceNumber', 'shippedQuantity']);
     });
-    const errors = unknownOrders(b, confirmations.map((c) => c.purchaseOrderNumber));
+    const errors = unknownOrders(b.dfOrders, confirmations.map((c) => c.purchaseOrderNumber));
     return accepted(b.submit('df', ctx.at, errors, () => confirmations.forEach((c) => (b.dfOrders.get(String(c.purchaseOrderNumber))!.shipmentConfirmation = c))), false);
   };
 }
@@ -128,7 +124,7 @@ function statusUpdates(book: Book) {
       dateTime(details, `${path}.statusUpdateDetails`, 'statusDateTime');
       required(details.statusLocationAddress as Obj, `${path}.statusUpdateDetails.statusLocationAddress`, ['name', 'addressLine1', 'countryCode']);
     });
-    const errors = unknownOrders(b, updates.map((u) => u.purchaseOrderNumber));
+    const errors = unknownOrders(b.dfOrders, updates.map((u) => u.purchaseOrderNumber));
     return accepted(b.submit('df', ctx.at, errors, () => updates.forEach((u) => b.dfOrders.get(String(u.purchaseOrderNumber))!.statusUpdates.push(u.statusUpdateDetails))), false);
   };
 }

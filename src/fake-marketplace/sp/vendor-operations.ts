@@ -1,17 +1,13 @@
-import { TRANSACTION_MS, VENDOR_CODES, type TransactionError, type VendorBook } from '../data/vendors.ts';
+import { TRANSACTION_MS, VENDOR_CODES, type VendorBook } from '../data/vendors.ts';
 import { decodeToken, encodeToken } from './paging.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
 import { seedDfLabels, vendorDfRoutes } from './vendor-df-operations.ts';
-import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrder, vendorBooks, type Obj } from './vendor-shared.ts';
+import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrders, vendorBooks, type Obj } from './vendor-shared.ts';
 
 export { demoVendor, isVendor } from '../data/vendors.ts';
 
 type Book = (ctx: SpContext) => VendorBook;
-
-/** The PO numbers of `pos` the vendor does not have, as transaction errors (the fake's asynchronous check). */
-const unknownOrders = (book: VendorBook, pos: unknown[]): TransactionError[] =>
-  [...new Set(pos.map(String))].filter((po) => !book.purchaseOrders.has(po)).map(unknownOrder);
 
 /** A TransportLabel (vendorShipments.json) for a shipment the vendor asked transport for. */
 function transportLabel(shipment: Obj, at: number): Obj {
@@ -54,7 +50,7 @@ function acknowledgeOrders(book: Book) {
       list(ack, path, 'items', ['orderedQuantity']).forEach((item, j) =>
         list(item, `${path}.items[${j}]`, 'itemAcknowledgements', ['acknowledgedQuantity']).forEach((ia, k) => oneOf(ia, `${path}.items[${j}].itemAcknowledgements[${k}]`, 'acknowledgementCode', ['Accepted', 'Backordered', 'Rejected'])));
     });
-    const errors = unknownOrders(b, acks.map((a) => a.purchaseOrderNumber));
+    const errors = unknownOrders(b.purchaseOrders, acks.map((a) => a.purchaseOrderNumber));
     const id = b.submit('retail', ctx.at, errors, () => acks.forEach((a) => (b.purchaseOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a)));
     return accepted(id, true);
   };
@@ -74,7 +70,7 @@ function submitShipments(book: Book) {
     });
     const pos = shipments.flatMap((s) => (Array.isArray(s.purchaseOrders) ? (s.purchaseOrders as Obj[]).map((p) => p.purchaseOrderNumber) : []));
     const cancels = shipments.filter((s) => s.transactionType === 'Cancel' && !b.transportLabels.some((l) => l.vendorShipmentIdentifier === s.vendorShipmentIdentifier));
-    const errors = [...unknownOrders(b, pos), ...cancels.map((s) => ({ code: 'InvalidInput', message: `Shipment ${String(s.vendorShipmentIdentifier)} was not found for this vendor.`, details: 'vendorShipmentIdentifier' }))];
+    const errors = [...unknownOrders(b.purchaseOrders, pos), ...cancels.map((s) => ({ code: 'InvalidInput', message: `Shipment ${String(s.vendorShipmentIdentifier)} was not found for this vendor.`, details: 'vendorShipmentIdentifier' }))];
     const id = b.submit('retail', ctx.at, errors, () => shipments.forEach((s) => applyShipment(b, s, ctx.at + TRANSACTION_MS)));
     return accepted(id, true);
   };
@@ -94,7 +90,7 @@ function confirmShipments(book: Book) {
       list(c, path, 'shippedItems', ['itemSequenceNumber', 'shippedQuantity']);
     });
     const poOf = (c: Obj) => (c.shippedItems as Obj[]).map((item) => (item.itemDetails as Obj | undefined)?.purchaseOrderNumber).filter((po) => po !== undefined);
-    const errors = unknownOrders(b, confirmations.flatMap(poOf));
+    const errors = unknownOrders(b.purchaseOrders, confirmations.flatMap(poOf));
     const id = b.submit('retail', ctx.at, errors, () => confirmations.forEach((c) => poOf(c).forEach((po) => b.purchaseOrders.get(String(po))!.shipmentConfirmations.push(String(c.shipmentIdentifier)))));
     return accepted(id, true);
   };

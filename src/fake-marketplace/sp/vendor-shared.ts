@@ -71,7 +71,11 @@ export function dateTime(o: Obj, path: string, name: string): string {
 }
 
 /** The asynchronous check of the fake: a purchase order number it does not know fails the transaction. */
-export const unknownOrder = (purchaseOrderNumber: string): TransactionError => ({ code: 'InvalidInput', message: `Purchase order ${purchaseOrderNumber} was not found for this vendor.`, details: 'purchaseOrderNumber' });
+/** The PO numbers of `pos` not among the vendor's `known` orders, as transaction errors (the fake's asynchronous check). */
+export const unknownOrders = (known: Map<string, unknown>, pos: unknown[]): TransactionError[] =>
+  [...new Set(pos.map(String))].filter((po) => !known.has(po)).map(unknownOrder);
+
+const unknownOrder = (purchaseOrderNumber: string): TransactionError => ({ code: 'InvalidInput', message: `Purchase order ${purchaseOrderNumber} was not found for this vendor.`, details: 'purchaseOrderNumber' });
 
 /** A realistic tracking number (UPS style) derived from what it labels. */
 export const trackingNumber = (...parts: string[]) => `1Z${createHash('sha1').update(parts.join('/')).digest('hex').slice(0, 16).toUpperCase()}`;
