@@ -10,6 +10,8 @@ import { benchProfit, sizes } from './profit.ts';
 import { benchFetch, SPEED } from './fetch.ts';
 import { benchStartup } from './startup.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { benchScale } from './scale.ts';
+import { availableParallelism } from 'node:os';
 
 /** One line of the printed table. */
 interface Step {
@@ -27,6 +29,8 @@ interface Report {
 
 interface Benchmark {
   name: string;
+  /** Runs only when named (`npm run bench -- scale`): it takes many minutes. */
+  optIn?: boolean;
   run(workDir: string): Promise<Report>;
 }
 
@@ -190,6 +194,29 @@ const benchmarks: Benchmark[] = [
       };
     },
   },
+  {
+    name: 'scale',
+    optIn: true,
+    async run(workDir) {
+      const connections = Number(process.env.MKTDATA_BENCH_CONNECTIONS ?? 600);
+      const r = await benchScale(workDir, log, { connections });
+      const one = r.rounds.find((x) => x.workers === 1);
+      return {
+        steps: [
+          { step: `scale: first load, ${r.connections} connections, 3 workers`, ms: r.firstLoadMs, rows: r.connections },
+          ...r.rounds.flatMap((x) => [
+            { step: `scale: ${x.workers} worker(s), run after the shards moved`, ms: x.settleMs, rows: r.connections },
+            { step: `scale: ${x.workers} worker(s), daily run`, ms: x.dailyMs, rows: r.connections },
+          ]),
+        ],
+        summary: [
+          `scale: ${r.connections} connections on ${r.cores} cores (${availableParallelism()} available); daily run ` +
+            r.rounds.map((x) => `${x.workers} worker(s) ${(x.dailyMs / 1000).toFixed(1)} s`).join(', '),
+          ...(one ? [`scale: per-connection cost of a daily run with 1 worker = ${(one.dailyMs / r.connections).toFixed(0)} ms`] : []),
+        ],
+      };
+    },
+  },
 ];
 
 function printTable(steps: Step[]): void {
@@ -204,7 +231,7 @@ function printTable(steps: Step[]): void {
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
-  const selected = only.length > 0 ? benchmarks.filter((b) => only.some((o) => b.name.includes(o))) : benchmarks;
+  const selected = only.length > 0 ? benchmarks.filter((b) => only.some((o) => b.name.includes(o))) : benchmarks.filter((b) => !b.optIn);
   mkdirSync(benchDataDir, { recursive: true });
   const steps: Step[] = [];
   const summary: string[] = [];

@@ -15,6 +15,7 @@ export const errorRegistry = {
   ERR_INPUT_INVALID: { status: 400, message: '{where}: {reason}' },
   ERR_BUILD_FAILED: { status: 500, message: '{count} model(s) failed: {names}' },
   ERR_RUN_FAILED: { status: 500, message: '{count} pipeline run(s) had failed windows: see `mktdata runs`; the next run retries them' },
+  ERR_SHARDS_UNFINISHED: { status: 500, message: '{count} shard run(s) did not finish within {seconds} s ({shards}): is a `mktdata worker` running on this control plane?' },
   ERR_INGEST_FAILED: { status: 400, message: '{count} file(s) not landed (refused ones are kept in quarantine)' },
   ERR_AUTH_MISSING_KEY: { status: 401, message: 'the service-api-key header is missing' },
   ERR_AUTH_INVALID_KEY: { status: 401, message: 'the service-api-key is not a valid API key' },

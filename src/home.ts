@@ -8,10 +8,14 @@ export interface Home {
   publishedDir: string;
   published: string;
   landing: string;
+  /** where landed documents are archived under their file id (the source of truth a build can be redone from) */
+  landed: string;
   quarantine: string;
   exports: string;
   files: string;
   tmp: string;
+  /** scale-out: the shared folder of the shards' published snapshots, which exports read instead of `published` */
+  shards?: string;
 }
 
 /**
@@ -27,6 +31,7 @@ export function resolveHome(option?: string): Home {
     publishedDir: join(root, 'published'),
     published: join(root, 'published', 'warehouse.duckdb'),
     landing: join(root, 'landing'),
+    landed: join(root, 'landed'),
     quarantine: join(root, 'quarantine'),
     exports: join(root, 'exports'),
     files: join(root, 'files'),

@@ -18,7 +18,7 @@ import { tableNotFoundPage } from '../catalog/markdown.ts';
 import { ExportWorker } from '../exports/export-worker.ts';
 import { ScheduleRunner } from '../exports/schedule-runner.ts';
 import { urlSigningKey } from '../exports/signed-url.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { RateLimiter, type Limiter } from './rate-limit.ts';
 import { exportScheduleRoutes } from './routes/export-schedules.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
@@ -64,6 +64,8 @@ export interface AppDeps {
   webhookIntervalMs?: number;
   /** Run queued actions (tests turn it off to look at the queue). @default true */
   runActions?: boolean;
+  /** The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory */
+  limiter?: Limiter;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
@@ -114,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('organizationId', '');
 
-  const limiter = new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
+  const limiter = deps.limiter ?? new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
   const organizationOf = keyOrganizations(deps.wh);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('service-api-request-id', request.id);

@@ -17,6 +17,18 @@ async function withHome<T>(command: string, work: (wh: Warehouse) => Promise<T>)
   return withWarehouse(home(), command, work);
 }
 
+/**
+ * Runs `work` on the control plane: the home's warehouse, or in a scaled-out install (MKTDATA_DATABASE_URL) the
+ * shared PostgreSQL, for the commands that only touch the control plane.
+ */
+async function withControl<T>(command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+  const { scaleConfig } = await import('../scale/shard-home.ts');
+  const config = scaleConfig();
+  if (!config) return withHome(command, work);
+  const { withSharedControl } = await import('./commands/worker.ts');
+  return withSharedControl(config, work);
+}
+
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 // Exit codes: 0 success, 1 a failure (one line on stderr), 2 a usage error (commander's message and the help).
@@ -68,7 +80,7 @@ command(org, 'create', 'ORG=$(mktdata org create --name "My company" --tokens 10
   .option('--tokens <n>', 'initial token balance', wholeNumber, 0)
   .action(async (o) => {
     const { createOrganization } = await import('../control/organizations.ts');
-    await withHome('org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
+    await withControl('org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens })));
   });
 
 command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
@@ -77,7 +89,7 @@ command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
   .option('--add <n>', 'tokens to add', wholeNumber)
   .action(async (o) => {
     const { addTokens, tokenBalance } = await import('../control/tokens.ts');
-    await withHome('org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
+    await withControl('org tokens', async (wh) => console.log(o.add === undefined ? await tokenBalance(wh, o.org) : await addTokens(wh, o.org, o.add)));
   });
 
 const keys = program.command('keys').description('API keys');
@@ -86,7 +98,7 @@ command(keys, 'create', 'KEY=$(mktdata keys create --org $ORG | tail -1)')
   .requiredOption('--org <id>', 'organization id')
   .action(async (o) => {
     const { createApiKey } = await import('../control/organizations.ts');
-    await withHome('keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
+    await withControl('keys create', async (wh) => console.log(await createApiKey(wh, o.org)));
   });
 
 const connections = program.command('connections').description('seller and vendor connections');
@@ -100,7 +112,7 @@ command(connections, 'add', 'CONN=$(mktdata connections add --org $ORG --name "M
   .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
   .action(async (o) => {
     const { addConnection } = await import('../control/connections.ts');
-    await withHome('connections add', async (wh) =>
+    await withControl('connections add', async (wh) =>
       console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
     );
   });
@@ -110,7 +122,7 @@ command(connections, 'list', 'mktdata connections list --format json')
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
     const { listConnections } = await import('./commands/connections.ts');
-    await withHome('connections list', (wh) => listConnections(wh, o.format));
+    await withControl('connections list', (wh) => listConnections(wh, o.format));
   });
 command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection $CONN --selling-partner-id A3ACMEUS0SELLER')
   .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
@@ -121,7 +133,7 @@ command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connec
   .option('--remove', 'remove the stored credentials of this API instead')
   .action(async (o) => {
     const { credentials } = await import('./commands/connections.ts');
-    await withHome('connections credentials', (wh) => credentials(wh, o));
+    await withControl('connections credentials', (wh) => credentials(wh, o));
   });
 
 command(connections, 'test', 'mktdata connections test --connection $CONN --api sp-api')
@@ -130,11 +142,11 @@ command(connections, 'test', 'mktdata connections test --connection $CONN --api 
   .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
   .action(async (o) => {
     const { testConnectionCommand } = await import('./commands/connections.ts');
-    await withHome('connections test', (wh) => testConnectionCommand(wh, o));
+    await withControl('connections test', (wh) => testConnectionCommand(wh, o));
   });
 
-webhookCommands(program, command, withHome);
-actionCommands(program, command, withHome);
+webhookCommands(program, command, withControl);
+actionCommands(program, command, withControl);
 
 command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
   .description('land upstream files of one source for a connection')
@@ -192,6 +204,9 @@ command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 20
   .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
   .option('--to <date>', 'last day of the backfill', date)
   .action(async (o) => {
+    const config = (await import('../scale/shard-home.ts')).scaleConfig();
+    if (config && backfill(o)) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: 'a backfill runs in a single home only (scale-out: not yet)' });
+    if (config) return (await import('./commands/worker.ts')).runScaled(config, o.pipeline);
     const { run } = await import('./commands/run.ts');
     await withHome('run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
   });
@@ -202,6 +217,8 @@ command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
   .option('--limit <n>', 'how many runs', wholeNumber, 10)
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
+    const config = (await import('../scale/shard-home.ts')).scaleConfig();
+    if (config) return (await import('./commands/worker.ts')).shardRuns(config, o);
     const { runs } = await import('./commands/run.ts');
     await withHome('runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
@@ -235,7 +252,7 @@ for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
     .requiredOption('--table <name>', 'catalog table, e.g. mkt_profit_by_date')
     .action(async (o) => {
       const { setSourceEnabled } = await import('../exports/export-source.ts');
-      await withHome(`sources ${verb}`, async (wh) => {
+      await withControl(`sources ${verb}`, async (wh) => {
         const source = await setSourceEnabled(wh, o.org, o.table, enabled);
         console.log(`${source.tableName} ${verb}d for organization ${o.org}`);
       });
@@ -252,6 +269,15 @@ command(program, 'serve', 'mktdata serve --port 8080 --host 0.0.0.0')
   .option('--signed-url-minutes <n>', 'minutes a signed link (export download from /raw, file upload and download) stays valid', wholeNumber, 15)
   .option('--no-pipelines', 'do not run the pipelines at their refresh times')
   .action(async (o) => (await import('./commands/serve.ts')).serve(home(), o));
+
+command(program, 'worker', 'MKTDATA_DATABASE_URL=postgres://… MKTDATA_SHARED_DIR=/mnt/mktdata mktdata worker --work-dir /var/lib/mktdata')
+  .description('scale-out: hold a share of the shards and run their queued pipeline runs until stopped (docs/scale-out.md)')
+  .requiredOption('--work-dir <dir>', "this worker's own disk, where the warehouses of its shards live")
+  .option('--id <name>', 'its name in leases and runs (default: host name and process id)')
+  .option('--lease-seconds <n>', 'how long a shard stays held without renewal: a dead worker\'s shards are taken over after it', wholeNumber, 30)
+  .option('--poll-seconds <n>', 'how often an idle shard queue is asked for a job', wholeNumber, 2)
+  .option('--no-pipelines', 'do not queue the pipelines at their refresh times (runs come from `mktdata run` only)')
+  .action(async (o) => (await import('./commands/worker.ts')).worker(o));
 
 command(program, 'demo', 'mktdata demo --port 8081')
   .description('load the bundled demo data, build and publish it, then serve the API until stopped')

@@ -67,10 +67,12 @@ export interface ActionTables {
   };
 }
 
-/** Scale-out: shard leases and assignments, API rate-limit buckets shared by replicas, schedule slots fired. */
+/** Scale-out: workers alive, shard leases and assignments, API rate-limit buckets shared by replicas, schedule slots fired. */
 export interface ScaleTables {
   'control.shard_leases': { shard: string; owner: string; token: string | number; expires_at: string };
   'control.connection_shards': { connection_id: string; shard: string; assigned_at: string };
   'control.rate_buckets': { key: string; tokens: number; at_ms: string | number; granted: boolean };
   'control.schedule_firings': { schedule_id: string; slot: string; fired_at: string };
+  'control.workers': { id: string; seen_at: string };
+  'control.shard_runs': { id: string; run_id: string | null; job_id: string | null; shard: string; pipeline: string; worker: string; token: string | number; started_at: string; finished_at: string | null; status: 'running' | 'success' | 'failed' | 'fenced' | 'abandoned'; windows: number | null; error: string | null };
 }

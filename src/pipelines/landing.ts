@@ -30,7 +30,7 @@ export async function landAndArchive(wh: Warehouse, connection: { id: string; ma
     if (existsSync(sidecarOf(file))) renameSync(sidecarOf(file), join(folder, `.refused-${name}.sidecar.json`));
     return result;
   }
-  const archive = join(wh.home.root, 'landed', connection.id, source);
+  const archive = join(wh.home.landed, connection.id, source);
   mkdirSync(archive, { recursive: true });
   const archived = join(archive, `${result.fileId}-${name}`);
   renameSync(file, archived);

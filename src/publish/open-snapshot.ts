@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
@@ -6,13 +6,20 @@ import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { PublishResult } from './publish.ts';
 
-/** Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. */
+/**
+ * Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. In a
+ * scaled-out install (`home.shards`), the connection sees every shard's snapshot: each catalog table is a view of
+ * the union of the shards' tables, which hold disjoint connections.
+ */
 export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) => Promise<T>): Promise<T> {
-  if (!existsSync(home.published)) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
+  const shards = home.shards ? shardSnapshots(home.shards) : [];
+  if (home.shards ? shards.length === 0 : !existsSync(home.published)) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
   const { memory_limit } = resourceOptions();
-  const instance = await DuckDBInstance.create(home.published, { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}), access_mode: 'READ_ONLY' });
+  const options = { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}) };
+  const instance = home.shards ? await DuckDBInstance.create(':memory:', options) : await DuckDBInstance.create(home.published, { ...options, access_mode: 'READ_ONLY' });
   const sql = await instance.connect();
   try {
+    if (home.shards) await unionShards(sql, shards);
     return await work(sql);
   } finally {
     sql.closeSync();
@@ -20,11 +27,34 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
   }
 }
 
-/** The manifest of the published snapshot, or null before the first publish. */
-export function readManifest(home: Home): PublishResult | null {
+/** The shards' published snapshots (`<shards>/<shard>/published/`) with their manifests. */
+function shardSnapshots(dir: string): { file: string; manifest: PublishResult }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().flatMap((shard) => {
+    const published = join(dir, shard, 'published');
+    const manifest = readManifestIn(published);
+    return manifest && existsSync(join(published, 'warehouse.duckdb')) ? [{ file: join(published, 'warehouse.duckdb'), manifest }] : [];
+  });
+}
+
+/** Attaches each shard's snapshot read-only and makes every catalog table a view over all of them. */
+async function unionShards(sql: DuckDBConnection, shards: { file: string; manifest: PublishResult }[]): Promise<void> {
+  const holders = new Map<string, string[]>();
+  for (const [index, { file, manifest }] of shards.entries()) {
+    // ATTACH takes no parameters; the path is the shared folder's, quoted as a literal.
+    await sql.run(`attach '${file.replace(/'/g, "''")}' as shard_${index} (read_only)`);
+    for (const { name } of manifest.tables) holders.set(name, [...(holders.get(name) ?? []), `shard_${index}.main.${name}`]);
+  }
+  for (const [table, sources] of holders) await sql.run(`create view ${table} as ${sources.map((s) => `select * from ${s}`).join(' union all by name ')}`);
+}
+
+function readManifestIn(dir: string): PublishResult | null {
   try {
-    return JSON.parse(readFileSync(join(home.publishedDir, 'manifest.json'), 'utf8')) as PublishResult;
+    return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as PublishResult;
   } catch {
     return null;
   }
 }
+
+/** The manifest of the published snapshot, or null before the first publish. */
+export const readManifest = (home: Home): PublishResult | null => readManifestIn(home.publishedDir);

@@ -43,7 +43,8 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
         for (const row of (await t.selectFrom(spec.table).select([column, ...spec.keep]).where(column, 'in', keys).execute()) as Record<string, unknown>[]) kept.set(row[column], row);
       }
       if (keys.length > 0) await t.deleteFrom(spec.table).where(column, 'in', keys).execute();
-      const merged = rows.map((row) => ({ ...row, ...Object.fromEntries((spec.keep ?? []).map((c) => [c, kept.get(row[column])?.[c] ?? row[c]])) }));
+      // A row new to the shard starts with the shard's own columns empty: a shard rebuilt from documents loads anew.
+      const merged = rows.map((row) => ({ ...row, ...Object.fromEntries((spec.keep ?? []).map((c) => [c, kept.get(row[column])?.[c] ?? null])) }));
       if (merged.length > 0) await t.insertInto(spec.table).values(merged).execute();
       copied += merged.length;
     }

@@ -18,9 +18,9 @@ export interface ServeProcess {
  * when it exits first. With `logFile`, what it prints goes to that file instead of through this process (a load
  * generator then spends nothing on the server's logs).
  */
-export async function startServe(homeRoot: string, args: string[] = [], options: { logFile?: string } = {}): Promise<ServeProcess> {
+export async function startServe(homeRoot: string, args: string[] = [], options: { logFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
   const fd = options.logFile ? openSync(options.logFile, 'a') : undefined;
-  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'] });
+  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'], env: { ...process.env, ...options.env } });
   if (fd !== undefined) closeSync(fd);
   let piped = '';
   const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : piped);

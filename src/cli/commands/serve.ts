@@ -8,6 +8,9 @@ import { connectorClock, liveFetcher } from '../../connectors/live.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
 import { NotificationPoller } from '../../connectors/notifications.ts';
+import { openPostgresControl } from '../../db/control-store.ts';
+import { SharedRateLimiter } from '../../api/rate-limit.ts';
+import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/shard-home.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -28,6 +31,8 @@ export interface ServeOptions {
 
 /** Serves `/api/v1`, runs export workers, export schedules and pipelines until SIGINT or SIGTERM, then closes the server and the warehouse gracefully. */
 export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
+  const scale = scaleConfig();
+  if (scale) return serveReplica(scale, options, onListening);
   const wh = await openWarehouse(home, 'serve');
   const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
   let connectors: Connectors;
@@ -62,4 +67,30 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   await scheduler.stop();
   await app.close();
   await wh.close();
+}
+
+/**
+ * An API replica of a scaled-out install: the control plane in PostgreSQL (rate limits, tokens, exports and
+ * schedules coordinated through it), the shared folder as its home, exports read from the shards' snapshots.
+ * Pipelines run on the workers (`mktdata worker`), never here.
+ */
+async function serveReplica(config: ScaleConfig, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
+  const store = await openPostgresControl(config.databaseUrl);
+  const home = sharedHome(config);
+  const wh = { home, db: store.db, sql: undefined as never, close: store.close };
+  try {
+    const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
+    const limiter = new SharedRateLimiter(store, options.requestsPerSecond);
+    const app = await buildApp({ ...options, wh, home, connectors, limiter, logger: serverLogger() });
+    const url = await app.listen({ host: options.host, port: options.port });
+    console.log(`mktdata serving ${url}/api/v1 (API replica on the shared control plane, shared folder ${config.sharedDir}); stop with Ctrl-C`);
+    onListening?.(`${url}/api/v1`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await app.close();
+  } finally {
+    await store.close();
+  }
 }

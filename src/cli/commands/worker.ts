@@ -1,0 +1,93 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { openPostgresControl, type ControlStore } from '../../db/control-store.ts';
+import type { Warehouse } from '../../db/warehouse.ts';
+import { MktdataError } from '../../errors.ts';
+import { findPipeline, loadPipelines } from '../../pipelines/pipeline-config.ts';
+import { runDistributed } from '../../scale/distributed-run.ts';
+import { openJobQueue } from '../../scale/pipeline-jobs.ts';
+import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/shard-home.ts';
+import { ShardWorker } from '../../scale/shard-worker.ts';
+import { formatTable } from '../output.ts';
+
+/** The scale-out settings, or an error saying that this command needs them. */
+export function requireScaleConfig(command: string): ScaleConfig {
+  const config = scaleConfig();
+  if (!config) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `\`mktdata ${command}\` runs in a scaled-out install only: set it to the shared PostgreSQL (docs/scale-out.md)` });
+  return config;
+}
+
+/**
+ * Runs `work` on the shared control plane of a scaled-out install, seen as a warehouse whose home is the shared
+ * folder: the commands that only read and write the control plane (organizations, keys, connections, credentials,
+ * webhooks, actions) run unchanged. It has no DuckDB connection: nothing of the data is reached through it.
+ */
+export async function withSharedControl<T>(config: ScaleConfig, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+  const store = await openPostgresControl(config.databaseUrl);
+  try {
+    return await work({ home: sharedHome(config), db: store.db, sql: undefined as never, close: store.close });
+  } finally {
+    await store.close();
+  }
+}
+
+/** Options of `mktdata worker`. */
+export interface WorkerCommandOptions {
+  workDir: string;
+  id?: string;
+  leaseSeconds: number;
+  pollSeconds: number;
+  pipelines: boolean;
+}
+
+/** `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM. */
+export async function worker(o: WorkerCommandOptions): Promise<void> {
+  const config = requireScaleConfig('worker');
+  const id = o.id ?? `${hostname()}-${process.pid}`;
+  const store = await openPostgresControl(config.databaseUrl);
+  const boss = await openJobQueue(config.databaseUrl, config.shards, (error) => console.error(`job queue: ${error.message}`));
+  const log = (message: string) => console.log(message);
+  const shardWorker = new ShardWorker(store, boss, config, {
+    id, workDir: resolve(o.workDir), leaseMs: o.leaseSeconds * 1000, pollSeconds: o.pollSeconds, schedule: o.pipelines, log,
+    onRun: (r) => console.log(`${r.status.padEnd(7)} ${r.pipeline} ${r.shard} run ${r.runId}: ${r.windows} window(s)`),
+  });
+  await shardWorker.start();
+  console.log(`mktdata worker ${id}: ${config.shards.length} shards on ${config.sharedDir}, work folder ${resolve(o.workDir)}; stop with Ctrl-C`);
+  await new Promise<void>((done) => {
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+  await shardWorker.stop();
+  await boss.stop({ graceful: true, wait: true });
+  await store.close();
+}
+
+/** `mktdata run` in a scaled-out install: every shard's run of the selected pipelines, done by the workers; prints them. */
+export async function runScaled(config: ScaleConfig, pipeline?: string): Promise<void> {
+  const names = pipeline ? [findPipeline(loadPipelines(), pipeline).name] : loadPipelines().map((p) => p.name);
+  const store: ControlStore & { close(): Promise<void> } = await openPostgresControl(config.databaseUrl);
+  const boss = await openJobQueue(config.databaseUrl, config.shards);
+  try {
+    const runs = await runDistributed(store, boss, config, names, (waiting) => console.error(`waiting for ${waiting.length} shard run(s): ${waiting.slice(0, 5).join(', ')}`));
+    console.log(formatTable(['pipeline', 'shard', 'status', 'windows', 'worker', 'error'], runs.map((r) => [r.pipeline, r.shard, r.status, r.windows, r.worker, r.error])));
+    for (const r of runs) console.log(r.runId);
+    const failed = runs.filter((r) => r.status !== 'success').length;
+    if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
+  } finally {
+    await boss.stop({ graceful: false, wait: true });
+    await store.close();
+  }
+}
+
+/** `mktdata runs` in a scaled-out install: the shards' recent runs, newest first (their windows are in each shard's warehouse). */
+export async function shardRuns(config: ScaleConfig, o: { pipeline?: string; limit: number; format: 'table' | 'json' }): Promise<void> {
+  const store = await openPostgresControl(config.databaseUrl);
+  try {
+    let query = store.db.selectFrom('control.shard_runs').selectAll().orderBy('started_at', 'desc').limit(o.limit);
+    if (o.pipeline) query = query.where('pipeline', '=', o.pipeline);
+    const rows = (await query.execute()).map((r) => ({ run: r.run_id, pipeline: r.pipeline, shard: r.shard, worker: r.worker, started_at: r.started_at, finished_at: r.finished_at, status: r.status, windows: r.windows, error: r.error }));
+    console.log(o.format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(Object.keys(rows[0] ?? { run: 0 }), rows.map((r) => Object.values(r))));
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,165 @@
+// Scale-out end to end (issue: beyond one machine): a real PostgreSQL, 3 `mktdata worker` processes and 2 API
+// replicas (`mktdata serve` on the same control plane) on loopback, 60 connections holding the bundled demo files.
+// Every published table equals a single home's build of the same files; a worker killed with SIGKILL mid-run has its
+// shards finished by the others with no window lost or applied twice; an export created on one replica is served by
+// the other; the rate limit holds across the replicas. `npm run test:scale` runs this file alone.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addConnection } from '../../src/control/connections.ts';
+import { createApiKey } from '../../src/control/organizations.ts';
+import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
+import { openWarehouse } from '../../src/db/warehouse.ts';
+import { resolveHome } from '../../src/home.ts';
+import { sharedHome } from '../../src/scale/shard-home.ts';
+import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
+import { compareWithShards, dropDemoFiles, mktdata, scaleConnections, startMktdata, type Child } from '../helpers/scale.ts';
+import { startServe, type ServeProcess } from '../helpers/serve.ts';
+
+if (postgresMissing) console.warn(postgresMissing);
+
+const CONNECTIONS = 60;
+const SHARDS = 6;
+const PIPELINE = 'profit';
+/** The demo files each connection holds: its orders (and its unit costs), from which every profit table is computed. */
+const SOURCES = ['GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL'];
+
+describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 API replicas, 60 connections', () => {
+  let server: Awaited<ReturnType<typeof startPostgres>>;
+  let store: ControlStore & { close(): Promise<void> };
+  const root = mkdtempSync(join(tmpdir(), 'mktdata-scale-'));
+  const shared = join(root, 'shared');
+  const single = resolveHome(join(root, 'single'));
+  const connections = scaleConnections(CONNECTIONS);
+  const workers = new Map<string, Child>();
+  const replicas: ServeProcess[] = [];
+  let env: NodeJS.ProcessEnv;
+  let key = '';
+
+  const startWorker = (id: string) => {
+    const worker = startMktdata(['worker', '--work-dir', join(root, id), '--id', id, '--lease-seconds', '3', '--poll-seconds', '1', '--no-pipelines'], env);
+    workers.set(id, worker);
+    return worker;
+  };
+  const heldBy = async () => {
+    const rows = await store.db.selectFrom('control.shard_leases').select(['shard', 'owner']).where('expires_at', '>', new Date().toISOString()).execute();
+    return new Map(rows.map((r) => [r.shard, r.owner]));
+  };
+  const waitFor = async (what: string, check: () => Promise<boolean>, ms = 60_000) => {
+    for (const started = Date.now(); !(await check()); await delay(200)) {
+      if (Date.now() - started > ms) throw new Error(`${what}: not after ${ms} ms\n${[...workers].map(([id, w]) => `--- ${id}\n${w.output()}`).join('\n')}`);
+    }
+  };
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    env = { MKTDATA_DATABASE_URL: server.url, MKTDATA_SHARED_DIR: shared, MKTDATA_SHARDS: String(SHARDS), MKTDATA_QUIET: '1' };
+    // The organization through the CLI, as an operator would; the 60 connections directly (60 processes would be slow).
+    const created = await mktdata(['org', 'create', '--name', 'Agency', '--tokens', '1000'], env);
+    expect(created.code, created.output).toBe(0);
+    const organizationId = created.output.trim().split('\n').at(-1)!;
+    store = await openPostgresControl(server.url);
+    key = await createApiKey(store, organizationId);
+    const wh = await openWarehouse(single, 'test', { create: true });
+    await wh.db.insertInto('control.organizations').values(await store.db.selectFrom('control.organizations').selectAll().executeTakeFirstOrThrow()).execute();
+    for (const c of connections) {
+      for (const control of [store, wh]) await addConnection(control, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+    }
+    await wh.close();
+    dropDemoFiles(single.landing, connections, SOURCES);
+    dropDemoFiles(join(shared, 'landing'), connections, SOURCES);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const w of workers.values()) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+    for (const r of replicas) await r.stop();
+    await store?.close();
+    server?.stop();
+  });
+
+  it('builds every table as a single home does, with a worker killed mid-run', async () => {
+    // The single home builds the same files meanwhile.
+    const alone = startMktdata(['run', '--home', single.root, '--pipeline', PIPELINE], { MKTDATA_QUIET: '1' });
+    for (const id of ['worker-1', 'worker-2', 'worker-3']) startWorker(id);
+    // Each worker holds its share (6 shards over 3 workers: 2 each) before the run is asked for.
+    await waitFor('every shard held, two by each worker', async () => {
+      const held = await heldBy();
+      return held.size === SHARDS && [...new Set(held.values())].length === 3 && [...held.values()].every((o) => [...held.values()].filter((x) => x === o).length === 2);
+    });
+    const run = startMktdata(['run', '--pipeline', PIPELINE], env);
+    // worker-1 dies while it builds one of its shards.
+    await waitFor('worker-1 running a shard', async () => (await store.db.selectFrom('control.shard_runs').select('id').where('worker', '=', 'worker-1').where('status', '=', 'running').execute()).length > 0);
+    const victim = workers.get('worker-1')!;
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    expect(await run.exited, run.output()).toBe(0);
+
+    // Its shards are held by the others now, and each shard's last run succeeded.
+    const held = await heldBy();
+    expect([...held.values()].sort()).toEqual(['worker-2', 'worker-2', 'worker-2', 'worker-3', 'worker-3', 'worker-3']);
+    const runs = await store.db.selectFrom('control.shard_runs').select(['shard', 'worker', 'status']).orderBy('started_at').execute();
+    // The runs worker-1 had started (one per shard it held) were abandoned and run again by the new holders.
+    const abandoned = runs.filter((r) => r.status === 'abandoned');
+    expect(abandoned.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(abandoned.map((r) => r.worker))).toEqual(new Set(['worker-1']));
+    for (const { shard } of abandoned) expect(runs.filter((r) => r.shard === shard && r.status === 'success' && r.worker !== 'worker-1')).toHaveLength(1);
+    expect(runs.filter((r) => r.status === 'success').length).toBeGreaterThanOrEqual(SHARDS);
+
+    expect(await alone.exited, alone.output()).toBe(0);
+    for (const c of await compareWithShards(single, sharedHome({ sharedDir: shared }))) {
+      expect(c, c.table).toMatchObject({ onlySingle: 0, onlyShards: 0 });
+    }
+    // No window lost or applied twice: the shards' checkpoints together hold each window the single home ran, once.
+    const windows = async (files: string[]) => {
+      const instance = await DuckDBInstance.create(':memory:');
+      const sql = await instance.connect();
+      const rows: string[] = [];
+      for (const [i, file] of files.entries()) {
+        await sql.run(`attach '${file}' as w${i} (read_only)`);
+        const reader = await sql.runAndReadAll(`select connection_id, table_name, kind, stage, date_from::varchar, date_to::varchar from w${i}.control.run_windows where status = 'success'`);
+        rows.push(...reader.getRowsJson().map((r) => JSON.stringify(r)));
+      }
+      sql.closeSync();
+      instance.closeSync();
+      return rows.sort();
+    };
+    const checkpoints = readdirSync(join(shared, 'shards')).map((s) => join(shared, 'shards', s, 'checkpoint.duckdb'));
+    expect(checkpoints).toHaveLength(SHARDS);
+    const fromShards = await windows(checkpoints);
+    expect(fromShards.length).toBeGreaterThan(CONNECTIONS);
+    expect(fromShards).toEqual(await windows([single.warehouse]));
+  }, 600_000);
+
+  it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
+    for (let i = 0; i < 2; i++) replicas.push(await startServe(shared, ['--requests-per-second', '3'], { env }));
+    const [a, b] = replicas as [ServeProcess, ServeProcess];
+    const headers = { 'service-api-key': key, 'content-type': 'application/json' };
+    const us = connections[0]!;
+    const created = await fetch(`${a.base}/exports`, {
+      method: 'POST', headers,
+      body: JSON.stringify({ sellerOrVendorIds: [us.id, connections[2]!.id], tableName: 'mkt_profit_by_date', from: '2026-09-01T07:00:00.000Z', to: '2026-10-01T06:59:59.000Z', outputType: 'CSV' }),
+    });
+    expect(created.status, await created.clone().text()).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    let raw: Response;
+    for (const started = Date.now(); ; await delay(400)) {
+      raw = await fetch(`${b.base}/exports/${id}/raw`, { headers, redirect: 'manual' });
+      if (raw.status !== 202 && raw.status !== 429) break;
+      if (Date.now() - started > 30_000) throw new Error(`export still running after 30 s:\n${a.output()}\n${b.output()}`);
+    }
+    expect(raw.status).toBe(302);
+    const file = await fetch(raw.headers.get('location')!);
+    const lines = (await file.text()).trim().split('\r\n');
+    // Two connections holding the same US files: every date of September twice, and a header.
+    expect(lines.length).toBe(1 + 2 * 30);
+
+    await delay(1500); // the bucket full again: 3 tokens for the organization, whichever replica asks
+    const answers = await Promise.all([a, b, a, b, a, b, a, b].map((r) => fetch(`${r.base}/util/sellers-and-vendors`, { headers }).then((res) => res.status)));
+    // One bucket of 3 (and what refills while the 8 requests are answered); two in-memory buckets would pass 6.
+    expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(4);
+    expect(answers.filter((s) => s === 429).length).toBeGreaterThanOrEqual(4);
+  }, 120_000);
+});
