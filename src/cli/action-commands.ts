@@ -1,10 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { Warehouse } from '../db/warehouse.ts';
-
-type WithHome = <T>(command: string, work: (wh: Warehouse) => Promise<T>) => Promise<T>;
+import type { CommandFactory, WithControl } from './arguments.ts';
 
 /** `mktdata org beta`, `mktdata actions enable|disable` and `mktdata connections access` (modules load when they run). */
-export function actionCommands(program: Command, command: (parent: Command, name: string, example: string) => Command, withHome: WithHome): void {
+export function actionCommands(program: Command, command: CommandFactory, withHome: WithControl): void {
   const sub = (name: string) => program.commands.find((c) => c.name() === name)!;
   command(sub('org'), 'beta', 'mktdata org beta --org $ORG --actions on')
     .description('give an organization the actions private beta, or take it away (without it the actions endpoints answer 501)')

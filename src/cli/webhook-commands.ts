@@ -1,10 +1,8 @@
 import { Option, type Command } from 'commander';
-import type { Warehouse } from '../db/warehouse.ts';
-
-type WithHome = <T>(command: string, work: (wh: Warehouse) => Promise<T>) => Promise<T>;
+import type { CommandFactory, WithControl } from './arguments.ts';
 
 /** `mktdata webhooks add|list|remove|replay` (their modules load when they run). */
-export function webhookCommands(program: Command, command: (parent: Command, name: string, example: string) => Command, withHome: WithHome): void {
+export function webhookCommands(program: Command, command: CommandFactory, withHome: WithControl): void {
   const webhooks = program.command('webhooks').description('webhook subscriptions (delivered by `mktdata serve`)');
   command(webhooks, 'add', 'WEBHOOK=$(mktdata webhooks add --org $ORG --url https://hooks.example.com/mktdata --types MKT_ORDER_UPDATE | tail -1)')
     .description('subscribe a receiver URL; prints the signing secret once, then the subscription id')

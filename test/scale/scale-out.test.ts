@@ -2,7 +2,7 @@
 // replicas (`mktdata serve` on the same control plane) on loopback, 60 connections holding the bundled demo files.
 // Every published table equals a single home's build of the same files; a worker killed with SIGKILL mid-run has its
 // shards finished by the others with no window lost or applied twice; an export created on one replica is served by
-// the other; the rate limit holds across the replicas. `npm run test:scale` runs this file alone.
+// the other; the rate limit holds across the replicas; a worker added takes shards over from their checkpoints. `npm run test:scale` runs this file alone.
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +132,20 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     expect(fromShards.length).toBeGreaterThan(CONNECTIONS);
     expect(fromShards).toEqual(await windows([single.warehouse]));
   }, 600_000);
+
+  it('moves shards to a worker added and builds on them without losing or doubling a row', async () => {
+    startWorker('worker-4');
+    // 6 shards over 3 workers: 2 each; over 4, two hold 2 and two hold 1, so worker-4 took one from another.
+    await waitFor('worker-4 holding a shard', async () => [...(await heldBy()).values()].includes('worker-4'));
+    const again = await mktdata(['run', '--pipeline', PIPELINE], env);
+    expect(again.code, again.output).toBe(0);
+    const moved = await store.db.selectFrom('control.shard_runs').select('shard').where('worker', '=', 'worker-4').where('status', '=', 'success').execute();
+    expect(moved.length).toBeGreaterThanOrEqual(1);
+    expect(workers.get('worker-4')!.output()).toMatch(/restored from its checkpoint/);
+    for (const c of await compareWithShards(single, sharedHome({ sharedDir: shared }))) {
+      expect(c, c.table).toMatchObject({ onlySingle: 0, onlyShards: 0 });
+    }
+  }, 300_000);
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
     for (let i = 0; i < 2; i++) replicas.push(await startServe(shared, ['--requests-per-second', '3'], { env }));
