@@ -12,10 +12,23 @@ import { date, wholeNumber } from './arguments.ts';
 // Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
 // `--version` and a mistyped command answer at once.
 
-/** Runs `work` on a home's warehouse, opened for writing as `command` and closed after. */
+/**
+ * Runs `work` on a home's warehouse, opened for writing as `command` and closed after. A scaled-out install has no
+ * such warehouse (its workers build the shards): the command is refused, naming the variable that makes it one.
+ */
 async function withHome<T>(command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
+  if ((await import('../scale/shard-home.ts')).scaleConfig()) {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `\`mktdata ${command}\` works on a single home; in this scaled-out install the workers build the shards (drop files in $MKTDATA_SHARED_DIR/landing/, see docs/scale-out.md)` });
+  }
   const { withWarehouse } = await import('../db/warehouse.ts');
   return withWarehouse(home(), command, work);
+}
+
+/** The home whose published data `query` and `export` read: in a scaled-out install, the shards' snapshots. */
+async function readHome() {
+  const { scaleConfig, sharedHome } = await import('../scale/shard-home.ts');
+  const config = scaleConfig();
+  return config ? sharedHome(config) : home();
 }
 
 /**
@@ -146,7 +159,7 @@ command(program, 'query', 'mktdata query "select date, profit from mkt_profit_by
   .description('run read-only SQL on the published snapshot')
   .argument('<sql>', 'SQL to run')
   .addOption(new Option('--format <format>', 'output format').choices(queryFormats).default('table'))
-  .action(async (sql: string, o) => (await import('./commands/query.ts')).query(home(), sql, o.format));
+  .action(async (sql: string, o) => (await import('./commands/query.ts')).query(await readHome(), sql, o.format));
 
 command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --connection $CONN --from 2026-03-01 --to 2026-03-31 --format parquet --out march.parquet')
   .description('write a catalog table to a file, as the HTTP export would')
@@ -159,7 +172,7 @@ command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --
   .requiredOption('--out <file>', 'file to write')
   .action(async (o) => {
     const { exportToFile } = await import('./commands/export.ts');
-    const rows = await exportToFile(home(), o);
+    const rows = await exportToFile(await readHome(), o);
     console.log(`wrote ${rows} rows to ${o.out}`);
   });
 

@@ -4,7 +4,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
-import type { PublishResult } from './publish.ts';
+import type { PublishedConnection, PublishResult } from './publish.ts';
 
 /**
  * Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. In a
@@ -58,3 +58,10 @@ function readManifestIn(dir: string): PublishResult | null {
 
 /** The manifest of the published snapshot, or null before the first publish. */
 export const readManifest = (home: Home): PublishResult | null => readManifestIn(home.publishedDir);
+
+/** The connections the published snapshot holds (in a scaled-out install, every shard's), or null before a publish. */
+export function publishedConnections(home: Home): PublishedConnection[] | null {
+  if (!home.shards) return readManifest(home)?.connections ?? null;
+  const shards = shardSnapshots(home.shards);
+  return shards.length === 0 ? null : shards.flatMap((s) => s.manifest.connections ?? []);
+}

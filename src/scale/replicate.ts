@@ -7,15 +7,20 @@ type Table = keyof ControlPlane & `control.${string}`;
 /**
  * What a shard copies from the shared control plane before a run, by table: the rows of its connections (the
  * organizations they belong to, by `organization_id`), and which columns the shard itself owns and keeps (a
- * connection's initial-load stage is the shard's own record of its runs).
+ * connection's initial-load stage is the shard's own record of its runs). Most tables are replaced; a ledger
+ * (`added`, by its key) only gains the rows the shard lacks: unit-cost changes made through the API are landed
+ * files of the `cogs` source there, which the shard's next run takes in as new files.
  */
-const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'; keep?: string[] }[] = [
+const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'; keep?: string[]; added?: string }[] = [
   { table: 'control.organizations', by: 'organization_id' },
   { table: 'control.connections', by: 'id', keep: ['initial_load_stage'] },
   { table: 'control.connection_credentials', by: 'connection_id' },
   { table: 'control.connection_access', by: 'connection_id' },
   { table: 'control.vendor_codes', by: 'connection_id' },
   { table: 'control.sqp_asins', by: 'connection_id' },
+  { table: 'control.cogs', by: 'connection_id' },
+  { table: 'control.landed_files', by: 'connection_id', added: 'id' },
+  { table: 'control.cogs_changes', by: 'connection_id', added: 'file_id' },
 ];
 
 /**
@@ -42,6 +47,13 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
       if (spec.keep && keys.length > 0) {
         for (const row of (await t.selectFrom(spec.table).select([column, ...spec.keep]).where(column, 'in', keys).execute()) as Record<string, unknown>[]) kept.set(row[column], row);
       }
+      if (spec.added) {
+        const present = new Set(rows.length === 0 ? [] : (await t.selectFrom(spec.table).select(spec.added).where(spec.added, 'in', rows.map((r) => r[spec.added!])).execute()).map((r: Record<string, unknown>) => r[spec.added!]));
+        const missing = rows.filter((r) => !present.has(r[spec.added!]));
+        if (missing.length > 0) await t.insertInto(spec.table).values(missing).execute();
+        copied += missing.length;
+        continue;
+      }
       if (keys.length > 0) await t.deleteFrom(spec.table).where(column, 'in', keys).execute();
       // A row new to the shard starts with the shard's own columns empty: a shard rebuilt from documents loads anew.
       const merged = rows.map((row) => ({ ...row, ...Object.fromEntries((spec.keep ?? []).map((c) => [c, kept.get(row[column])?.[c] ?? null])) }));
@@ -50,4 +62,26 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
     }
   });
   return copied;
+}
+
+/**
+ * Writes to the shared control plane the unit costs a shard's run landed from `cogs` documents (files landed at or
+ * after `since`), so that the API answers them and the next replication keeps them; returns how many rows.
+ */
+export async function shareLandedCogs(shard: ControlStore, shared: ControlStore, connectionIds: string[], since: Date): Promise<number> {
+  if (connectionIds.length === 0) return 0;
+  const files = shard.db.selectFrom('control.landed_files').select('id').where('source', '=', 'cogs').where('landed_at', '>=', since.toISOString());
+  const rows = await shard.db.selectFrom('control.cogs').selectAll().where('connection_id', 'in', connectionIds).where('file_id', 'in', files).execute();
+  if (rows.length === 0) return 0;
+  await shared.db.insertInto('control.cogs').values(rows)
+    .onConflict((oc) => oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
+      cost_item_value: eb.ref('excluded.cost_item_value'),
+      cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
+      item_supplier_name: eb.ref('excluded.item_supplier_name'),
+      file_id: eb.ref('excluded.file_id'),
+      line_number: eb.ref('excluded.line_number'),
+      updated_at: eb.ref('excluded.updated_at'),
+    })))
+    .execute();
+  return rows.length;
 }

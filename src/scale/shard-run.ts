@@ -8,7 +8,7 @@ import { shardOf } from '../control/shard-assignment.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 import { findPipeline, loadPipelines } from '../pipelines/pipeline-config.ts';
 import { runPipeline } from '../pipelines/run-pipeline.ts';
-import { replicateToShard } from './replicate.ts';
+import { replicateToShard, shareLandedCogs } from './replicate.ts';
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard, type ScaleConfig } from './shard-home.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */
@@ -63,8 +63,10 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
     await replicateToShard(store, wh, connections);
     const relanded = await relandMissing(wh, connections);
     if (relanded > 0) ctx.log(`${lease.shard}: ${relanded} landed document(s) its checkpoint did not have put back in landing/`);
+    const since = new Date();
     const fetcher = await liveFetcher(wh, { onWarning: ctx.log });
     summary = await runPipeline(wh, findPipeline(loadPipelines(), pipelineName), { trigger: job.trigger, fetcher });
+    await shareLandedCogs(wh, store, connections, since);
     // The connections' load stages are the shard's to keep; the API answers them from the shared control plane.
     const stages = await wh.db.selectFrom('control.connections').select(['id', 'initial_load_stage']).where('id', 'in', connections.length ? connections : ['']).execute();
     for (const s of stages) await store.db.updateTable('control.connections').set({ initial_load_stage: s.initial_load_stage }).where('id', '=', s.id).execute();

@@ -26,6 +26,8 @@ const SHARDS = 6;
 const PIPELINE = 'profit';
 /** The demo files each connection holds: its orders (and its unit costs), from which every profit table is computed. */
 const SOURCES = ['GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL'];
+/** Data lines of fixtures/demo/us/cogs.csv (one unit cost per SKU). */
+const COGS_LINES_US = 44;
 
 describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 API replicas, 60 connections', () => {
   let server: Awaited<ReturnType<typeof startPostgres>>;
@@ -145,6 +147,12 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     for (const c of await compareWithShards(single, sharedHome({ sharedDir: shared }))) {
       expect(c, c.table).toMatchObject({ onlySingle: 0, onlyShards: 0 });
     }
+    // An analyst's query reads every shard; a command that needs a single home's warehouse says why it cannot run.
+    const query = await mktdata(['query', 'select count(distinct seller_or_vendor_id) as connections from mkt_profit_by_date', '--format', 'csv'], env);
+    expect(query.output).toBe(`connections\r\n${CONNECTIONS}\r\n`);
+    const plan = await mktdata(['plan'], env);
+    expect(plan.code).toBe(1);
+    expect(plan.output).toMatch(/MKTDATA_DATABASE_URL.*`mktdata plan` works on a single home; in this scaled-out install the workers build the shards/);
   }, 300_000);
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
@@ -176,4 +184,34 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(4);
     expect(answers.filter((s) => s === 429).length).toBeGreaterThanOrEqual(4);
   }, 120_000);
+
+  it('carries a unit-cost change made through a replica into the shard that builds its connection', async () => {
+    const [a] = replicas as [ServeProcess];
+    const [changed, same] = [connections[0]!, connections[2]!]; // both hold the US files
+    await delay(1500); // a full rate-limit bucket
+    // ACM-TENT-2P-GRN costs 71.0528 + 1.8983 in the demo's cogs.csv from 2026-01-01; 80 + 2 from the same day on.
+    const put = await fetch(`${a.base}/cogs`, {
+      method: 'POST', headers: { 'service-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ sellerOrVendorId: changed.id, cogsToUpsert: [{ asin: 'B08FCHRZNY', sku: 'ACM-TENT-2P-GRN', costCurrency: 'USD', fromDate: '2026-01-01', costItemValue: 80, costItemShippingValue: 2 }] }),
+    });
+    expect(put.status, await put.clone().text()).toBe(200);
+    const run = await mktdata(['run', '--pipeline', PIPELINE], env);
+    expect(run.code, run.output).toBe(0);
+    const tent = async (id: string) => {
+      const sql = `select count(*) as lines, sum(quantity) as units, sum(cogs_item_value) as item, sum(cogs_shipping_value) as shipping from mkt_order_items_with_cogs where seller_or_vendor_id = '${id}' and sku = 'ACM-TENT-2P-GRN' and cogs_present`;
+      const r = await mktdata(['query', sql, '--format', 'json'], env);
+      return (JSON.parse(r.output) as { lines: number; units: number; item: string; shipping: string }[])[0]!;
+    };
+    const after = await tent(changed.id);
+    expect(after.lines).toBeGreaterThan(0);
+    // cogs_item_value is the unit cost as of the order date × quantity.
+    expect([Number(after.item), Number(after.shipping)]).toEqual([after.units * 80, after.units * 2]);
+    const other = await tent(same.id);
+    expect(other.units).toBe(after.units);
+    expect(Number(other.item)).toBeCloseTo(other.units * 71.0528, 2);
+    // The shared control plane holds the costs the shard landed from cogs.csv too (the change replaced one of them).
+    const shared = await store.db.selectFrom('control.cogs').select(['sku', 'cost_item_value']).where('connection_id', '=', changed.id).execute();
+    expect(shared).toHaveLength(COGS_LINES_US);
+    expect(Number(shared.find((r) => r.sku === 'ACM-TENT-2P-GRN')!.cost_item_value)).toBe(80);
+  }, 180_000);
 });

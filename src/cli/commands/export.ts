@@ -4,7 +4,7 @@ import { exportRequestSchema } from '../../exports/export-request.ts';
 import { resolveExport } from '../../exports/export-source.ts';
 import { writeExport } from '../../exports/write-export.ts';
 import type { Home } from '../../home.ts';
-import { readManifest } from '../../publish/open-snapshot.ts';
+import { publishedConnections } from '../../publish/open-snapshot.ts';
 
 /** Options of `mktdata export`: flags, over an ExportRequest read from `--request`. */
 export interface ExportOptions {
@@ -44,9 +44,9 @@ export async function exportToFile(home: Home, o: ExportOptions): Promise<number
     const issue = parsed.error.issues[0]!;
     throw new MktdataError('ERR_INPUT_INVALID', { where: issue.path.join('.') || 'request', reason: issue.message });
   }
-  const manifest = readManifest(home);
-  if (!manifest) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
-  const { query } = resolveExport(parsed.data, manifest.connections ?? []);
+  const connections = publishedConnections(home);
+  if (!connections) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
+  const { query } = resolveExport(parsed.data, connections);
   const { rows } = await writeExport(home, query, parsed.data.outputType, o.out);
   return rows;
 }
