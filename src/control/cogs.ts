@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely, OnConflictBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadPipelines } from '../pipelines/pipeline-config.ts';
@@ -51,6 +51,17 @@ async function recordChange(trx: Kysely<ControlPlane>, connectionId: string, req
   return id;
 }
 
+/** A unit cost written again for its key (connection, asin, sku, currency, fromDate) replaces the one there. */
+export const upsertCogsRows = (oc: OnConflictBuilder<ControlPlane, 'control.cogs'>) =>
+  oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
+    cost_item_value: eb.ref('excluded.cost_item_value'),
+    cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
+    item_supplier_name: eb.ref('excluded.item_supplier_name'),
+    file_id: eb.ref('excluded.file_id'),
+    line_number: eb.ref('excluded.line_number'),
+    updated_at: eb.ref('excluded.updated_at'),
+  }));
+
 const keyOf = (r: CogsRow) => JSON.stringify([r.asin, r.sku, r.costCurrency, r.fromDate]);
 
 /**
@@ -76,14 +87,7 @@ export async function upsertCogs(wh: Warehouse, organizationId: string, connecti
       file_id: fileId,
       line_number: i + 1,
       updated_at: at.toISOString(),
-    }))).onConflict((oc) => oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
-      cost_item_value: eb.ref('excluded.cost_item_value'),
-      cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
-      item_supplier_name: eb.ref('excluded.item_supplier_name'),
-      file_id: eb.ref('excluded.file_id'),
-      line_number: eb.ref('excluded.line_number'),
-      updated_at: eb.ref('excluded.updated_at'),
-    }))).execute();
+    }))).onConflict(upsertCogsRows).execute();
   });
   return { changeId, upserted: unique.length, rebuild: cogsRebuild(from) };
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
+import { upsertCogsRows } from '../control/cogs.ts';
 
 type Table = keyof ControlPlane & `control.${string}`;
 
@@ -73,15 +74,6 @@ export async function shareLandedCogs(shard: ControlStore, shared: ControlStore,
   const files = shard.db.selectFrom('control.landed_files').select('id').where('source', '=', 'cogs').where('landed_at', '>=', since.toISOString());
   const rows = await shard.db.selectFrom('control.cogs').selectAll().where('connection_id', 'in', connectionIds).where('file_id', 'in', files).execute();
   if (rows.length === 0) return 0;
-  await shared.db.insertInto('control.cogs').values(rows)
-    .onConflict((oc) => oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
-      cost_item_value: eb.ref('excluded.cost_item_value'),
-      cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
-      item_supplier_name: eb.ref('excluded.item_supplier_name'),
-      file_id: eb.ref('excluded.file_id'),
-      line_number: eb.ref('excluded.line_number'),
-      updated_at: eb.ref('excluded.updated_at'),
-    })))
-    .execute();
+  await shared.db.insertInto('control.cogs').values(rows).onConflict(upsertCogsRows).execute();
   return rows.length;
 }
