@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ControlPlane } from './control-plane.ts';
 import { migrateControlPlane } from './migrations/index.ts';
+import { MktdataError } from '../errors.ts';
 
 /**
  * The control plane as the code that only reads and writes it sees it (organizations, keys, connections, tokens and
@@ -27,6 +28,20 @@ export async function openPostgresControl(url: string): Promise<ControlStore & {
     await migrateControlPlane(db);
   } catch (error) {
     await db.destroy();
+    // Which server did not answer, never the URL itself: it may carry a password.
+    // A system error (ECONNREFUSED, ENOTFOUND …) or PostgreSQL's connection, authentication or database classes.
+    const code = String((error as NodeJS.ErrnoException).code ?? '');
+    if (/^E[A-Z]+$|^08|^28|^3D/.test(code)) {
+      const where = (() => {
+        try {
+          const u = new URL(url);
+          return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+        } catch {
+          return 'the URL given';
+        }
+      })();
+      throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `PostgreSQL at ${where} could not be used (${String((error as Error).message).split('\n')[0]})` }, { cause: error });
+    }
     throw error;
   }
   return { db, close: () => db.destroy() };

@@ -153,6 +153,11 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     const plan = await mktdata(['plan'], env);
     expect(plan.code).toBe(1);
     expect(plan.output).toMatch(/MKTDATA_DATABASE_URL.*`mktdata plan` works on a single home; in this scaled-out install the workers build the shards/);
+    // A control plane that cannot be reached is named by its variable, host and database, never its password.
+    const unreachable = await mktdata(['org', 'create', '--name', 'X'], { ...env, MKTDATA_DATABASE_URL: 'postgres://mktdata:s3cret-pw@127.0.0.1:1/mktdata' });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.output).toMatch(/^mktdata: MKTDATA_DATABASE_URL: PostgreSQL at 127\.0\.0\.1:1\/mktdata could not be used \(connect ECONNREFUSED/);
+    expect(unreachable.output).not.toContain('s3cret-pw');
   }, 300_000);
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {

@@ -43,6 +43,9 @@ export interface WorkerCommandOptions {
 /** `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM. */
 export async function worker(o: WorkerCommandOptions): Promise<void> {
   const config = requireScaleConfig('worker');
+  // Leases are renewed every third of their time; pg-boss polls twice a second at most.
+  if (o.leaseSeconds < 3) throw new MktdataError('ERR_INPUT_INVALID', { where: '--lease-seconds', reason: `${o.leaseSeconds} is too short: at least 3` });
+  if (o.pollSeconds < 1) throw new MktdataError('ERR_INPUT_INVALID', { where: '--poll-seconds', reason: `${o.pollSeconds} is too short: at least 1` });
   const id = o.id ?? `${hostname()}-${process.pid}`;
   const store = await openPostgresControl(config.databaseUrl);
   const boss = await openJobQueue(config.databaseUrl, config.shards, (error) => console.error(`job queue: ${error.message}`));
