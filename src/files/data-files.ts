@@ -164,7 +164,8 @@ export async function listDataFiles(wh: Warehouse, organizationId: string, filte
   let base = wh.db.selectFrom('control.data_files').where('organization_id', '=', organizationId);
   // A given array is never empty: the query schema turns every parameter into at least one item.
   if (group) base = base.where('file_group', '=', group);
-  if (query) base = base.where(sql<boolean>`contains(lower(name), lower(${query}))`);
+  // strpos, not DuckDB's contains: the same SQL runs on a scaled-out install's PostgreSQL.
+  if (query) base = base.where(sql<boolean>`strpos(lower(name), lower(${query})) > 0`);
   if (statuses) base = base.where(statusSql(now), 'in', statuses);
   if (types) base = base.where('type', 'in', types);
   if (sources) base = base.where('source', 'in', sources);

@@ -183,6 +183,11 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     // Two connections holding the same US files: every date of September twice, and a header.
     expect(lines.length).toBe(1 + 2 * 30);
 
+    // The files list with a name search answers from PostgreSQL too (its SQL runs on both stores).
+    const files = await fetch(`${b.base}/files?query=Report&statuses=UPLOADED`, { headers });
+    expect(files.status, await files.clone().text()).toBe(200);
+    expect(await files.json()).toMatchObject({ items: [] });
+
     await delay(1500); // the bucket full again: 3 tokens for the organization, whichever replica asks
     const answers = await Promise.all([a, b, a, b, a, b, a, b].map((r) => fetch(`${r.base}/util/sellers-and-vendors`, { headers }).then((res) => res.status)));
     // One bucket of 3 (and what refills while the 8 requests are answered); two in-memory buckets would pass 6.
