@@ -7,6 +7,8 @@ export class PassLoop {
   private timer: NodeJS.Timeout | null = null;
   private next: Promise<number> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
+  /** Set by `stop`: a pass that works in rounds ends after the round in progress. */
+  stopping = false;
 
   constructor(
     private readonly pass: () => Promise<number>,
@@ -33,6 +35,7 @@ export class PassLoop {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.chain;

@@ -12,8 +12,10 @@ type Table = keyof ControlPlane & `control.${string}`;
  * (`added`, by its key) only gains the rows the shard lacks: unit-cost changes made through the API are landed
  * files of the `cogs` source there, which the shard's next run takes in as new files.
  */
-const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'; keep?: string[]; added?: string }[] = [
-  { table: 'control.organizations', by: 'organization_id' },
+const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'; of?: 'organizations'; keep?: string[]; added?: string }[] = [
+  { table: 'control.organizations', by: 'id', of: 'organizations' },
+  // Which events a run derives (webhooks/outbox.ts); the shard never delivers them (scale/relay-events.ts).
+  { table: 'control.webhook_subscriptions', by: 'organization_id', of: 'organizations' },
   { table: 'control.connections', by: 'id', keep: ['initial_load_stage'] },
   { table: 'control.connection_credentials', by: 'connection_id' },
   { table: 'control.connection_access', by: 'connection_id' },
@@ -35,8 +37,8 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
   const db = shared.db as unknown as Kysely<any>;
   const organizations = (await shared.db.selectFrom('control.connections').select('organization_id').where('id', 'in', connectionIds).execute()).map((r) => r.organization_id);
   const fetched = await Promise.all(replicated.map(async (spec) => {
-    const keys = spec.by === 'organization_id' ? organizations : connectionIds;
-    const column = spec.by === 'organization_id' ? 'id' : spec.by;
+    const keys = spec.of === 'organizations' ? organizations : connectionIds;
+    const column = spec.by;
     const rows = keys.length === 0 ? [] : ((await db.selectFrom(spec.table).selectAll().where(column, 'in', keys).execute()) as Record<string, unknown>[]);
     return { spec, column, keys, rows };
   }));

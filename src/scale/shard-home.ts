@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MktdataError } from '../errors.ts';
 import { resolveHome, type Home } from '../home.ts';
+import type { Transaction } from 'kysely';
 import type { ControlStore } from '../db/control-store.ts';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { sidecarOf } from '../pipelines/landing.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
@@ -109,8 +111,15 @@ export async function relandMissing(wh: Warehouse, connectionIds: string[]): Pro
  * Copies files into the shared folder under the shard's fence: each is copied beside its target, then renamed into
  * place inside a transaction that holds the shard's lease row and finds the lease still carrying `lease.token`. A
  * worker that lost the shard (it froze past its lease and another took over) renames nothing and gets false.
+ * The renames come after `alsoWrite`, last before the commit.
  */
-export async function copyFenced(store: ControlStore, lease: Pick<ShardLease, 'shard' | 'token'>, files: { from: string; to: string }[]): Promise<boolean> {
+export async function copyFenced(
+  store: ControlStore,
+  lease: Pick<ShardLease, 'shard' | 'token'>,
+  files: { from: string; to: string }[],
+  /** shared control-plane writes that stand only with the files (they commit with the renames) */
+  alsoWrite?: (trx: Transaction<ControlPlane>) => Promise<unknown>,
+): Promise<boolean> {
   const staged = files.map(({ from, to }) => {
     mkdirSync(join(to, '..'), { recursive: true });
     const next = `${to}.next-${randomUUID()}`;
@@ -121,6 +130,7 @@ export async function copyFenced(store: ControlStore, lease: Pick<ShardLease, 's
     return await store.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('control.shard_leases').select('token').where('shard', '=', lease.shard).forUpdate().executeTakeFirst();
       if (!row || Number(row.token) !== lease.token) return false;
+      await alsoWrite?.(trx);
       for (const { next, to } of staged) renameSync(next, to);
       return true;
     });

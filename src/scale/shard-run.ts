@@ -9,6 +9,7 @@ import type { ShardLease } from '../control/shard-leases.ts';
 import { findPipeline, loadPipelines } from '../pipelines/pipeline-config.ts';
 import { runPipeline } from '../pipelines/run-pipeline.ts';
 import { replicateToShard, shareLandedCogs } from './replicate.ts';
+import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-events.ts';
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard, type ScaleConfig } from './shard-home.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */
@@ -41,7 +42,8 @@ export async function shardConnections(store: ControlStore, config: ScaleConfig,
  * One pipeline run of a shard on the worker holding it: the local warehouse made current (kept, or restored from
  * the shard's checkpoint after a takeover, with the documents landed since put back in landing/), the shard's
  * control rows copied from PostgreSQL, the ordinary run (land, plan, fetch, build, publish), then the published
- * snapshot and the checkpoint copied to the shared folder under the lease's fence. A worker that lost the shard
+ * snapshot and the checkpoint copied to the shared folder, and the webhook events the run derived relayed to the
+ * shared outbox, under the lease's fence. A worker that lost the shard
  * meanwhile shares nothing ("fenced"): its build is discarded and the new holder's stands.
  */
 export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline: string; trigger: 'cli' | 'schedule' }): Promise<ShardRunResult> {
@@ -58,9 +60,11 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
     store.db.updateTable('control.shard_runs').set({ status, run_id: runId, windows, error, finished_at: new Date().toISOString() }).where('id', '=', id).execute();
   const wh = await openWarehouse(home, `worker ${lease.shard}`, { create: true });
   let summary;
+  let outbox: Outbox;
   try {
     const connections = await shardConnections(store, config, lease.shard);
     await replicateToShard(store, wh, connections);
+    await forgetRelayed(wh, store);
     const relanded = await relandMissing(wh, connections);
     if (relanded > 0) ctx.log(`${lease.shard}: ${relanded} landed document(s) its checkpoint did not have put back in landing/`);
     const since = new Date();
@@ -70,6 +74,7 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
     // The connections' load stages are the shard's to keep; the API answers them from the shared control plane.
     const stages = await wh.db.selectFrom('control.connections').select(['id', 'initial_load_stage']).where('id', 'in', connections.length ? connections : ['']).execute();
     for (const s of stages) await store.db.updateTable('control.connections').set({ initial_load_stage: s.initial_load_stage }).where('id', '=', s.id).execute();
+    outbox = await readOutbox(wh);
   } catch (error) {
     await finish('failed', summary?.runId ?? null, 0, String((error as Error).message ?? error));
     throw error;
@@ -83,7 +88,7 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
   }
   let fenced: boolean;
   try {
-    fenced = !(await copyFenced(store, lease, files));
+    fenced = !(await copyFenced(store, lease, files, (trx) => relayOutbox(trx, outbox)));
   } catch (error) {
     await finish('failed', summary.runId, summary.windows.length, `sharing the shard's snapshot failed: ${String((error as Error).message ?? error)}`);
     throw error;

@@ -8,6 +8,9 @@ import { subscriptionSecret } from './subscriptions.ts';
 /** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
 export const retryWindowMs = 24 * 3_600_000;
 
+/** How long past an attempt's timeout a claimed delivery stays claimed. */
+const claimMs = 60_000;
+
 /** The wait before attempt `attempts + 1`: exponential from 5 s, at most an hour, with ±50 % jitter. */
 export const backoffMs = (attempts: number, random = Math.random()) => Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
 
@@ -87,7 +90,7 @@ export class WebhookDeliverer {
 
   private async pass(): Promise<number> {
     let attempted = 0;
-    for (;;) {
+    while (!this.loop.stopping) {
       const due = await this.due();
       if (due.length === 0) return attempted;
       // Each subscription's secret is read once a batch; the outcomes are written together after it.
@@ -102,19 +105,47 @@ export class WebhookDeliverer {
       await this.record(outcomes);
       attempted += due.length;
     }
+    return attempted; // stopping: the rest waits for the next start
   }
 
+  /**
+   * The deliveries due now, each claimed for this process (its next attempt moved past the attempt's timeout, so
+   * another API replica working the same outbox skips it; a process that dies mid-attempt leaves it to be tried again
+   * when the claim runs out).
+   */
   private async due(): Promise<Due[]> {
+    const now = new Date(this.now());
+    const candidates = await this.candidates(now);
+    if (candidates.length === 0) return [];
+    const claimed = await this.wh.db.updateTable('control.webhook_deliveries')
+      .set({ next_attempt_at: new Date(now.getTime() + (this.options.timeoutMs ?? 10_000) + claimMs).toISOString() })
+      .where('id', 'in', candidates.map((d) => d.id)).where('status', '=', 'PENDING').where('next_attempt_at', '<=', now.toISOString())
+      .returning('id').execute();
+    const ids = new Set(claimed.map((c) => c.id));
+    return candidates.filter((d) => ids.has(d.id));
+  }
+
+  /**
+   * The first 200 due deliveries in emission order, but none behind a pending one of its receiver and ordering key:
+   * pending deliveries ranked within (receiver, key) in one pass, the bodies read for those picked only.
+   */
+  private async candidates(now: Date): Promise<Due[]> {
     const { rows } = await kysql<Due>`
-      select d.id, d.event_id, d.subscription_id, d.url, d.attempts, d.created_at::varchar as created_at, e.body
-      from control.webhook_deliveries d join control.webhook_events e on e.id = d.event_id
-      where d.status = 'PENDING' and d.next_attempt_at <= ${new Date(this.now()).toISOString()}::timestamptz
-        and (e.ordering_key is null or not exists (
-          select 1 from control.webhook_deliveries p join control.webhook_events pe on pe.id = p.event_id
-          where p.status = 'PENDING' and p.url = d.url and p.subscription_id is not distinct from d.subscription_id
-            and pe.ordering_key = e.ordering_key and pe.seq < e.seq))
-      order by e.seq
-      limit 200`.execute(this.wh.db);
+      with pending as (
+        select d.id, d.event_id, d.subscription_id, d.url, d.attempts, d.created_at, d.next_attempt_at, e.seq, e.ordering_key,
+               row_number() over (partition by d.url, d.subscription_id, e.ordering_key order by e.seq) as place
+        from control.webhook_deliveries d join control.webhook_events e on e.id = d.event_id
+        where d.status = 'PENDING'
+      ),
+      picked as (
+        select * from pending
+        where (ordering_key is null or place = 1) and next_attempt_at <= ${now.toISOString()}::timestamptz
+        order by seq
+        limit 200
+      )
+      select p.id, p.event_id, p.subscription_id, p.url, p.attempts, p.created_at::varchar as created_at, e.body
+      from picked p join control.webhook_events e on e.id = p.event_id
+      order by p.seq`.execute(this.wh.db);
     return rows;
   }
 
@@ -151,13 +182,15 @@ export class WebhookDeliverer {
 
   /** Writes a batch's outcomes in one statement; a delivery given up disables its subscription. */
   private async record(outcomes: Outcome[]): Promise<void> {
+    // One statement over a VALUES list (both stores read it), each value cast to its column's type.
+    const values = outcomes.map(({ row: r }) => kysql`(${r.id}, ${r.status}, cast(${r.attempts} as integer), cast(${r.last_attempt_at} as timestamptz),
+      cast(${r.last_status} as integer), cast(${r.last_error} as varchar), cast(${r.next_attempt_at} as timestamptz), cast(${r.delivered_at} as timestamptz))`);
     await kysql`
-      update control.webhook_deliveries d
-      set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at::timestamptz, last_status = o.last_status,
-          last_error = o.last_error, next_attempt_at = o.next_attempt_at::timestamptz, delivered_at = o.delivered_at::timestamptz
-      from (select unnest(from_json(${JSON.stringify(outcomes.map((o) => o.row))},
-        '[{"id":"VARCHAR","status":"VARCHAR","attempts":"INTEGER","last_attempt_at":"VARCHAR","last_status":"INTEGER","last_error":"VARCHAR","next_attempt_at":"VARCHAR","delivered_at":"VARCHAR"}]'), recursive := true)) o
-      where d.id = o.id`.execute(this.wh.db);
+      update control.webhook_deliveries
+      set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at, last_status = o.last_status,
+          last_error = o.last_error, next_attempt_at = o.next_attempt_at, delivered_at = o.delivered_at
+      from (values ${kysql.join(values)}) as o(id, status, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at)
+      where control.webhook_deliveries.id = o.id`.execute(this.wh.db);
     for (const o of outcomes.filter((o) => o.row.status === 'FAILED')) await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }
 

@@ -76,10 +76,11 @@ async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void
   if (!connection) return;
   const subscribed = await ctx.sql.runAndReadAll(
     `select 1 from control.webhook_subscriptions s where s.organization_id = $organizationId and s.deleted_at is null and s.disabled_at is null
-       and list_contains(from_json(s.message_types, '["VARCHAR"]'), $type) limit 1`,
-    { organizationId: connection.organization_id, type: kind.messageType },
+       and list_contains(from_json(s.message_types, '["VARCHAR"]'), $type)
+       and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), $connectionId)) limit 1`,
+    { organizationId: connection.organization_id, type: kind.messageType, connectionId: connection.id },
   );
-  if (subscribed.currentRowCount === 0) return; // nobody receives them: the comparison is skipped
+  if (subscribed.currentRowCount === 0) return; // nobody receives this connection's: the comparison is skipped
   const names = kind.state.map((s) => /\bas (\w+)$/.exec(s.trim())![1]!);
   const stateOf = (alias: string) => `to_json({ ${names.map((n) => `'${n}': ${alias}.${n}`).join(', ')} })`;
   await appendEvents(

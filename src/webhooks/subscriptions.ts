@@ -107,17 +107,16 @@ export async function subscriptionSecret(wh: Warehouse, id: string): Promise<str
 export async function replay(wh: Warehouse, id: string, since: Date, at = new Date()): Promise<number> {
   const subscription = await getSubscription(wh, null, id);
   await wh.db.updateTable('control.webhook_subscriptions').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id).execute();
-  const reader = await wh.sql.runAndReadAll(
-    `insert into control.webhook_deliveries
-     select uuid()::varchar, e.id, s.id, s.url, 'PENDING', 0, $at::timestamptz, $at::timestamptz, null, null, null, null
-     from control.webhook_events e join control.webhook_subscriptions s on s.id = $id
-     where e.emitted_at >= $since::timestamptz
-       and e.id in (select event_id from control.webhook_deliveries where subscription_id = $id)
-     order by e.seq
-     returning 1`,
-    { id: subscription.id, since: since.toISOString(), at: at.toISOString() },
-  );
-  return reader.currentRowCount;
+  const events = await wh.db.selectFrom('control.webhook_events').select('id')
+    .where('emitted_at', '>=', since.toISOString())
+    .where('id', 'in', wh.db.selectFrom('control.webhook_deliveries').select('event_id').where('subscription_id', '=', id))
+    .orderBy('seq').execute();
+  const queued = events.map((e) => ({
+    id: randomUUID(), event_id: e.id, subscription_id: subscription.id, url: subscription.url, status: 'PENDING' as const, attempts: 0, next_attempt_at: at.toISOString(),
+    created_at: at.toISOString(), last_attempt_at: null, last_status: null, last_error: null, delivered_at: null,
+  }));
+  for (let i = 0; i < queued.length; i += 1000) await wh.db.insertInto('control.webhook_deliveries').values(queued.slice(i, i + 1000)).execute();
+  return queued.length;
 }
 
 /** SQL: subscription `s` receives event `e` (same organization, a type it wants, a seller it wants; live). */

@@ -1,7 +1,8 @@
 // The control plane's two stores (issue: scale-out, "Seams"): the same migrations build the same tables in the
 // warehouse's DuckDB and in PostgreSQL (Debian's, started by the test), and the same control-plane operations
 // behave the same on both: organizations and keys, a conditional token debit that two racing operations cannot
-// both pass, the actions queue with its access rule and live-action limit, SQP lists, exports and their schedules.
+// both pass, the actions queue with its access rule and live-action limit, SQP lists, exports and their schedules,
+// the webhook outbox worked by two API processes at once.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -22,6 +23,11 @@ import { ScheduleRunner } from '../../src/exports/schedule-runner.ts';
 import { exportRequestSchema } from '../../src/exports/export-request.ts';
 import { createSchedule, requireSchedule } from '../../src/exports/export-schedules.ts';
 import { resolveHome } from '../../src/home.ts';
+import { WebhookDeliverer } from '../../src/webhooks/deliverer.ts';
+import { allowedNetworks } from '../../src/webhooks/address.ts';
+import { createSubscription, replay } from '../../src/webhooks/subscriptions.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { makeHome } from '../helpers/home.ts';
 import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
 
@@ -150,6 +156,57 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     expect(await replicas[1]!.fire(schedule.id, new Date('2026-11-28T14:00:00Z'))).not.toBeNull(); // the next day's slot
     const exports = await store.db.selectFrom('control.exports').select('id').where('schedule_id', '=', schedule.id).execute();
     expect(exports).toHaveLength(2);
+  });
+
+  it('delivers each event of the webhook outbox once across two processes, one order id in order, and replays it', async () => {
+    // A receiver on loopback that answers 200 after a moment (so both processes are at work at once).
+    const received: { id: string; body: string; signed: boolean }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => setTimeout(() => {
+        received.push({ id: String(req.headers['webhook-id']), body, signed: /^v1,/.test(String(req.headers['webhook-signature'])) });
+        res.end();
+      }, 20));
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const home = resolveHome(join(tmpdir(), `webhooks-${org}`)); // the signing key's home (the shared folder when scaled out)
+      const wh = { ...store, home, sql: undefined as never };
+      const subscription = await createSubscription(wh, org, { url, messageTypes: ['MKT_ORDER_UPDATE'] });
+      // Five events: three of order A (in this order), two of order B; one delivery each.
+      const at = '2026-11-27T10:00:00.000Z';
+      const events = ['A:Pending', 'B:Pending', 'A:Unshipped', 'B:Shipped', 'A:Shipped'].map((v, i) => ({
+        id: `msg_${org.slice(0, 8)}${i}`, seq: 1000 + i, organization_id: org, connection_id: connection, message_type: 'MKT_ORDER_UPDATE',
+        ordering_key: v.split(':')[0]!, dedupe_key: null, body: JSON.stringify({ order: v }), occurred_at: at, emitted_at: at, batch: null,
+      }));
+      await store.db.insertInto('control.webhook_events').values(events).execute();
+      await store.db.insertInto('control.webhook_deliveries').values(events.map((e) => ({
+        id: `d-${e.id}`, event_id: e.id, subscription_id: subscription.id, url, status: 'PENDING' as const, attempts: 0, next_attempt_at: at,
+        created_at: at, last_attempt_at: null, last_status: null, last_error: null, delivered_at: null,
+      }))).execute();
+      const other = store.twin ? await store.twin() : store;
+      const clock = Date.parse('2026-11-27T10:00:01Z');
+      const options = { networks: allowedNetworks('127.0.0.1'), now: () => clock };
+      const deliverers = [new WebhookDeliverer(wh, options), new WebhookDeliverer({ ...other, home, sql: undefined as never, close: async () => {} }, options)];
+      // A pass sends at most one delivery of an order id at a time: three rounds of both processes empty the outbox.
+      for (let round = 0; round < 3; round++) await Promise.all(deliverers.map((d) => d.deliverDue()));
+      expect(received.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort()); // each once
+      expect(received.every((r) => r.signed)).toBe(true);
+      const orderA = received.filter((r) => r.body.includes('"A:')).map((r) => JSON.parse(r.body).order);
+      expect(orderA).toEqual(['A:Pending', 'A:Unshipped', 'A:Shipped']);
+      const states = await store.db.selectFrom('control.webhook_deliveries').select(['status', 'attempts']).where('subscription_id', '=', subscription.id).execute();
+      expect(states).toEqual(events.map(() => ({ status: 'DELIVERED', attempts: 1 })));
+      // Replayed: the same five webhook ids again, once each.
+      expect(await replay(wh, subscription.id, new Date('2026-11-27T00:00:00Z'))).toBe(5);
+      received.length = 0;
+      for (let round = 0; round < 3; round++) await Promise.all(deliverers.map((d) => d.deliverDue()));
+      expect(received.map((r) => r.id).sort()).toEqual(events.map((e) => e.id).sort());
+      if (other !== store) await other.close();
+    } finally {
+      receiver.close();
+    }
   });
 
   it('holds the API rate limit across two processes sharing the buckets', async () => {

@@ -2,8 +2,12 @@
 // replicas (`mktdata serve` on the same control plane) on loopback, 60 connections holding the bundled demo files.
 // Every published table equals a single home's build of the same files; a worker killed with SIGKILL mid-run has its
 // shards finished by the others with no window lost or applied twice; an export created on one replica is served by
-// the other; the rate limit holds across the replicas; a worker added takes shards over from their checkpoints. `npm run test:scale` runs this file alone.
+// the other; the rate limit holds across the replicas; a worker added takes shards over from their checkpoints; the
+// webhook events the shards derive are delivered by the replicas, each once, as a single home derives them.
+// `npm run test:scale` runs this file alone.
 import { mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -14,7 +18,9 @@ import { createApiKey } from '../../src/control/organizations.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { resolveHome } from '../../src/home.ts';
-import { sharedHome } from '../../src/scale/shard-home.ts';
+import { scaleConfig, sharedHome } from '../../src/scale/shard-home.ts';
+import { shardOf } from '../../src/control/shard-assignment.ts';
+import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
 import { compareWithShards, dropDemoFiles, mktdata, scaleConnections, startMktdata, type Child } from '../helpers/scale.ts';
 import { startServe, type ServeProcess } from '../helpers/serve.ts';
@@ -43,6 +49,16 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
   const replicas: ServeProcess[] = [];
   let env: NodeJS.ProcessEnv;
   let key = '';
+  // A webhook receiver on loopback: what the API replicas deliver.
+  const received: { id: string; body: string }[] = [];
+  const receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ id: String(req.headers['webhook-id']), body });
+      res.end();
+    });
+  });
 
   const startWorker = (id: string) => {
     const worker = startMktdata(['worker', '--work-dir', join(root, id), '--id', id, '--lease-seconds', '3', '--poll-seconds', '1', '--no-pipelines'], env);
@@ -73,6 +89,14 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     for (const c of connections) {
       for (const control of [store, wh]) await addConnection(control, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
     }
+    // One subscription on each side to the order updates of one connection of every shard (so a shard of the
+    // worker killed below is among them): the single home derives the events the scaled-out install must deliver.
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const shards = scaleConfig(env)!.shards;
+    const subscribed = shards.map((shard) => connections.find((c) => shardOf(c.id, shards) === shard)!.id);
+    const hook = { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, messageTypes: ['MKT_ORDER_UPDATE'], sellerOrVendorIds: subscribed };
+    await createSubscription({ ...store, home: sharedHome({ sharedDir: shared }), sql: undefined as never, close: async () => {} }, organizationId, hook);
+    await createSubscription(wh, organizationId, hook);
     await wh.close();
     dropDemoFiles(single.landing, connections, SOURCES);
     dropDemoFiles(join(shared, 'landing'), connections, SOURCES);
@@ -81,6 +105,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
   afterAll(async () => {
     for (const w of workers.values()) if (w.child.exitCode === null) w.child.kill('SIGKILL');
     for (const r of replicas) await r.stop();
+    receiver.close();
     await store?.close();
     server?.stop();
   });
@@ -170,7 +195,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
   }, 300_000);
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
-    for (let i = 0; i < 2; i++) replicas.push(await startServe(shared, ['--requests-per-second', '3'], { env }));
+    for (let i = 0; i < 2; i++) replicas.push(await startServe(shared, ['--requests-per-second', '3'], { env: { ...env, MKTDATA_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1' } }));
     const [a, b] = replicas as [ServeProcess, ServeProcess];
     const headers = { 'service-api-key': key, 'content-type': 'application/json' };
     const us = connections[0]!;
@@ -232,5 +257,21 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     const shared = await store.db.selectFrom('control.cogs').select(['sku', 'cost_item_value']).where('connection_id', '=', changed.id).execute();
     expect(shared).toHaveLength(COGS_LINES_US);
     expect(Number(shared.find((r) => r.sku === 'ACM-TENT-2P-GRN')!.cost_item_value)).toBe(80);
+  }, 180_000);
+
+  it('delivers the webhook events the shards derived, each once, as a single home derives them', async () => {
+    // What the single home derived for the same subscription, from the same files (event ids are its own).
+    const wh = await openWarehouse(single, 'test');
+    const expected = (await wh.db.selectFrom('control.webhook_events').select('body').execute()).map((e) => e.body).sort();
+    await wh.close();
+    // Six connections' order updates: every order of their files is new once, and changed ones again.
+    expect(expected.length).toBeGreaterThan(6 * 700);
+    const outbox = async () => JSON.stringify(await store.db.selectFrom('control.webhook_deliveries').select(['status', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute());
+    await waitFor('every event delivered', async () => received.length >= expected.length, 120_000).catch(async (e) => {
+      throw new Error(`${received.length} of ${expected.length} received; deliveries ${await outbox()}; events ${JSON.stringify(await store.db.selectFrom('control.webhook_events').select((eb) => eb.fn.countAll().as('n')).execute())}\n${replicas.map((r) => r.output()).join('\n')}`, { cause: e });
+    });
+    await delay(2000); // and nothing more comes: no event relayed twice by the shards, none sent twice by the replicas
+    expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
+    expect(received.map((r) => r.body).sort()).toEqual(expected);
   }, 180_000);
 });
