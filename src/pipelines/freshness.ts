@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Home } from '../home.ts';
-import { readManifest } from '../publish/open-snapshot.ts';
+import { publishedManifests } from '../publish/open-snapshot.ts';
 import { loadPipelines, type Pipeline, type PipelineTable } from './pipeline-config.ts';
 import { addDays } from './plan.ts';
 
@@ -35,19 +35,20 @@ export function restatementDays(table: PipelineTable, pipeline: Pipeline): numbe
 
 /** The freshness of every catalog table, by table name. */
 export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<string, Freshness>> {
-  const manifest = readManifest(home);
-  const published = new Set(manifest?.tables.map((t) => t.name) ?? []);
+  // The snapshot's publish time, per table: in a scaled-out install, the latest of the shards that publish it.
+  const published = new Map<string, string>();
+  for (const m of publishedManifests(home)) for (const t of m.tables) if ((published.get(t.name) ?? '') < m.publishedAt) published.set(t.name, m.publishedAt);
   // On the control-plane connection: the runner's connection may be inside a run's transaction.
   const result = await sql<{ table_name: string; refreshed_at: string; local_date: string }>`
     select w.table_name, w.connection_id, max(r.finished_at)::varchar as refreshed_at, max(w.local_date)::varchar as local_date
     from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
     where w.status = 'success' and r.published
-    group by all`.execute(wh.db);
+    group by w.table_name, w.connection_id`.execute(wh.db);
   const runs = result.rows.map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
   const fetched = await sql<{ source: string; fetched_at: string | null; failed: number }>`
     select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
-        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > now() - interval 7 day))::integer as failed
-    from control.fetch_requests group by all`.execute(wh.db);
+        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(Date.now() - 7 * 86_400_000).toISOString()}::timestamptz))::integer as failed
+    from control.fetch_requests group by source`.execute(wh.db);
   const bySource = new Map(fetched.rows.map((r) => [r.source, r]));
   const freshness = new Map<string, Freshness>();
   for (const pipeline of loadPipelines()) {
@@ -59,7 +60,7 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
       const fetches = table.sources.map((source) => bySource.get(source)).filter((f) => f !== undefined);
       const lastFetched = fetches.map((f) => f.fetched_at).filter((at) => at !== null).map((at) => new Date(at).toISOString()).sort().at(-1);
       freshness.set(table.name, {
-        lastRefreshedAt: refreshed ?? (published.has(table.name) ? manifest!.publishedAt : null),
+        lastRefreshedAt: refreshed ?? (published.has(table.name) ? new Date(published.get(table.name)!).toISOString() : null),
         finalThrough: finals[0] ?? null,
         lastFetchedAt: lastFetched ?? null,
         failedFetches: fetches.reduce((sum, f) => sum + Number(f.failed), 0),

@@ -59,6 +59,12 @@ function readManifestIn(dir: string): PublishResult | null {
 /** The manifest of the published snapshot, or null before the first publish. */
 export const readManifest = (home: Home): PublishResult | null => readManifestIn(home.publishedDir);
 
+/** The manifests of the published snapshot (in a scaled-out install, of every shard's); none before a publish. */
+export function publishedManifests(home: Home): PublishResult[] {
+  if (!home.shards) return [readManifest(home)].filter((m) => m !== null);
+  return shardSnapshots(home.shards).map((s) => s.manifest);
+}
+
 /** The connections the published snapshot holds (in a scaled-out install, every shard's), or null before a publish. */
 export function publishedConnections(home: Home): PublishedConnection[] | null {
   if (!home.shards) return readManifest(home)?.connections ?? null;

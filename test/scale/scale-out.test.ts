@@ -221,6 +221,11 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     const files = await fetch(`${b.base}/files?query=Report&statuses=UPLOADED`, { headers });
     expect(files.status, await files.clone().text()).toBe(200);
     expect(await files.json()).toMatchObject({ items: [] });
+    // The catalog's freshness on a replica: the profit table was published by the shards' snapshots.
+    const scheme = await fetch(`${b.base}/spec/data-scheme`);
+    expect(scheme.status, await scheme.clone().text()).toBe(200);
+    const profit = ((await scheme.json()) as { sources: { tableName: string; freshness?: { lastRefreshedAt: string | null } }[] }).sources.find((x) => x.tableName === 'mkt_profit_by_date');
+    expect(profit?.freshness?.lastRefreshedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     await delay(1500); // the bucket full again: 3 tokens for the organization, whichever replica asks
     const answers = await Promise.all([a, b, a, b, a, b, a, b].map((r) => fetch(`${r.base}/util/sellers-and-vendors`, { headers }).then((res) => res.status)));
