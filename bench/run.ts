@@ -11,6 +11,7 @@ import { benchFetch, SPEED } from './fetch.ts';
 import { benchStartup } from './startup.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchScale } from './scale.ts';
+import { benchConnections } from './connections.ts';
 import { availableParallelism } from 'node:os';
 
 /** One line of the printed table. */
@@ -213,6 +214,27 @@ const benchmarks: Benchmark[] = [
           `scale: ${r.connections} connections on ${r.cores} cores (${availableParallelism()} available); daily run ` +
             r.rounds.map((x) => `${x.workers} worker(s) ${(x.dailyMs / 1000).toFixed(1)} s`).join(', '),
           ...(one ? [`scale: per-connection cost of a daily run with 1 worker = ${(one.dailyMs / r.connections).toFixed(0)} ms`] : []),
+        ],
+      };
+    },
+  },
+  {
+    name: 'connections',
+    optIn: true,
+    async run(workDir) {
+      const r = await benchConnections(workDir, log);
+      const of = (n: number) => r.rounds.find((x) => x.connections === n);
+      const [one, sixty, most] = [of(1), of(60), r.rounds.at(-1)];
+      const ratio = one && sixty ? sixty.nextMs / one.nextMs : NaN;
+      const overhead = one && most && most !== one ? (most.nextMs - one.nextMs) / (most.connections - 1) : NaN;
+      return {
+        steps: r.rounds.flatMap((x) => [
+          { step: `connections: ${r.lines} lines held by ${x.connections}, first run`, ms: x.firstMs, rows: r.lines },
+          { step: `connections: ${r.lines} lines held by ${x.connections}, next-day run`, ms: x.nextMs, rows: Math.round(r.lines / r.days) },
+        ]),
+        summary: [
+          `connections: next-day run, 60 connections / 1 holding the same lines = ${ratio.toFixed(2)}x (target ≤ 1.50x)` + (ratio > 1.5 ? '  ← above target' : ''),
+          `connections: per-connection overhead of a next-day run = ${overhead.toFixed(0)} ms (target ≤ 20 ms)` + (overhead > 20 ? '  ← above target' : ''),
         ],
       };
     },
