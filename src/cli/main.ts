@@ -17,7 +17,7 @@ import { date, wholeNumber } from './arguments.ts';
  * such warehouse (its workers build the shards): the command is refused, naming the variable that makes it one.
  */
 async function withHome<T>(command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
-  if ((await import('../scale/shard-home.ts')).scaleConfig()) {
+  if ((await import('../scale/scale-config.ts')).scaleConfig()) {
     throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `\`mktdata ${command}\` works on a single home; in this scaled-out install the workers build the shards (drop files in $MKTDATA_SHARED_DIR/landing/, see docs/scale-out.md)` });
   }
   const { withWarehouse } = await import('../db/warehouse.ts');
@@ -26,7 +26,7 @@ async function withHome<T>(command: string, work: (wh: Warehouse) => Promise<T>)
 
 /** The home whose published data `query` and `export` read: in a scaled-out install, the shards' snapshots. */
 async function readHome() {
-  const { scaleConfig, sharedHome } = await import('../scale/shard-home.ts');
+  const { scaleConfig, sharedHome } = await import('../scale/scale-config.ts');
   const config = scaleConfig();
   return config ? sharedHome(config) : home();
 }
@@ -36,7 +36,7 @@ async function readHome() {
  * shared PostgreSQL, for the commands that only touch the control plane.
  */
 async function withControl<T>(command: string, work: (wh: Warehouse) => Promise<T>): Promise<T> {
-  const { scaleConfig } = await import('../scale/shard-home.ts');
+  const { scaleConfig } = await import('../scale/scale-config.ts');
   const config = scaleConfig();
   if (!config) return withHome(command, work);
   const { withSharedControl } = await import('./commands/worker.ts');
@@ -136,7 +136,7 @@ command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 20
   .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
   .option('--to <date>', 'last day of the backfill', date)
   .action(async (o) => {
-    const config = (await import('../scale/shard-home.ts')).scaleConfig();
+    const config = (await import('../scale/scale-config.ts')).scaleConfig();
     if (config && backfill(o)) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: 'a backfill runs in a single home only (scale-out: not yet)' });
     if (config) return (await import('./commands/worker.ts')).runScaled(config, o.pipeline);
     const { run } = await import('./commands/run.ts');
@@ -149,7 +149,7 @@ command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
   .option('--limit <n>', 'how many runs', wholeNumber, 10)
   .addOption(new Option('--format <format>', 'output format').choices(['table', 'json']).default('table'))
   .action(async (o) => {
-    const config = (await import('../scale/shard-home.ts')).scaleConfig();
+    const config = (await import('../scale/scale-config.ts')).scaleConfig();
     if (config) return (await import('./commands/worker.ts')).shardRuns(config, o);
     const { runs } = await import('./commands/run.ts');
     await withHome('runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));

@@ -3,7 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { jobTimeoutSeconds, requestPipelineRun } from './pipeline-jobs.ts';
-import type { ScaleConfig } from './shard-home.ts';
+import type { ScaleConfig } from './scale-config.ts';
 
 /** A shard's run as `mktdata run` reports it in a scaled-out install. */
 export interface ShardRunRow {

@@ -3,40 +3,32 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MktdataError } from '../errors.ts';
 import { resolveHome, type Home } from '../home.ts';
+import type { ScaleConfig } from './scale-config.ts';
 import type { Transaction } from 'kysely';
-import type { ControlStore } from '../db/control-store.ts';
+import { openPostgresControl, type ControlStore } from '../db/control-store.ts';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { sidecarOf } from '../pipelines/landing.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 
-/** A scaled-out install's settings, from the environment (docs/scale-out.md). */
-export interface ScaleConfig {
-  /** MKTDATA_DATABASE_URL: the shared control plane */
-  databaseUrl: string;
-  /** MKTDATA_SHARED_DIR: documents (landing/, landed/), the shards' snapshots and checkpoints, exports and files */
-  sharedDir: string;
-  /** MKTDATA_SHARDS: how many shards the connections are spread over. @default 12 */
-  shards: string[];
-}
-
-/** The scale-out settings, or null in a single home (no MKTDATA_DATABASE_URL). */
-export function scaleConfig(env: NodeJS.ProcessEnv = process.env): ScaleConfig | null {
-  const databaseUrl = env.MKTDATA_DATABASE_URL?.trim();
-  if (!databaseUrl) return null;
-  const sharedDir = env.MKTDATA_SHARED_DIR?.trim();
-  if (!sharedDir) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARED_DIR', reason: 'a scaled-out install (MKTDATA_DATABASE_URL is set) needs the shared folder its processes all reach' });
-  const count = Number(env.MKTDATA_SHARDS ?? 12);
-  if (!Number.isInteger(count) || count < 1 || count > 999) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARDS', reason: `"${env.MKTDATA_SHARDS}" is not a whole number of shards from 1 to 999` });
-  return { databaseUrl, sharedDir: resolveHome(sharedDir).root, shards: Array.from({ length: count }, (_, i) => `shard-${String(i + 1).padStart(3, '0')}`) };
-}
-
 /**
- * The home of the API replicas: the shared folder itself (exports and data files written by one replica are served
- * by another; a COGS change lands as a document the shard picks up), reading the shards' snapshots.
+ * The shared control plane of a scaled-out install. The number of shards is recorded by the first process and fixed
+ * for the install's life (a connection's shard follows from it); a process configured with another is refused.
  */
-export function sharedHome(config: Pick<ScaleConfig, 'sharedDir'>): Home {
-  return { ...resolveHome(config.sharedDir), shards: join(config.sharedDir, 'shards') };
+export async function openSharedControl(config: ScaleConfig): Promise<ControlStore & { close(): Promise<void> }> {
+  const store = await openPostgresControl(config.databaseUrl);
+  try {
+    const shards = String(config.shards.length);
+    await store.db.insertInto('control.settings').values({ name: 'scale_shards', value: shards }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const { value } = await store.db.selectFrom('control.settings').select('value').where('name', '=', 'scale_shards').executeTakeFirstOrThrow();
+    if (value !== shards) {
+      throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARDS', reason: `this install spreads its connections over ${value} shards, fixed for its life (a connection's shard follows from the count): set MKTDATA_SHARDS=${value}` });
+    }
+    return store;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }
 
 /** Where a shard's published snapshot and its checkpoint (the shard's warehouse after its last run) are shared. */

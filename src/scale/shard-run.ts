@@ -10,7 +10,8 @@ import { findPipeline, loadPipelines } from '../pipelines/pipeline-config.ts';
 import { runPipeline } from '../pipelines/run-pipeline.ts';
 import { replicateToShard, shareLandedCogs } from './replicate.ts';
 import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-events.ts';
-import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard, type ScaleConfig } from './shard-home.ts';
+import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
+import type { ScaleConfig } from './scale-config.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */
 export interface ShardRunContext {

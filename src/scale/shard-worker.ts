@@ -3,7 +3,7 @@ import type { ControlStore } from '../db/control-store.ts';
 import { acquireShard, renewShard, type ShardLease } from '../control/shard-leases.ts';
 import { queueOf, requeueRunning, type PipelineJob } from './pipeline-jobs.ts';
 import { runShard, type ShardRunResult } from './shard-run.ts';
-import type { ScaleConfig } from './shard-home.ts';
+import type { ScaleConfig } from './scale-config.ts';
 import { firePipelines } from './pipeline-timer.ts';
 import { loadPipelines } from '../pipelines/pipeline-config.ts';
 

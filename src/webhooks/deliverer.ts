@@ -8,7 +8,7 @@ import { subscriptionSecret } from './subscriptions.ts';
 /** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
 export const retryWindowMs = 24 * 3_600_000;
 
-/** How long past an attempt's timeout a claimed delivery stays claimed. */
+/** How long past its batch's longest possible time a claimed delivery stays claimed. */
 const claimMs = 60_000;
 
 /** The wait before attempt `attempts + 1`: exponential from 5 s, at most an hour, with ±50 % jitter. */
@@ -63,12 +63,14 @@ export interface DelivererOptions {
 export class WebhookDeliverer {
   private readonly now: () => number;
   private readonly loop: PassLoop;
+  private readonly concurrency: number;
 
   constructor(
     private readonly wh: Warehouse,
     private readonly options: DelivererOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.concurrency = options.concurrency ?? 8;
     this.loop = new PassLoop(() => this.pass(), (message) => options.log?.(`webhook deliveries failed: ${message}`));
   }
 
@@ -101,7 +103,7 @@ export class WebhookDeliverer {
       const worker = async () => {
         for (let d = queue.shift(); d; d = queue.shift()) outcomes.push(await this.attempt(d, secret));
       };
-      await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 8, queue.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
       await this.record(outcomes);
       attempted += due.length;
     }
@@ -109,16 +111,16 @@ export class WebhookDeliverer {
   }
 
   /**
-   * The deliveries due now, each claimed for this process (its next attempt moved past the attempt's timeout, so
-   * another API replica working the same outbox skips it; a process that dies mid-attempt leaves it to be tried again
-   * when the claim runs out).
+   * The deliveries due now, each claimed for this process: its next attempt moved past the time the batch may take
+   * (every attempt timing out, `concurrency` at a time) and a minute, so another API replica working the same outbox
+   * skips it; a process that dies mid-batch leaves its claims to run out and be tried again.
    */
   private async due(): Promise<Due[]> {
     const now = new Date(this.now());
     const candidates = await this.candidates(now);
     if (candidates.length === 0) return [];
     const claimed = await this.wh.db.updateTable('control.webhook_deliveries')
-      .set({ next_attempt_at: new Date(now.getTime() + (this.options.timeoutMs ?? 10_000) + claimMs).toISOString() })
+      .set({ next_attempt_at: new Date(now.getTime() + Math.ceil(candidates.length / this.concurrency) * (this.options.timeoutMs ?? 10_000) + claimMs).toISOString() })
       .where('id', 'in', candidates.map((d) => d.id)).where('status', '=', 'PENDING').where('next_attempt_at', '<=', now.toISOString())
       .returning('id').execute();
     const ids = new Set(claimed.map((c) => c.id));
@@ -126,7 +128,7 @@ export class WebhookDeliverer {
   }
 
   /**
-   * The first 200 due deliveries in emission order, but none behind a pending one of its receiver and ordering key:
+   * The first 1,000 due deliveries in emission order, but none behind a pending one of its receiver and ordering key:
    * pending deliveries ranked within (receiver, key) in one pass, the bodies read for those picked only.
    */
   private async candidates(now: Date): Promise<Due[]> {
@@ -141,7 +143,7 @@ export class WebhookDeliverer {
         select * from pending
         where (ordering_key is null or place = 1) and next_attempt_at <= ${now.toISOString()}::timestamptz
         order by seq
-        limit 200
+        limit 1000
       )
       select p.id, p.event_id, p.subscription_id, p.url, p.attempts, p.created_at::varchar as created_at, e.body
       from picked p join control.webhook_events e on e.id = p.event_id

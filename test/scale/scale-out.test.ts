@@ -18,7 +18,7 @@ import { createApiKey } from '../../src/control/organizations.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { resolveHome } from '../../src/home.ts';
-import { scaleConfig, sharedHome } from '../../src/scale/shard-home.ts';
+import { scaleConfig, sharedHome } from '../../src/scale/scale-config.ts';
 import { shardOf } from '../../src/control/shard-assignment.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { postgresMissing, startPostgres } from '../helpers/postgres.ts';
@@ -192,6 +192,10 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     expect(unreachable.code).toBe(1);
     expect(unreachable.output).toMatch(/^mktdata: MKTDATA_DATABASE_URL: PostgreSQL at 127\.0\.0\.1:1\/mktdata could not be used \(connect ECONNREFUSED/);
     expect(unreachable.output).not.toContain('s3cret-pw');
+    // The shard count is the install's for life: a process set up with another is refused before it does anything.
+    const other = await mktdata(['runs'], { ...env, MKTDATA_SHARDS: String(SHARDS + 1) });
+    expect(other.code).toBe(1);
+    expect(other.output).toContain(`mktdata: MKTDATA_SHARDS: this install spreads its connections over ${SHARDS} shards, fixed for its life (a connection's shard follows from the count): set MKTDATA_SHARDS=${SHARDS}`);
   }, 300_000);
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {

@@ -8,9 +8,9 @@ import { connectorClock, liveFetcher } from '../../connectors/live.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
 import { NotificationPoller } from '../../connectors/notifications.ts';
-import { openPostgresControl } from '../../db/control-store.ts';
 import { SharedRateLimiter } from '../../api/rate-limit.ts';
-import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/shard-home.ts';
+import { openSharedControl } from '../../scale/shard-home.ts';
+import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -75,7 +75,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
  * Pipelines run on the workers (`mktdata worker`), never here.
  */
 async function serveReplica(config: ScaleConfig, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
-  const store = await openPostgresControl(config.databaseUrl);
+  const store = await openSharedControl(config);
   const home = sharedHome(config);
   const wh = { home, db: store.db, sql: undefined as never, close: store.close };
   try {

@@ -1,12 +1,13 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { openPostgresControl, type ControlStore } from '../../db/control-store.ts';
+import type { ControlStore } from '../../db/control-store.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
 import { findPipeline, loadPipelines } from '../../pipelines/pipeline-config.ts';
 import { runDistributed } from '../../scale/distributed-run.ts';
 import { openJobQueue } from '../../scale/pipeline-jobs.ts';
-import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/shard-home.ts';
+import { openSharedControl } from '../../scale/shard-home.ts';
+import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
 import { ShardWorker } from '../../scale/shard-worker.ts';
 import { formatTable } from '../output.ts';
 
@@ -23,7 +24,7 @@ export function requireScaleConfig(command: string): ScaleConfig {
  * webhooks, actions) run unchanged. It has no DuckDB connection: nothing of the data is reached through it.
  */
 export async function withSharedControl<T>(config: ScaleConfig, work: (wh: Warehouse) => Promise<T>): Promise<T> {
-  const store = await openPostgresControl(config.databaseUrl);
+  const store = await openSharedControl(config);
   try {
     return await work({ home: sharedHome(config), db: store.db, sql: undefined as never, close: store.close });
   } finally {
@@ -47,7 +48,7 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
   if (o.leaseSeconds < 3) throw new MktdataError('ERR_INPUT_INVALID', { where: '--lease-seconds', reason: `${o.leaseSeconds} is too short: at least 3` });
   if (o.pollSeconds < 1) throw new MktdataError('ERR_INPUT_INVALID', { where: '--poll-seconds', reason: `${o.pollSeconds} is too short: at least 1` });
   const id = o.id ?? `${hostname()}-${process.pid}`;
-  const store = await openPostgresControl(config.databaseUrl);
+  const store = await openSharedControl(config);
   const boss = await openJobQueue(config.databaseUrl, config.shards, (error) => console.error(`job queue: ${error.message}`));
   const log = (message: string) => console.log(message);
   const shardWorker = new ShardWorker(store, boss, config, {
@@ -68,7 +69,7 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
 /** `mktdata run` in a scaled-out install: every shard's run of the selected pipelines, done by the workers; prints them. */
 export async function runScaled(config: ScaleConfig, pipeline?: string): Promise<void> {
   const names = pipeline ? [findPipeline(loadPipelines(), pipeline).name] : loadPipelines().map((p) => p.name);
-  const store: ControlStore & { close(): Promise<void> } = await openPostgresControl(config.databaseUrl);
+  const store: ControlStore & { close(): Promise<void> } = await openSharedControl(config);
   const boss = await openJobQueue(config.databaseUrl, config.shards);
   try {
     const runs = await runDistributed(store, boss, config, names, (waiting) => console.error(`waiting for ${waiting.length} shard run(s): ${waiting.slice(0, 5).join(', ')}`));
@@ -84,7 +85,7 @@ export async function runScaled(config: ScaleConfig, pipeline?: string): Promise
 
 /** `mktdata runs` in a scaled-out install: the shards' recent runs, newest first (their windows are in each shard's warehouse). */
 export async function shardRuns(config: ScaleConfig, o: { pipeline?: string; limit: number; format: 'table' | 'json' }): Promise<void> {
-  const store = await openPostgresControl(config.databaseUrl);
+  const store = await openSharedControl(config);
   try {
     let query = store.db.selectFrom('control.shard_runs').selectAll().orderBy('started_at', 'desc').limit(o.limit);
     if (o.pipeline) query = query.where('pipeline', '=', o.pipeline);
