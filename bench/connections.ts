@@ -37,14 +37,14 @@ export interface ConnectionsBenchResult {
  */
 async function writeOrders(wh: Warehouse, ids: string[], lines: number, days: number, last: string, name: string): Promise<void> {
   await wh.sql.run(`create or replace temp table bench_lines as
-    select i, i % ${ids.length} as k, date '${last}' - (i % ${days})::int + make_interval(seconds := (i * 37) % 86400) as at, i % 40 as product
+    select i, i % ${ids.length} as k, (date '${last}' - (i % ${days})::int)::timestamp + to_seconds((i * 37) % 86400) as ts, i % 40 as product
     from range(${lines}) t(i)`);
   for (const [k, id] of ids.entries()) {
     const folder = join(wh.home.landing, id, ORDERS);
     mkdirSync(folder, { recursive: true });
     await wh.sql.run(`copy (
       select format('111-{:07d}-{:07d}', k, i) as "amazon-order-id", '' as "merchant-order-id",
-             strftime(at, '%Y-%m-%dT%H:%M:%S+00:00') as "purchase-date", strftime(at + interval 1 hour, '%Y-%m-%dT%H:%M:%S+00:00') as "last-updated-date",
+             strftime(ts, '%Y-%m-%dT%H:%M:%S+00:00') as "purchase-date", strftime(ts + interval 1 hour, '%Y-%m-%dT%H:%M:%S+00:00') as "last-updated-date",
              'Shipped' as "order-status", 'Amazon' as "fulfillment-channel", 'Amazon.com' as "sales-channel", '' as "order-channel",
              'Standard' as "ship-service-level", 'Bench product ' || product as "product-name", 'BENCH-' || product as sku,
              format('B0BENCH{:03d}', product) as asin, 'Shipped' as "item-status", 1 + i % 3 as quantity, 'USD' as currency,

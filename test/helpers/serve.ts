@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 
 /** A `mktdata serve` child process on a loopback port. */
@@ -9,8 +10,11 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything it printed so far, stdout and stderr. */
   output(): string;
-  /** SIGTERM, then waits for the exit (at once when it has already exited); returns the exit code. */
-  stop(): Promise<number | null>;
+  /**
+   * SIGTERM, then waits for the exit (at once when it has already exited); returns the exit code. With `graceMs`, a
+   * process still running after it is killed (SIGKILL) and what it printed last is shown.
+   */
+  stop(graceMs?: number): Promise<number | null>;
 }
 
 /**
@@ -24,10 +28,16 @@ export async function startServe(homeRoot: string, args: string[] = [], options:
   if (fd !== undefined) closeSync(fd);
   let piped = '';
   const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : piped);
-  const stop = async () => {
+  const stop = async (graceMs?: number) => {
     if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      const stopped = graceMs === undefined ? await exited.then(() => true) : await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
+      if (!stopped) {
+        console.warn(`mktdata serve did not exit within ${graceMs} ms of SIGTERM: killed; what it printed last:\n${output().slice(-4000)}`);
+        child.kill('SIGKILL');
+        await exited;
+      }
     }
     return child.exitCode;
   };
