@@ -1,12 +1,12 @@
 -- Subscribe and Save program metrics of the account per metric day: one row per connection and date (the last day of the metric interval).
 with metrics as (
     select * from staging.stg_mkt__replenishment_metrics
-    where connection_id = $connection_id and period_end_date between $from::date and $to::date
+    where connection_id in $connection_ids and period_end_date between $from::date and $to::date
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 -- Records ending on one day form that day's row; per metric the shortest interval carrying it wins, then the latest file.

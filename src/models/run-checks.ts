@@ -39,7 +39,8 @@ export async function runChecks(sql: DuckDBConnection, model: Model, relation: s
 
 /** Fails when the model's SQL does not produce exactly the `.yml` columns, in order. */
 export async function checkColumns(sql: DuckDBConnection, model: Model) {
-  const prepared = await sql.prepare(`select * from (${model.sql})`);
+  // (A list parameter leaves the columns unknown until bound: prepared with one value instead.)
+  const prepared = await sql.prepare(`select * from (${model.sql.replace(/\$connection_ids\b/g, '($connection_id)')})`);
   const actual = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
   prepared.destroySync();
   const expected = model.config.columns.map((c) => c.name);

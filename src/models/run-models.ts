@@ -5,9 +5,12 @@ import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import { recordChange } from '../publish/changes.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
 import { loadModels, type Model } from './load-models.ts';
-import { allDates, mergeRanges, quote, windowRows, type DateRange } from './date-ranges.ts';
+import { allDates, quote, type DateRange } from './date-ranges.ts';
+import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
+import { columnDdl, countRows, describe, inTransaction, tableColumns } from './tables.ts';
 
-export type { CheckFinding };
+export type { CheckFinding, Unbuilt, WindowResult };
+export { inTransaction };
 
 /** Options of a build (CLI `mktdata build`). */
 export interface RunOptions {
@@ -39,24 +42,24 @@ export interface RunWork {
   newFiles: string[];
 }
 
-/** The rows one window wrote for one connection. */
-export interface WindowResult extends DateRange {
-  connectionId: string;
-  rows: number;
-}
-
-/** The outcome of one model: success, error (its windows rolled back) or skipped (a dependency failed). */
+/**
+ * The outcome of one model: success, error (its windows rolled back) or skipped (a dependency failed). A windowed
+ * model may fail for some connections only: `unbuilt` names them, and its status is then that of the worst of them.
+ */
 export interface ModelResult {
   model: string;
   status: 'success' | 'error' | 'skipped';
   rows?: number;
   /** Windowed models: what each (connection, range) wrote; `from`/`to` span every date on a whole rebuild. */
   windows?: WindowResult[];
+  /** Windowed models: the connections not built while others were (their old rows stand). */
+  unbuilt?: Unbuilt[];
   findings: CheckFinding[];
   error?: string;
   ms: number;
 }
 
+type Outcome = Pick<ModelResult, 'rows' | 'windows' | 'unbuilt' | 'findings'>;
 
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
@@ -68,6 +71,8 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   // Staging models read raw tables that may not have been landed into yet.
   if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
   const failed = new Set<string>();
+  // Per model, the connections it did not build while it built others: the models reading it skip them.
+  const failedFor = new Map<string, Set<string>>();
   const results: ModelResult[] = [];
   const report = (result: ModelResult) => {
     results.push(result);
@@ -87,11 +92,20 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     try {
       // A build without work rebuilds keyed models whole: it does not know which files are new.
       const whole = work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window;
-      const outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
+      const outcome: Outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
         : model.config.increment && !whole ? await runKeyed(wh.sql, model, work?.newFiles ?? [])
-        : model.config.window ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), whole ? 'whole' : windowsOf(model, options, await connections))
+        : model.config.window ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), whole ? 'whole' : windowsOf(model, options, await connections),
+          new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])))
         : await runTable(wh.sql, model);
-      report({ model: model.id, status: 'success', ...outcome, ms: Date.now() - started });
+      const unbuilt = outcome.unbuilt?.length ? outcome.unbuilt : undefined;
+      if (!unbuilt) {
+        report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started });
+        continue;
+      }
+      failedFor.set(model.id, new Set(unbuilt.map((u) => u.connectionId)));
+      const errors = unbuilt.filter((u) => u.status === 'error');
+      const error = `not built for ${unbuilt.length} connection(s)${errors.length > 0 ? `; ${errors[0]!.connectionId}: ${errors[0]!.error}` : ''}`;
+      report({ model: model.id, status: errors.length > 0 ? 'error' : 'success', ...outcome, unbuilt, error, ms: Date.now() - started });
     } catch (error) {
       failed.add(model.id);
       const findings = error instanceof CheckFailure ? error.findings : [];
@@ -124,10 +138,6 @@ function selectModels(models: Model[], select: string[], upstream: boolean): Mod
   return models.filter((m) => wanted.has(m.id));
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-}
-
 async function runSeed(sql: DuckDBConnection, model: Model) {
   const findings = await inTransaction(sql, async () => {
     await sql.run(`create or replace table ${model.id} as select * from read_csv($path, header=true)`, { path: model.path });
@@ -152,73 +162,6 @@ async function runTable(sql: DuckDBConnection, model: Model) {
   });
   return { rows: await countRows(sql, model.id), findings };
 }
-
-/** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
-interface SliceConnection {
-  connection_id: string;
-  /** The marketplace's timezone: `timezone($timezone, ts)` is far faster than a per-row zone column. */
-  timezone: string;
-}
-
-async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
-  const seeded = (await tableColumns(sql, 'seeds.marketplaces')) !== undefined;
-  const zones = seeded ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
-  const reader = await sql.runAndReadAll(`
-    select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
-    from control.connections as c left join ${zones} as m using (marketplace_id)
-    order by c.id`);
-  return reader.getRowObjectsJson() as unknown as SliceConnection[];
-}
-
-
-/**
- * The statement with its `$name` parameters replaced by quoted values. DuckDB plans a prepared statement
- * again once its values are bound (to push them into scans); inlined, a statement is planned once.
- */
-const inline = (statement: string, params: Record<string, string>) =>
-  statement.replace(/\$([a-z_]+)\b/g, (match, name: string) => (name in params ? quote(params[name]!) : match));
-
-/**
- * Replaces date ranges of connections' slices (the SQL runs once per connection and range) in one transaction,
- * then checks the rows it wrote: a failure keeps all the old rows, and a check's fixed cost (plans, scans of
- * the tables it compares with) is paid once per model rather than once per slice.
- * `whole`, or a table whose columns no longer match the `.yml`, rebuilds every connection's every date.
- */
-async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>) {
-  const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
-  await checkColumns(sql, model);
-  // A table with other columns than the .yml is rebuilt whole; a missing one is created and gets the ranges asked for.
-  const exists = (await tableColumns(sql, model.id)) !== undefined;
-  const rebuild = ranges === 'whole' || (exists && !(await tableMatches(sql, model)));
-  const create = rebuild || !exists;
-  const slices = connections
-    .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
-    .filter((slice) => slice.ranges.length > 0);
-  if (!create && slices.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [] };
-  // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
-  // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
-  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} = $connection_id and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
-  const changed = slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges }));
-  const replaced = windowRows(model, changed);
-  // Every date of every connection sliced: the next publish copies the table rather than replacing its rows.
-  const everyDate = slices.every((s) => s.ranges.some((r) => r.from <= allDates.from && r.to >= allDates.to));
-  const windows: WindowResult[] = [];
-  const findings = await inTransaction(sql, async () => {
-    if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
-    else await sql.run(`delete from ${model.id} where ${replaced}`);
-    for (const { connection, ranges } of slices) {
-      for (const range of ranges) {
-        const result = await sql.run(inline(insert, { ...connection, ...range }));
-        windows.push({ connectionId: connection.connection_id, ...range, rows: Number(result.rowsChanged) });
-      }
-    }
-    await recordChange(sql, model, create || everyDate ? 'whole' : changed);
-    // Only the replaced rows: every other row was checked when it was written.
-    return runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
-  });
-  return { rows: await countRows(sql, model.id), windows, findings };
-}
-
 
 /**
  * Replaces the rows of the keys that `files` hold (see `increment` in model-config.ts), in one transaction: the
@@ -248,40 +191,3 @@ async function sameColumns(sql: DuckDBConnection, model: Model): Promise<boolean
   return produced.join(',') === ((await tableColumns(sql, model.id)) ?? []).join(',');
 }
 
-async function tableMatches(sql: DuckDBConnection, model: Model): Promise<boolean> {
-  const actual = (await tableColumns(sql, model.id)) ?? [];
-  return actual.join(',') === model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(',');
-}
-
-/**
- * A table's columns as `name TYPE`, in order; undefined when there is no such table. `pragma_table_info`
- * reads one catalog entry, where `information_schema` and `duckdb_columns()` list every column of every table.
- */
-async function tableColumns(sql: DuckDBConnection, table: string): Promise<string[] | undefined> {
-  try {
-    const reader = await sql.runAndReadAll(`select name, type from pragma_table_info(${quote(table)})`);
-    return reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
-  } catch (error) {
-    if (/^Catalog Error/.test(describe(error))) return undefined;
-    throw error;
-  }
-}
-
-const columnDdl = (model: Model) => model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(', ');
-
-async function countRows(sql: DuckDBConnection, table: string): Promise<number> {
-  return Number((await sql.runAndReadAll(`select count(*)::bigint from ${table}`)).getRowsJson()[0]?.[0] ?? 0);
-}
-
-/** Runs `work` in a transaction, rolling back on any error. */
-export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  await sql.run('begin transaction');
-  try {
-    const result = await work();
-    await sql.run('commit');
-    return result;
-  } catch (error) {
-    await sql.run('rollback');
-    throw error;
-  }
-}

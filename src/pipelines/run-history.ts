@@ -97,8 +97,10 @@ export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: 
 export async function recordResults(wh: Warehouse, runId: string, phase: (PlannedWindow & { status: string; rows: number | null; error: string | null })[], results: ModelResult[]): Promise<void> {
   for (const w of phase) {
     const result = results.find((r) => r.model === `marts.${w.table}`);
-    w.status = result?.status ?? 'skipped';
-    w.error = result?.error ?? (result ? null : 'not run');
+    // A model that failed for some connections built the others.
+    const unbuilt = result?.unbuilt?.find((u) => u.connectionId === w.connectionId);
+    w.status = unbuilt?.status ?? (result?.unbuilt ? 'success' : (result?.status ?? 'skipped'));
+    w.error = unbuilt?.error ?? (result?.unbuilt ? null : (result?.error ?? (result ? null : 'not run')));
     w.rows = result?.windows
       ? result.windows.filter((r) => r.connectionId === w.connectionId && (w.from === null || (r.from >= w.from && r.to <= w.to!) || (r.from <= w.from && r.to >= w.to!))).reduce((sum, r) => sum + r.rows, 0)
       : (result?.rows ?? null);

@@ -13,9 +13,15 @@ export const demoFixtures = resolve(fileURLToPath(import.meta.url), '../../../fi
 
 const fixtureConnections = z.array(z.object({ key: z.string(), id: z.string().uuid(), name: z.string(), marketplaceId: z.string(), sellerId: z.string() }));
 
-/** Lands every bundled demo file for a demo organization and returns it with a new API key; the caller builds. */
-export async function landDemoFixtures(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
-  const connections = fixtureConnections.parse(JSON.parse(readFileSync(join(demoFixtures, 'connections.json'), 'utf8')));
+/**
+ * Lands every bundled demo file for a demo organization and returns it with a new API key; the caller builds.
+ * With `copies`, each demo seller's files are landed again for that many more connections of the same marketplace.
+ */
+export async function landDemoFixtures(wh: Warehouse, options: { copies?: number } = {}): Promise<{ organizationId: string; key: string }> {
+  const demo = fixtureConnections.parse(JSON.parse(readFileSync(join(demoFixtures, 'connections.json'), 'utf8')));
+  const copies = Array.from({ length: options.copies ?? 0 }, (_, i) => i + 1);
+  const connections = [...demo, ...copies.flatMap((n) => demo.map((c) => ({
+    ...c, id: `${c.id.slice(0, -4)}${String(n).padStart(2, '0')}${c.id.slice(-2)}`, name: `${c.name} (copy ${n})`, sellerId: `${c.sellerId}${n}` })))];
   const organizationId = await createOrganization(wh, { name: 'Demo organization', tokens: 1000 });
   const key = await createApiKey(wh, organizationId);
   for (const c of connections) {

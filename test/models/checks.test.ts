@@ -67,7 +67,7 @@ describe('runModels with a failing check', () => {
     writeFileSync(join(models, 'intermediate', 'int_numbers_doubled.sql'), '-- Doubled numbers: one row per n.\nselect n * 2 as n from staging.stg_numbers\n');
     writeFileSync(join(models, 'intermediate', 'int_numbers_doubled.yml'), 'description: doubled\ngrain: one row per n\n');
     await wh.sql.run('create table raw.numbers as select 1 as n union all select 2');
-    expect((await runModels(wh, { modelsDir: models })).map((r) => r.status)).toEqual(['success', 'success']);
+    expect((await runModels(wh, { modelsDir: models })).map((r) => [r.status, r.error])).toEqual([['success', undefined], ['success', undefined]]);
 
     await wh.sql.run('insert into raw.numbers values (-5)');
     const results = await runModels(wh, { modelsDir: models });
@@ -86,45 +86,75 @@ describe('runModels on an incremental window', () => {
   beforeEach(async () => ({ wh, dir } = await makeHome()));
   afterEach(async () => wh.close());
 
-  /** An incremental model of raw.numbers (connection, date, n) whose n must be positive. */
-  async function numbersModel() {
+  /**
+   * An incremental model of raw.numbers (connection, date, n) whose n must be positive, and one reading it; `list`
+   * writes their SQL for a list of connections a statement (`in $connection_ids`) rather than one (`= $connection_id`).
+   */
+  async function numbersModel(list = false) {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const models = join(dir, 'models');
+    const connections = list ? 'in $connection_ids' : '= $connection_id';
     mkdirSync(join(models, 'marts'), { recursive: true });
-    writeFileSync(join(models, 'marts', 'mkt_numbers.sql'), [
-      '-- Numbers: one row per connection and date.',
-      'select connection_id as seller_or_vendor_id, date, n from raw.numbers',
-      'where connection_id = $connection_id and date between $from::date and $to::date',
-    ].join('\n'));
-    writeFileSync(join(models, 'marts', 'mkt_numbers.yml'), [
-      'description: numbers',
-      'grain: one row per seller_or_vendor_id and date',
-      'materialized: incremental',
-      'window: {date_column: date, connection_column: seller_or_vendor_id}',
-      'columns:',
-      '  - {name: seller_or_vendor_id, type: TEXT}',
-      '  - {name: date, type: DATE}',
-      '  - {name: n, type: NUMBER, checks: [{expression: {sql: n > 0}}]}',
-    ].join('\n'));
+    const write = (name: string, from: string, n: string, check = '') => {
+      writeFileSync(join(models, 'marts', `${name}.sql`), [
+        '-- Numbers: one row per connection and date.',
+        `select seller_or_vendor_id, date, ${n} as n from ${from}`,
+        `where seller_or_vendor_id ${connections} and date between $from::date and $to::date`,
+      ].join('\n'));
+      writeFileSync(join(models, 'marts', `${name}.yml`), [
+        'description: numbers',
+        'grain: one row per seller_or_vendor_id and date',
+        'materialized: incremental',
+        'window: {date_column: date, connection_column: seller_or_vendor_id}',
+        'columns:',
+        '  - {name: seller_or_vendor_id, type: TEXT}',
+        '  - {name: date, type: DATE}',
+        `  - {name: n, type: NUMBER${check}}`,
+      ].join('\n'));
+    };
+    write('mkt_numbers', '(select connection_id as seller_or_vendor_id, * from raw.numbers)', 'n', ', checks: [{expression: {sql: n > 0}}]');
+    write('mkt_numbers_doubled', 'marts.mkt_numbers', '2 * n');
     await wh.sql.run(`create table raw.numbers as select * from (values
       ('${US.id}', date '2026-03-01', 1), ('${US.id}', date '2026-03-02', 2),
       ('${DE.id}', date '2026-03-01', 3), ('${DE.id}', date '2026-03-02', 4)
     ) v(connection_id, date, n)`);
     const { runModels } = await import('../../src/models/run-models.ts');
-    expect((await runModels(wh, { modelsDir: models })).map((r) => r.status)).toEqual(['success']);
+    expect((await runModels(wh, { modelsDir: models })).map((r) => [r.status, r.error])).toEqual([['success', undefined], ['success', undefined]]);
     return (options: { from: string; to: string }) => runModels(wh, { modelsDir: models, ...options });
   }
 
-  const numbers = () => rows(wh, 'select seller_or_vendor_id, date::varchar as date, n::integer as n from marts.mkt_numbers order by 1, 2');
+  const numbers = (table = 'mkt_numbers') => rows(wh, `select seller_or_vendor_id, date::varchar as date, n::integer as n from marts.${table} order by 1, 2`);
 
-  it('keeps every connection\'s old rows when the window fails a check', async () => {
-    const runWindow = await numbersModel();
+  for (const list of [false, true]) {
+    it(`keeps the old rows of a connection whose window fails a check, and builds the others (${list ? 'connections in one statement' : 'a statement per connection'})`, async () => {
+      const runWindow = await numbersModel(list);
+      await wh.sql.run(`update raw.numbers set n = n * 10`);
+      await wh.sql.run(`update raw.numbers set n = -1 where connection_id = '${DE.id}' and date = '2026-03-02'`);
+      const results = await runWindow({ from: '2026-03-02', to: '2026-03-02' });
+      expect(results).toMatchObject([
+        { model: 'marts.mkt_numbers', status: 'error', findings: [{ name: 'n expression n > 0', badRows: 1 }], unbuilt: [{ connectionId: DE.id, status: 'error' }],
+          windows: [{ connectionId: US.id, from: '2026-03-02', to: '2026-03-02', rows: 1 }] },
+        // The model reading it builds US's new rows and leaves DE's alone.
+        { model: 'marts.mkt_numbers_doubled', status: 'success', unbuilt: [{ connectionId: DE.id, status: 'skipped' }] },
+      ]);
+      // US's 2026-03-02 is 2 * 10 = 20 now; DE keeps 3 and 4 (and 6 and 8 doubled).
+      expect(await numbers()).toEqual([
+        { seller_or_vendor_id: US.id, date: '2026-03-01', n: 1 },
+        { seller_or_vendor_id: US.id, date: '2026-03-02', n: 20 },
+        { seller_or_vendor_id: DE.id, date: '2026-03-01', n: 3 },
+        { seller_or_vendor_id: DE.id, date: '2026-03-02', n: 4 },
+      ]);
+      expect((await numbers('mkt_numbers_doubled')).map((r) => r.n)).toEqual([2, 40, 6, 8]);
+    });
+  }
+
+  it('keeps every old row when the window fails for every connection', async () => {
+    const runWindow = await numbersModel(true);
     const before = await numbers();
-    await wh.sql.run(`update raw.numbers set n = n * 10`);
-    await wh.sql.run(`update raw.numbers set n = -1 where connection_id = '${DE.id}' and date = '2026-03-02'`);
+    await wh.sql.run(`update raw.numbers set n = -1 where date = '2026-03-02'`);
     const results = await runWindow({ from: '2026-03-02', to: '2026-03-02' });
-    expect(results).toMatchObject([{ model: 'marts.mkt_numbers', status: 'error', findings: [{ name: 'n expression n > 0', badRows: 1 }] }]);
+    expect(results).toMatchObject([{ model: 'marts.mkt_numbers', status: 'error', findings: [{ badRows: 2 }] }, { status: 'skipped' }]);
     expect(await numbers()).toEqual(before);
   });
 
@@ -133,7 +163,7 @@ describe('runModels on an incremental window', () => {
     // A bad row outside the window (as if it had been checked under an older .yml) does not fail the window.
     await wh.sql.run(`update marts.mkt_numbers set n = -1 where date = '2026-03-01' and seller_or_vendor_id = '${US.id}'`);
     await wh.sql.run(`update raw.numbers set n = n * 10 where date = '2026-03-02'`);
-    expect((await runWindow({ from: '2026-03-02', to: '2026-03-02' })).map((r) => r.status)).toEqual(['success']);
+    expect((await runWindow({ from: '2026-03-02', to: '2026-03-02' })).map((r) => r.status)).toEqual(['success', 'success']);
     expect(await numbers()).toEqual([
       { seller_or_vendor_id: US.id, date: '2026-03-01', n: -1 },
       { seller_or_vendor_id: US.id, date: '2026-03-02', n: 20 },

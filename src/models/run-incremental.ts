@@ -1,0 +1,153 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { recordChange } from '../publish/changes.ts';
+import { allDates, mergeRanges, quote, windowRows, type DateRange } from './date-ranges.ts';
+import type { Model } from './load-models.ts';
+import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
+import { columnDdl, countRows, describe, inTransaction, tableColumns, tableMatches } from './tables.ts';
+
+/** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
+export interface SliceConnection {
+  connection_id: string;
+  /** The marketplace's timezone: `timezone($timezone, ts)` is far faster than a per-row zone column. */
+  timezone: string;
+}
+
+export async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
+  const seeded = (await tableColumns(sql, 'seeds.marketplaces')) !== undefined;
+  const zones = seeded ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
+  const reader = await sql.runAndReadAll(`
+    select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
+    from control.connections as c left join ${zones} as m using (marketplace_id)
+    order by c.id`);
+  return reader.getRowObjectsJson() as unknown as SliceConnection[];
+}
+
+/** The rows one window wrote for one connection. */
+export interface WindowResult extends DateRange {
+  connectionId: string;
+  rows: number;
+}
+
+/** A connection whose slice of a model was not built (its old rows stand), and why. */
+export interface Unbuilt {
+  connectionId: string;
+  status: 'error' | 'skipped';
+  error: string;
+}
+
+interface Slice {
+  connection: SliceConnection;
+  ranges: DateRange[];
+}
+
+/**
+ * The statement with its `$name` parameters replaced by quoted values, a list by `('a', 'b')`. DuckDB plans a
+ * prepared statement again once its values are bound (to push them into scans); inlined, a statement is planned once.
+ */
+const inline = (statement: string, params: Record<string, string | string[]>) =>
+  statement.replace(/\$([a-z_]+)\b/g, (match, name: string) => {
+    const value = params[name];
+    return value === undefined ? match : Array.isArray(value) ? `(${value.map(quote).join(', ')})` : quote(value);
+  });
+
+/**
+ * The slices one statement per range replaces together: those with the same ranges and timezone, when the model's
+ * SQL takes its connections as a list (`in $connection_ids`); one slice a statement when it reads `$connection_id`.
+ */
+function batchesOf(model: Model, slices: Slice[]): Slice[][] {
+  if (!/\$connection_ids\b/.test(model.sql)) return slices.map((slice) => [slice]);
+  const byKey = new Map<string, Slice[]>();
+  for (const slice of slices) {
+    const key = JSON.stringify([slice.connection.timezone, slice.ranges]);
+    byKey.set(key, [...(byKey.get(key) ?? []), slice]);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * Replaces date ranges of connections' slices in one transaction, a statement per batch of connections and range
+ * (see batchesOf), then checks the rows it wrote: a check's fixed cost is paid once per model rather than per slice.
+ * When that fails, each connection is tried again in a transaction of its own, so that one connection's bad rows
+ * leave the others built (its old rows stand, and it is reported in `unbuilt`); connections in `excluded` (an
+ * upstream model failed for them) are not run. `whole`, or a table whose columns no longer match the `.yml`,
+ * rebuilds every connection's every date.
+ */
+export async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, excluded: ReadonlySet<string>) {
+  await checkColumns(sql, model);
+  // A table with other columns than the .yml is rebuilt whole; a missing one is created and gets the ranges asked for.
+  const exists = (await tableColumns(sql, model.id)) !== undefined;
+  const rebuild = ranges === 'whole' || (exists && !(await tableMatches(sql, model)));
+  const create = rebuild || !exists;
+  const slices = connections
+    .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
+    .filter((slice) => slice.ranges.length > 0);
+  // A rebuilt table holds every connection: one whose upstream rows failed is built from the rows they kept.
+  const wanted = create ? slices : slices.filter((s) => !excluded.has(s.connection.connection_id));
+  const unbuilt: Unbuilt[] = slices
+    .filter((s) => !wanted.includes(s))
+    .map((s) => ({ connectionId: s.connection.connection_id, status: 'skipped', error: 'a model it reads failed for this connection' }));
+  if (!create && wanted.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [], unbuilt };
+  try {
+    const outcome = await inTransaction(sql, () => replaceSlices(sql, model, wanted, create));
+    return { rows: await countRows(sql, model.id), ...outcome, unbuilt };
+  } catch (error) {
+    if (wanted.length < 2) throw error;
+    const windows: WindowResult[] = [];
+    const findings: CheckFinding[] = [];
+    let created = !create;
+    let built = 0;
+    for (const slice of wanted) {
+      try {
+        // (The first connection built creates the table: should every one fail, the old table stands.)
+        const outcome = await inTransaction(sql, () => replaceSlices(sql, model, [slice], !created));
+        created = true;
+        built += 1;
+        windows.push(...outcome.windows);
+        findings.push(...outcome.findings);
+      } catch (failure) {
+        if (failure instanceof CheckFailure) findings.push(...failure.findings);
+        unbuilt.push({ connectionId: slice.connection.connection_id, status: 'error', error: describe(failure) });
+      }
+    }
+    // Every connection failed: the model failed.
+    if (built === 0) throw error;
+    return { rows: await countRows(sql, model.id), windows, findings, unbuilt };
+  }
+}
+
+/** Deletes (or creates the table without) the slices' rows and writes them again; call it in a transaction. */
+async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[], create: boolean) {
+  const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
+  // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
+  // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
+  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
+  const changed = slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges }));
+  const replaced = windowRows(model, changed);
+  // Every date of every connection sliced: the next publish copies the table rather than replacing its rows.
+  const everyDate = slices.every((s) => s.ranges.some((r) => r.from <= allDates.from && r.to >= allDates.to));
+  const windows: WindowResult[] = [];
+  if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+  else await sql.run(`delete from ${model.id} where ${replaced}`);
+  for (const batch of batchesOf(model, slices)) {
+    const ids = batch.map((s) => s.connection.connection_id);
+    for (const range of batch[0]!.ranges) {
+      const result = await sql.run(inline(insert, { ...batch[0]!.connection, connection_ids: ids, ...range }));
+      if (batch.length === 1) windows.push({ connectionId: ids[0]!, ...range, rows: Number(result.rowsChanged) });
+      else windows.push(...(await rowsByConnection(sql, model, ids, range)));
+    }
+  }
+  await recordChange(sql, model, create || everyDate ? 'whole' : changed);
+  // Only the replaced rows: every other row was checked when it was written.
+  const findings = await runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
+  return { windows, findings };
+}
+
+/** The rows a batch's statement wrote for each of its connections in a range. */
+async function rowsByConnection(sql: DuckDBConnection, model: Model, ids: string[], range: DateRange): Promise<WindowResult[]> {
+  const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
+  const reader = await sql.runAndReadAll(inline(`
+    select ${connectionColumn}, count(*)::bigint from ${model.id}
+    where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date group by all`, { connection_ids: ids, ...range }));
+  const counts = new Map(reader.getRowsJson().map(([id, n]) => [String(id), Number(n)]));
+  return ids.map((connectionId) => ({ connectionId, ...range, rows: counts.get(connectionId) ?? 0 }));
+}
