@@ -1,11 +1,13 @@
 -- Ad cost and attributed results per advertised child ASIN and SKU and date: one row per connection, date, ad product, child ASIN and SKU.
+-- A statement builds several connections: every CTE below keeps connection_id, and every join, window and group is per connection.
 with contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 sponsored_products as (
     select
+        connection_id,
         date,
         'SPONSORED_PRODUCTS' as ad_product,
         advertised_asin as child_asin,
@@ -20,11 +22,12 @@ sponsored_products as (
         coalesce(units_sold_same_sku7d, 0) as units_sold,
         false as is_estimated,
     from staging.stg_ads__sp_advertised_product
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 sponsored_display as (
     select
+        connection_id,
         date,
         'SPONSORED_DISPLAY',
         promoted_asin,
@@ -39,26 +42,27 @@ sponsored_display as (
         coalesce(units_sold_clicks, 0),
         false,
     from staging.stg_ads__sd_advertised_product
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 -- PROFIT.md "SB allocation": a campaign-day's cost goes to ASINs by purchased-product sales14d shares, else orders14d shares.
 brand_campaigns as (
-    select date, campaign_id, any_value(campaign_budget_currency_code) as currency, sum(cost) as cost
+    select connection_id, date, campaign_id, any_value(campaign_budget_currency_code) as currency, sum(cost) as cost
     from staging.stg_ads__sb_campaigns
-    where connection_id = $connection_id and date between $from::date and $to::date and cost <> 0
+    where connection_id in $connection_ids and date between $from::date and $to::date and cost <> 0
     group by all
 ),
 
 brand_purchases as (
-    select date, campaign_id, purchased_asin as child_asin, sum(coalesce(sales14d, 0)) as sales, sum(coalesce(orders14d, 0)) as orders
+    select connection_id, date, campaign_id, purchased_asin as child_asin, sum(coalesce(sales14d, 0)) as sales, sum(coalesce(orders14d, 0)) as orders
     from staging.stg_ads__sb_purchased_product
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
 brand_asin_weights as (
     select
+        brand_campaigns.connection_id,
         brand_campaigns.date,
         brand_campaigns.campaign_id,
         brand_campaigns.currency,
@@ -70,8 +74,8 @@ brand_asin_weights as (
             else 0
         end as weight,
     from brand_campaigns
-    join brand_purchases using (date, campaign_id)
-    window campaign_day as (partition by brand_campaigns.date, brand_campaigns.campaign_id)
+    join brand_purchases using (connection_id, date, campaign_id)
+    window campaign_day as (partition by brand_campaigns.connection_id, brand_campaigns.date, brand_campaigns.campaign_id)
 ),
 
 brand_asin_parts as (
@@ -81,27 +85,29 @@ brand_asin_parts as (
             sum(weight) over campaign_day as total_weight,
             -- Exact in ten-thousandths: floor(cost × weight / total weight), computed on integers, never floats.
             ((cost * 10000)::hugeint * (weight * 10000)::hugeint // (sum(weight) over campaign_day * 10000)::hugeint)::decimal(38,0) * 0.0001 as rounded,
-            row_number() over (partition by date, campaign_id order by weight desc, child_asin) as rank,
+            row_number() over (partition by connection_id, date, campaign_id order by weight desc, child_asin) as rank,
         from brand_asin_weights
         where weight > 0
-        window campaign_day as (partition by date, campaign_id)
+        window campaign_day as (partition by connection_id, date, campaign_id)
     )
 ),
 
 -- The largest share absorbs the remainder of the floors, so the parts add up to the campaign's cost exactly.
 brand_asin_costs as (
     select
+        connection_id,
         date,
         campaign_id,
         currency,
         child_asin,
-        rounded + if(rank = 1, cost - sum(rounded) over (partition by date, campaign_id), 0) as cost,
+        rounded + if(rank = 1, cost - sum(rounded) over (partition by connection_id, date, campaign_id), 0) as cost,
     from brand_asin_parts
 ),
 
 -- An ASIN's part goes to its SKUs by the day's shipped sales, else shipped orders, else evenly over the SKUs it sold.
 sku_signals as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         child_asin,
         sku,
@@ -109,7 +115,7 @@ sku_signals as (
             filter (where item_status = 'Shipped') as sales,
         count(distinct mkt_order_id) filter (where item_status = 'Shipped') as orders,
     from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
         and child_asin is not null and (item_status is null or lower(item_status) not like '%cancel%')
     group by all
 ),
@@ -124,28 +130,29 @@ brand_sku_weights as (
             else 1
         end as weight,
     from brand_asin_costs
-    left join sku_signals using (date, child_asin)
-    window asin_day as (partition by brand_asin_costs.date, brand_asin_costs.campaign_id, brand_asin_costs.child_asin)
+    left join sku_signals using (connection_id, date, child_asin)
+    window asin_day as (partition by brand_asin_costs.connection_id, brand_asin_costs.date, brand_asin_costs.campaign_id, brand_asin_costs.child_asin)
 ),
 
 brand_sku_parts as (
     select
         *,
         ((cost * 10000)::hugeint * (weight * 10000)::hugeint // (sum(weight) over asin_day * 10000)::hugeint)::decimal(38,0) * 0.0001 as rounded,
-        row_number() over (partition by date, campaign_id, child_asin order by weight desc, sku) as rank,
+        row_number() over (partition by connection_id, date, campaign_id, child_asin order by weight desc, sku) as rank,
     from brand_sku_weights
     where weight > 0
-    window asin_day as (partition by date, campaign_id, child_asin)
+    window asin_day as (partition by connection_id, date, campaign_id, child_asin)
 ),
 
 sponsored_brands as (
     select
+        connection_id,
         date,
         'SPONSORED_BRANDS',
         child_asin,
         sku,
         currency,
-        rounded + if(rank = 1, cost - sum(rounded) over (partition by date, campaign_id, child_asin), 0),
+        rounded + if(rank = 1, cost - sum(rounded) over (partition by connection_id, date, campaign_id, child_asin), 0),
         -- Sponsored brands has no same-SKU results; clicks and impressions stay at the account level.
         0,
         0,
@@ -164,6 +171,7 @@ ad_rows as (
     select * from sponsored_brands
 ),
 
+-- Each row joins its own connection's context; grouping by contexts.seller_or_vendor_id (the connection's id) keeps connections apart.
 final as (
     select
         contexts.marketplace_id,
@@ -185,7 +193,7 @@ final as (
         sum(ad_rows.units_sold) as units_sold,
         bool_or(ad_rows.is_estimated) as is_estimated,
     from ad_rows
-    cross join contexts
+    join contexts using (connection_id)
     group by all
 )
 

@@ -1,12 +1,12 @@
 -- FBA removal order lines: one row per connection, removal order, SKU, FNSKU and disposition; dates are marketplace-local.
 with removal_orders as (
     select * from staging.stg_mkt__fba_removal_orders
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 -- A line is dated by the request date of its removal order, which does not change as the order progresses.

@@ -1,12 +1,12 @@
 -- FBA recommended removals: one row per connection, marketplace-local snapshot date, SKU, FNSKU and condition.
 with recommendations as (
     select * from staging.stg_mkt__fba_removal_recommendations
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 -- A line without snapshot-date belongs to the day its file landed.
@@ -21,11 +21,12 @@ localized as (
 ),
 
 -- Each day's report is a whole snapshot: the latest file of a day replaces earlier ones, lines it lacks included.
+-- Per connection: a statement builds several, and one connection's file must not replace another's day.
 latest_snapshot as (
     select *
     from localized
-    qualify dense_rank() over (partition by local_date order by landed_at desc, file_id desc) = 1
-        and row_number() over (partition by local_date, sku, fnsku, condition order by landed_at desc, file_id desc, line_number desc) = 1
+    qualify dense_rank() over (partition by connection_id, local_date order by landed_at desc, file_id desc) = 1
+        and row_number() over (partition by connection_id, local_date, sku, fnsku, condition order by landed_at desc, file_id desc, line_number desc) = 1
 ),
 
 final as (

@@ -1,12 +1,12 @@
 -- Amazon-fulfilled shipment item lines: one row per connection, shipment and shipment item; dates are marketplace-local.
 with shipments as (
     select * from staging.stg_mkt__fba_shipments
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 -- A line is dated by its shipment date in the marketplace timezone; the other dates are local too.

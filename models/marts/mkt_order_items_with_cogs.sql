@@ -1,14 +1,14 @@
 -- Order line items with unit costs as of the order date: one row per connection, order and line; date is marketplace-local.
 with order_items as (
     select * from staging.stg_mkt__order_items
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
         -- A day either side of the local window: a plain column bound lets a window skip row groups by their statistics.
         and purchased_at >= $from::date - interval 1 day and purchased_at < $to::date + interval 2 day
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 localized as (

@@ -1,7 +1,9 @@
 -- Daily account-level profit and cost: one row per connection, currency and date (spec 001 "Profit measure rules").
+-- One statement builds several connections: every CTE keeps its rows' connection_id, and every aggregation, join,
+-- window and calendar is by it too, so that no connection's rows meet another's.
 with contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 order_items as (
@@ -12,12 +14,13 @@ order_items as (
         coalesce(order_is_business, false) as is_business,
         item_status is null or lower(item_status) not like '%cancel%' as is_not_canceled,
     from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
 ),
 
 -- Rules 1-5 and the shipped part of rule 8, over every order line of the day.
 order_measures as (
     select
+        order_items.seller_or_vendor_id as connection_id,
         order_items.date,
         sum(line_sales) filter (where is_shipped) as total_sales,
         if(any_value(contexts.prices_include_tax),
@@ -41,19 +44,20 @@ order_measures as (
         count(*) filter (where is_shipped) as costable_lines,
         count(*) filter (where is_shipped and not cogs_present) as uncosted_lines,
     from order_items
-    cross join contexts
+    join contexts on contexts.connection_id = order_items.seller_or_vendor_id
     group by all
 ),
 
 settlements as (
     select *, lower(transaction_type) = 'refund' as is_refund
     from marts.mkt_settlements_with_cogs
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
 ),
 
 -- Rules 6, 8, 9 and 10 over every settlement event, with or without SKU.
 settlement_measures as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         count(*) filter (where is_refund) as refund_count,
         sum(refund_principal_amount + refund_shipping_amount + refund_referral_fee_amount + refund_commission_amount
@@ -70,6 +74,7 @@ settlement_measures as (
 
 return_measures as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         sum(quantity) as return_units,
         sum(coalesce(cogs_total_value, 0)) as return_cogs,
@@ -78,36 +83,37 @@ return_measures as (
         count(*) as costable_lines,
         count(*) filter (where not cogs_present) as uncosted_lines,
     from marts.mkt_returns
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
 -- PROFIT.md "Ads", account column: every campaign type, sponsored TV separated, DSP included.
 ad_rows as (
-    select date, cost, 0 as tv_cost, sales7d as sales, purchases7d as orders, units_sold_clicks7d as units, clicks, impressions
+    select connection_id, date, cost, 0 as tv_cost, sales7d as sales, purchases7d as orders, units_sold_clicks7d as units, clicks, impressions
     from staging.stg_ads__sp_advertised_product
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     union all
-    select date, cost, 0, sales, purchases, units_sold, clicks, impressions
+    select connection_id, date, cost, 0, sales, purchases, units_sold, clicks, impressions
     from staging.stg_ads__sb_campaigns
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     union all
-    select date, cost, 0, sales, purchases, units_sold, clicks, impressions
+    select connection_id, date, cost, 0, sales, purchases, units_sold, clicks, impressions
     from staging.stg_ads__sd_advertised_product
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     union all
     -- Sponsored TV: spend only; its results and delivery stay out of the ad_* measures.
-    select date, cost, cost, 0, 0, 0, 0, 0
+    select connection_id, date, cost, cost, 0, 0, 0, 0, 0
     from staging.stg_ads__st_campaigns
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     union all
-    select date, total_cost, 0, sales14d, purchases14d, units_sold14d, click_throughs, impressions
+    select connection_id, date, total_cost, 0, sales14d, purchases14d, units_sold14d, click_throughs, impressions
     from staging.stg_ads__dsp_campaigns
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 ad_measures as (
     select
+        connection_id,
         date,
         sum(coalesce(cost, 0)) as ad_spend,
         sum(coalesce(tv_cost, 0)) as sponsored_tv_ad_spend,
@@ -123,6 +129,7 @@ ad_measures as (
 -- PROFIT.md "Traffic", account: buy-box plain averages over child ASINs with traffic, sessions and page views summed.
 traffic_measures as (
     select
+        connection_id,
         date,
         avg(coalesce(buy_box_percentage, 0)) as avg_buybox_percentage,
         avg(coalesce(buy_box_percentage_b2b, 0)) as avg_buybox_percentage_b2b,
@@ -139,74 +146,87 @@ traffic_measures as (
         sum(greatest(coalesce(page_views, 0) - coalesce(page_views_b2b, 0), 0)) as page_views_b2c,
         true as has_traffic,
     from staging.stg_mkt__sales_and_traffic
-    where connection_id = $connection_id and date between $from::date and $to::date and asin_granularity = 'CHILD'
+    where connection_id in $connection_ids and date between $from::date and $to::date and asin_granularity = 'CHILD'
     group by all
 ),
 
 -- Target and search-term summaries: see the .yml for how each row's profit after ads is estimated.
 margin_days as (
     select
+        seller_or_vendor_id as connection_id,
         sku,
         date,
         sum(profit + ad_spend) as profit_before_ads,
         sum(total_sales) as sales,
         bool_or(cogs_present = false) as has_uncosted,
     from marts.mkt_profit_by_sku_and_date
-    where seller_or_vendor_id = $connection_id and sku is not null
+    where seller_or_vendor_id in $connection_ids and sku is not null
         and date between $from::date - interval 29 day and $to::date
     group by all
 ),
 
 ad_group_skus as (
-    select distinct campaign_id, ad_group_id, advertised_sku as sku
+    select distinct connection_id, campaign_id, ad_group_id, advertised_sku as sku
     from staging.stg_ads__sp_advertised_product
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 attribution_rows as (
-    select 'target' as report, date, campaign_id, ad_group_id, concat_ws('|', date, campaign_id, ad_group_id, keyword_id, targeting) as row_id, coalesce(cost, 0) as spend, coalesce(sales7d, 0) as sales
+    select connection_id, 'target' as report, date, campaign_id, ad_group_id, concat_ws('|', date, campaign_id, ad_group_id, keyword_id, targeting) as row_id, coalesce(cost, 0) as spend, coalesce(sales7d, 0) as sales
     from staging.stg_ads__sp_targeting
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
     union all
-    select 'search_term', date, campaign_id, ad_group_id, concat_ws('|', date, campaign_id, ad_group_id, keyword_id, search_term), coalesce(cost, 0), coalesce(sales7d, 0)
+    select connection_id, 'search_term', date, campaign_id, ad_group_id, concat_ws('|', date, campaign_id, ad_group_id, keyword_id, search_term), coalesce(cost, 0), coalesce(sales7d, 0)
     from staging.stg_ads__sp_search_term
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 -- A report's data is as recent as its latest date: spend is mature once 7 days (the SP window) have passed since.
+-- Per connection: a connection without rows of a report has no attribution rows of it to join either.
 report_as_of as (
-    select 'target' as report, max(date) as as_of from staging.stg_ads__sp_targeting where connection_id = $connection_id
+    select connection_id, 'target' as report, max(date) as as_of from staging.stg_ads__sp_targeting
+    where connection_id in $connection_ids group by all
     union all
-    select 'search_term', max(date) from staging.stg_ads__sp_search_term where connection_id = $connection_id
+    select connection_id, 'search_term', max(date) from staging.stg_ads__sp_search_term
+    where connection_id in $connection_ids group by all
+),
+
+-- The days of each connection's attribution rows, from 29 days before the first, for the trailing 30 days.
+attribution_days as (
+    select connection_id, unnest(generate_series(min(date) - interval 29 day, max(date), interval 1 day))::date as date
+    from attribution_rows
+    group by connection_id
 ),
 
 -- A dense calendar per advertised SKU, so that a day without a SKU row still has its trailing 30 days.
 sku_margins as (
     select
+        skus.connection_id,
         skus.sku,
         days.date,
         sum(coalesce(margin_days.profit_before_ads, 0)) over trailing_days as profit_before_ads,
         sum(coalesce(margin_days.sales, 0)) over trailing_days as sales,
         coalesce(bool_or(margin_days.has_uncosted) over trailing_days, false) as has_uncosted,
-    from (select distinct sku from ad_group_skus) as skus
-    cross join (
-        select unnest(generate_series(min(date) - interval 29 day, max(date), interval 1 day))::date as date
-        from attribution_rows
-    ) as days
-    left join margin_days using (sku, date)
-    window trailing_days as (partition by skus.sku order by days.date rows between 29 preceding and current row)
+    from (select distinct connection_id, sku from ad_group_skus) as skus
+    join attribution_days as days using (connection_id)
+    left join margin_days using (connection_id, sku, date)
+    window trailing_days as (partition by skus.connection_id, skus.sku order by days.date rows between 29 preceding and current row)
 ),
 
 row_margins as (
     select
+        attribution_rows.connection_id,
         attribution_rows.report,
         attribution_rows.row_id,
         count(ad_group_skus.sku) as skus,
         count(sku_margins.sku) filter (where sku_margins.sales > 0 and not sku_margins.has_uncosted) as costed_skus,
         avg(sku_margins.profit_before_ads / sku_margins.sales) filter (where sku_margins.sales > 0 and not sku_margins.has_uncosted) as margin_rate,
     from attribution_rows
-    left join ad_group_skus using (campaign_id, ad_group_id)
-    left join sku_margins on sku_margins.sku = ad_group_skus.sku and sku_margins.date = attribution_rows.date
+    left join ad_group_skus using (connection_id, campaign_id, ad_group_id)
+    left join sku_margins
+        on sku_margins.connection_id = attribution_rows.connection_id
+        and sku_margins.sku = ad_group_skus.sku
+        and sku_margins.date = attribution_rows.date
     group by all
 ),
 
@@ -220,12 +240,13 @@ estimated as (
                 then round(attribution_rows.sales * row_margins.margin_rate::decimal(38,10) - attribution_rows.spend, 4)
         end as estimated_profit_after_ads,
     from attribution_rows
-    join row_margins using (report, row_id)
-    join report_as_of using (report)
+    join row_margins using (connection_id, report, row_id)
+    join report_as_of using (connection_id, report)
 ),
 
 attribution_summaries as (
     select
+        connection_id,
         date,
         sum(spend) filter (where report = 'target') as ad_target_reported_spend,
         sum(sales) filter (where report = 'target') as ad_target_reported_sales,
@@ -253,6 +274,7 @@ attribution_summaries as (
 
 measures as (
     select
+        connection_id,
         date,
         sum(total_sales) as total_sales,
         sum(sales_tax) as sales_tax,
@@ -302,15 +324,16 @@ measures as (
 ),
 
 days as (
-    select date from measures
+    select connection_id, date from measures
     union
-    select date from traffic_measures
+    select connection_id, date from traffic_measures
     union
-    select date from attribution_summaries
+    select connection_id, date from attribution_summaries
 ),
 
 amounts as (
     select
+        days.connection_id,
         days.date,
         coalesce(measures.total_sales, 0) as total_sales,
         coalesce(measures.sales_tax, 0) as sales_tax,
@@ -374,9 +397,9 @@ amounts as (
         coalesce(traffic.page_views_b2b, 0) as page_views_b2b,
         coalesce(traffic.page_views_b2c, 0) as page_views_b2c,
     from days
-    left join measures using (date)
-    left join traffic_measures as traffic using (date)
-    left join attribution_summaries as summaries using (date)
+    left join measures using (connection_id, date)
+    left join traffic_measures as traffic using (connection_id, date)
+    left join attribution_summaries as summaries using (connection_id, date)
 ),
 
 -- Rule 11.
@@ -389,14 +412,14 @@ final as (
         contexts.seller_or_vendor_name,
         contexts.marketplace_seller_id,
         contexts.currency,
-        amounts.*,
+        amounts.* exclude (connection_id),
         amounts.total_sales - amounts.sales_tax - amounts.total_fees - amounts.cogs_total - amounts.ad_spend + amounts.refund_cost as profit,
         amounts.sales_tax + amounts.total_fees + amounts.cogs_total + amounts.ad_spend - amounts.refund_cost as total_cost,
         if(amounts.ad_sales = 0, null, round(amounts.ad_spend / amounts.ad_sales * 100, 4)) as acos,
         if(amounts.total_sales = 0, null, round(amounts.ad_spend / amounts.total_sales * 100, 4)) as tacos,
         if(total_cost = 0, null, round(profit / total_cost * 100, 4)) as roi,
     from amounts
-    cross join contexts
+    join contexts on contexts.connection_id = amounts.connection_id
 )
 
 select * from final

@@ -1,7 +1,9 @@
 -- Daily profit and cost per child ASIN and SKU: one row per connection, date, child ASIN and SKU (spec 001 "Profit measure rules").
+-- One statement builds several connections: every CTE keeps its rows' connection_id, and every aggregation and
+-- join is by it too, so that no connection's rows meet another's.
 with contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 order_items as (
@@ -12,12 +14,13 @@ order_items as (
         coalesce(order_is_business, false) as is_business,
         item_status is null or lower(item_status) not like '%cancel%' as is_not_canceled,
     from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
 ),
 
 -- Rules 1-5 and the shipped part of rule 8.
 order_measures as (
     select
+        order_items.seller_or_vendor_id as connection_id,
         order_items.date,
         order_items.child_asin,
         order_items.sku,
@@ -43,19 +46,20 @@ order_measures as (
         count(*) filter (where is_shipped) as costable_lines,
         count(*) filter (where is_shipped and not cogs_present) as uncosted_lines,
     from order_items
-    cross join contexts
+    join contexts on contexts.connection_id = order_items.seller_or_vendor_id
     group by all
 ),
 
 settlements as (
     select *, lower(transaction_type) = 'refund' as is_refund
     from marts.mkt_settlements_with_cogs
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date and sku is not null
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date and sku is not null
 ),
 
 -- Rules 6, 8, 9 and 10 (PROFIT.md "Settlement categories"): costs positive, refunds signed as paid.
 settlement_measures as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         child_asin,
         sku,
@@ -75,6 +79,7 @@ settlement_measures as (
 -- Rules 6 and 7: returned units' cost back in stock (SELLABLE) offsets refunds, any other disposition adds to them.
 return_measures as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         child_asin,
         sku,
@@ -85,12 +90,13 @@ return_measures as (
         count(*) as costable_lines,
         count(*) filter (where not cogs_present) as uncosted_lines,
     from marts.mkt_returns
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
 ad_measures as (
     select
+        seller_or_vendor_id as connection_id,
         date,
         child_asin,
         sku,
@@ -101,12 +107,13 @@ ad_measures as (
         sum(clicks) as ad_clicks,
         sum(impressions) as ad_impressions,
     from marts.mkt_ads_performance_by_asin_and_date
-    where seller_or_vendor_id = $connection_id and date between $from::date and $to::date
+    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
 measures as (
     select
+        connection_id,
         date,
         child_asin,
         sku,
@@ -159,6 +166,7 @@ measures as (
 -- Rule 12 and PROFIT.md "Traffic": the child ASIN's traffic of the day goes to each of its SKU rows.
 traffic as (
     select
+        connection_id,
         date,
         child_asin,
         coalesce(buy_box_percentage, 0) as buybox,
@@ -168,33 +176,36 @@ traffic as (
         coalesce(page_views, 0) as page_views,
         coalesce(page_views_b2b, 0) as page_views_b2b,
     from staging.stg_mkt__sales_and_traffic
-    where connection_id = $connection_id and date between $from::date and $to::date and asin_granularity = 'CHILD'
+    where connection_id in $connection_ids and date between $from::date and $to::date and asin_granularity = 'CHILD'
 ),
 
 with_traffic as (
     select
-        measures.* exclude (date, child_asin),
+        measures.* exclude (connection_id, date, child_asin),
+        coalesce(measures.connection_id, traffic.connection_id) as connection_id,
         coalesce(measures.date, traffic.date) as date,
         coalesce(measures.child_asin, traffic.child_asin) as child_asin,
-        traffic.* exclude (date, child_asin),
+        traffic.* exclude (connection_id, date, child_asin),
     from measures
     full join traffic
-        on traffic.date = measures.date
+        on traffic.connection_id = measures.connection_id
+        and traffic.date = measures.date
         and traffic.child_asin = measures.child_asin
 ),
 
 sku_names as (
-    select sku, product_name from intermediate.int_sku_asins
-    where connection_id = $connection_id
+    select connection_id, sku, product_name from intermediate.int_sku_asins
+    where connection_id in $connection_ids
 ),
 
 parent_asins as (
-    select child_asin, parent_asin from intermediate.int_child_asin_parents
-    where connection_id = $connection_id
+    select connection_id, child_asin, parent_asin from intermediate.int_child_asin_parents
+    where connection_id in $connection_ids
 ),
 
 amounts as (
     select
+        with_traffic.connection_id,
         with_traffic.date,
         with_traffic.child_asin,
         with_traffic.sku,
@@ -267,7 +278,7 @@ final as (
         if(amounts.ad_sales = 0, null, round(amounts.ad_spend / amounts.ad_sales * 100, 4)) as acos,
         if(amounts.total_sales = 0, null, round(amounts.ad_spend / amounts.total_sales * 100, 4)) as tacos,
         if(total_cost = 0, null, round(profit / total_cost * 100, 4)) as roi,
-        amounts.* exclude (date, child_asin, sku),
+        amounts.* exclude (connection_id, date, child_asin, sku),
         sku_names.product_name,
         null::varchar as product_brand,
         null::varchar as product_category_root,
@@ -276,9 +287,9 @@ final as (
         if(amounts.child_asin is null, null, 'https://www.' || contexts.domain || '/dp/' || amounts.child_asin) as product_url,
         contexts.currency,
     from amounts
-    cross join contexts
-    left join sku_names on sku_names.sku = amounts.sku
-    left join parent_asins on parent_asins.child_asin = amounts.child_asin
+    join contexts on contexts.connection_id = amounts.connection_id
+    left join sku_names on sku_names.connection_id = amounts.connection_id and sku_names.sku = amounts.sku
+    left join parent_asins on parent_asins.connection_id = amounts.connection_id and parent_asins.child_asin = amounts.child_asin
 )
 
 select * from final

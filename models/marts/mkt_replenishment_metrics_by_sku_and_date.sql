@@ -1,12 +1,12 @@
 -- Subscribe and Save PERFORMANCE metrics per offer and metric day: one row per connection, SKU and date (the last day of the metric interval).
 with offer_metrics as (
     select * from staging.stg_mkt__replenishment_offer_metrics
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 -- Every metric column is non-null in the spec: a metric the API did not return is 0.

@@ -1,20 +1,23 @@
 -- FBA customer returns with unit costs on the return date: one row per connection and return line; date is marketplace-local.
 with returns as (
     select * from staging.stg_mkt__returns
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
+-- Keyed by connection: a statement builds several connections, and an order id is only unique within one.
 order_dates as (
-    select mkt_order_id as order_id, min(date) as order_date
-    from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id
-        -- Only the orders looked up: grouping every order of the connection costs more than this filter.
-        and mkt_order_id in (select order_id from returns)
+    select items.seller_or_vendor_id as connection_id, items.mkt_order_id as order_id, min(items.date) as order_date
+    from marts.mkt_order_items_with_cogs as items
+    -- Only the orders looked up, each in its own connection: grouping every order of the connections costs more than this filter.
+    semi join returns
+        on returns.connection_id = items.seller_or_vendor_id
+        and returns.order_id = items.mkt_order_id
+    where items.seller_or_vendor_id in $connection_ids
     group by all
 ),
 
@@ -27,7 +30,7 @@ localized as (
         md5(concat_ws('|', returns.order_id, returns.sku, returns.returned_at, coalesce(returns.license_plate_number, ''), coalesce(returns.fnsku, ''))) as return_id,
     from returns
     join contexts using (connection_id)
-    left join order_dates using (order_id)
+    left join order_dates using (connection_id, order_id)
     where local_date between $from::date and $to::date
 ),
 

@@ -1,18 +1,19 @@
 -- Sales and traffic per child ASIN (and SKU when reported) and date, with unit costs: one row per connection, date, granularity, child ASIN and SKU.
 with traffic as (
     select * from staging.stg_mkt__sales_and_traffic
-    where connection_id = $connection_id and date between $from::date and $to::date
+    where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
+-- Per connection: a statement builds several connections, and each names its ASINs from its own orders.
 product_names as (
-    select asin, arg_max(product_name, purchased_at) as product_name
+    select connection_id, asin, arg_max(product_name, purchased_at) as product_name
     from staging.stg_mkt__order_items
-    where connection_id = $connection_id and asin is not null and product_name is not null
+    where connection_id in $connection_ids and asin is not null and product_name is not null
     group by all
 ),
 
@@ -77,7 +78,9 @@ final as (
         costed.item_supplier_name,
     from costed
     join contexts using (connection_id)
-    left join product_names on product_names.asin = costed.child_asin
+    left join product_names
+        on product_names.connection_id = costed.connection_id
+        and product_names.asin = costed.child_asin
 )
 
 select * from final

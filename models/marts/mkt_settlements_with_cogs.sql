@@ -1,7 +1,7 @@
 -- Settlement events with amounts by category and unit costs: one row per connection and settlement event; date per PROFIT.md.
 with settlement_rows as (
     select * from staging.stg_mkt__settlement_rows
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
         -- An event's date is its posting date or its order's date, never after the posting: a window needs only
         -- rows posted from its first day on (a day earlier for the local date of a UTC timestamp).
         and posted_at >= $from::date - interval 1 day
@@ -9,13 +9,14 @@ with settlement_rows as (
 
 contexts as (
     select * from intermediate.int_connections_described
-    where connection_id = $connection_id
+    where connection_id in $connection_ids
 ),
 
+-- Keyed by connection: a statement builds several connections, and an order id is only unique within one.
 order_dates as (
-    select mkt_order_id as order_id, min(date) as order_date
+    select seller_or_vendor_id as connection_id, mkt_order_id as order_id, min(date) as order_date
     from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id = $connection_id
+    where seller_or_vendor_id in $connection_ids
     group by all
 ),
 
@@ -83,7 +84,7 @@ dated as (
     join contexts using (connection_id)
     -- Reading the reconciled settlements makes a settlement that does not add up stop this table.
     join staging.stg_mkt__settlements as settlements using (connection_id, settlement_id)
-    left join order_dates using (order_id)
+    left join order_dates using (connection_id, order_id)
     left join intermediate.int_sku_asins as sku_asins
         on sku_asins.connection_id = events.connection_id
         and sku_asins.sku = events.sku

@@ -93,10 +93,14 @@ export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: 
   }
 }
 
-/** Records each window's outcome from the models' results: status, rows in its range, time, error. */
+/**
+ * Records each window's outcome from the models' results (status, rows in its range, time, error) in one statement:
+ * a run of hundreds of connections has thousands of windows.
+ */
 export async function recordResults(wh: Warehouse, runId: string, phase: (PlannedWindow & { status: string; rows: number | null; error: string | null })[], results: ModelResult[]): Promise<void> {
-  for (const w of phase) {
-    const result = results.find((r) => r.model === `marts.${w.table}`);
+  const byModel = new Map(results.map((r) => [r.model, r]));
+  const outcomes = phase.map((w) => {
+    const result = byModel.get(`marts.${w.table}`);
     // A model that failed for some connections built the others.
     const unbuilt = result?.unbuilt?.find((u) => u.connectionId === w.connectionId);
     w.status = unbuilt?.status ?? (result?.unbuilt ? 'success' : (result?.status ?? 'skipped'));
@@ -104,12 +108,14 @@ export async function recordResults(wh: Warehouse, runId: string, phase: (Planne
     w.rows = result?.windows
       ? result.windows.filter((r) => r.connectionId === w.connectionId && (w.from === null || (r.from >= w.from && r.to <= w.to!) || (r.from <= w.from && r.to >= w.to!))).reduce((sum, r) => sum + r.rows, 0)
       : (result?.rows ?? null);
-    await wh.db
-      .updateTable('control.run_windows')
-      .set({ status: w.status as 'success', row_count: w.rows, ms: result?.ms ?? null, error: w.error })
-      .where('run_id', '=', runId).where('connection_id', '=', w.connectionId).where('table_name', '=', w.table).where('kind', '=', w.kind)
-      .where((eb) => (w.from === null ? eb('date_from', 'is', null) : eb('date_from', '=', w.from)))
-      .where((eb) => (w.stage === null ? eb('stage', 'is', null) : eb('stage', '=', w.stage)))
-      .execute();
-  }
+    return { connection_id: w.connectionId, table_name: w.table, kind: w.kind, date_from: w.from, stage: w.stage, status: w.status, row_count: w.rows, ms: result?.ms ?? null, error: w.error };
+  });
+  if (outcomes.length === 0) return;
+  // (Windows with the same key, such as retries of two failed runs, are one row to update: the last outcome holds.)
+  const byKey = new Map(outcomes.map((o) => [JSON.stringify([o.connection_id, o.table_name, o.kind, o.date_from, o.stage]), o]));
+  await wh.sql.run(`
+    update control.run_windows as w set status = o.status, row_count = o.row_count, ms = o.ms, error = o.error
+    from (select unnest(from_json($outcomes, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","date_from":"DATE","stage":"VARCHAR","status":"VARCHAR","row_count":"BIGINT","ms":"BIGINT","error":"VARCHAR"}]'), recursive := true)) as o
+    where w.run_id = $run and w.connection_id = o.connection_id and w.table_name = o.table_name and w.kind = o.kind
+        and w.date_from is not distinct from o.date_from and w.stage is not distinct from o.stage`, { run: runId, outcomes: JSON.stringify([...byKey.values()]) });
 }
