@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RefusedFile, type LandContext, type Source } from './source.ts';
-import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
+import { RefusedFile, type LandContext } from './source.ts';
+import { isGzip, readFirstLine } from './text-file.ts';
 
 /** How a column of a delimited upstream file is read, checked and typed. */
 export interface FlatColumn {
@@ -64,16 +64,10 @@ export interface StagedFile {
 export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
   const header = readFirstLine(ctx.path, fallback);
   if (header === null || header.trim() === '') throw new RefusedFile(1, 'the file is empty: no header line');
-  const fields = header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
+  const fields = headerFields(header, format);
   const { present, extra } = mapHeader(fields, format.columns);
   const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
   const n = fields.length;
-  // One column more than the header, padded with NULL, and empty fields read as '' (no field is ever \x01): a line
-  // with a field too many has '' or text in f{n}, one with a field too few NULL in f{n-1}. (DuckDB's strict mode
-  // alone lets one extra empty field pass: a tab inside a field followed by empty ones would shift the line.)
-  const columns = [...fields, ''].map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
-  const quote = format.quoted ? `quote='"', escape='"'` : `quote='', escape=''`;
-  const texts = fields.map((_, i) => `nullif(f${i}, '') as f${i}`).join(', ');
   const staged: StagedFile = {
     stage,
     present,
@@ -81,13 +75,9 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
     line: '',
     drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
     restage: async () => {
-      await ctx.sql.run(
-        `create or replace temp table ${stage} as select ${texts}, case when f${n} is not null then 1 when f${n - 1} is null then -1 else 0 end as _fields
-         from read_csv($path, delim=$delim, ${quote}, header=false, skip=1, auto_detect=false, columns={${columns}}, compression=$compression,
-           strict_mode=true, null_padding=true, nullstr='\x01')`,
+      await ctx.sql.run(`create or replace temp table ${stage} as ${readStage(fields, format, '$path')}`,
         // By content, not by name: a gzip download saved as `.tsv` is still gzip.
-        { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' },
-      );
+        { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' });
       // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
       const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];
       staged.line = `(rowid - ${String(base)} + 2)`;
@@ -108,6 +98,23 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
 }
 
 /**
+ * The rows of delimited files with the header `fields` as text columns f0…, with `_fields` telling a line with a
+ * field too many (1) or too few (-1), and `_path` the file each came from; `$delim` and `$compression` are bound.
+ * One column more than the header is read, padded with NULL, and empty fields as '' (no field is ever \x01): a line
+ * with a field too many has '' or text in f{n}, one with a field too few NULL in f{n-1}. (DuckDB's strict mode
+ * alone lets one extra empty field pass: a tab inside a field followed by empty ones would shift the line.)
+ */
+export function readStage(fields: string[], format: FlatFormat, paths: string): string {
+  const n = fields.length;
+  const columns = [...fields, ''].map((_, i) => `'f${i}': 'VARCHAR'`).join(', ');
+  const quote = format.quoted ? `quote='"', escape='"'` : `quote='', escape=''`;
+  const texts = fields.map((_, i) => `nullif(f${i}, '') as f${i}`).join(', ');
+  return `select ${texts}, case when f${n} is not null then 1 when f${n - 1} is null then -1 else 0 end as _fields, filename as _path
+    from read_csv(${paths}, delim=$delim, ${quote}, header=false, skip=1, auto_detect=false, columns={${columns}}, compression=$compression,
+      strict_mode=true, null_padding=true, nullstr='\x01', filename=true)`;
+}
+
+/**
  * Runs the typed insert of a staged file. Good files pay for one pass: the casts themselves reject
  * bad values, and only then is the stage scanned again to name the first bad line and column.
  */
@@ -124,7 +131,9 @@ export async function insertOrExplain(ctx: LandContext, staged: StagedFile, colu
   }
 }
 
-function mapHeader(fields: string[], columns: FlatColumn[]) {
+export const headerFields = (header: string, format: FlatFormat) => header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
+
+export function mapHeader(fields: string[], columns: FlatColumn[]) {
   const byName = new Map<string, FlatColumn>();
   for (const column of columns) {
     for (const name of [column.name, ...(column.aliases ?? [])]) byName.set(normalizeHeader(name), column);
@@ -215,7 +224,7 @@ async function explainBadValue(sql: DuckDBConnection, staged: StagedFile, column
 }
 
 /** The select list that casts staged text into the raw table's typed columns, unknown columns to JSON. */
-export function typedSelectList(staged: StagedFile, columns: FlatColumn[]): string {
+export function typedSelectList(staged: Pick<StagedFile, 'present' | 'extra' | 'extraJson'>, columns: FlatColumn[]): string {
   const typed = columns.map((column) => {
     const ref = staged.present.get(column.name);
     if (!ref) return `null::${sqlTypes[column.type]} as ${rawName(column.name)}`;
@@ -239,23 +248,4 @@ export function lineageSelectList(staged: StagedFile): string {
 /** Named parameters for `lineageSelectList`. */
 export function lineageParams(ctx: LandContext) {
   return { fileId: ctx.fileId, landedAt: ctx.landedAt, connectionId: ctx.connection.id, marketplaceId: ctx.connection.marketplaceId };
-}
-
-/** A source whose file is one delimited file landed as delivered into `table`. */
-export function flatFileSource(name: string, table: string, format: FlatFormat): Source {
-  return {
-    name,
-    table,
-    createTable: rawTableDdl(table, format),
-    async land(ctx) {
-      const staged = await stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId));
-      try {
-        const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
-        const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
-        return Number(result.rowsChanged);
-      } finally {
-        await staged.drop();
-      }
-    },
-  };
 }

@@ -17,6 +17,9 @@ export interface LandContext {
   connection: LandingConnection;
 }
 
+/** A file of a batch: where it is, its id and landing time, and its connection. */
+export type BatchFile = Pick<LandContext, 'path' | 'fileId' | 'landedAt' | 'connection'>;
+
 /**
  * An upstream source (INGEST.md): one folder under src/ingest/sources/ each.
  * `land` runs inside the caller's transaction and throws RefusedFile for a bad file.
@@ -29,6 +32,11 @@ export interface Source {
   /** DDL that creates `table` if it does not exist. */
   createTable: string;
   land(ctx: LandContext): Promise<number>;
+  /**
+   * Lands several files with the same header line at once, inside the caller's transaction (ingest/land-files.ts),
+   * and returns each one's rows by file id. It throws for any bad file: the caller lands them one by one instead.
+   */
+  landMany?(sql: DuckDBConnection, header: string, files: BatchFile[]): Promise<Map<string, number>>;
   /**
    * Derives the webhook events of what this file changed (webhooks/outbox.ts `appendEvents`), inside the same
    * transaction as `land`: an event exists if and only if its change was committed.

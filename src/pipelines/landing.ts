@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:f
 import { join } from 'node:path';
 import type { Warehouse } from '../db/warehouse.ts';
 import { landFile, type LandResult } from '../ingest/land-file.ts';
+import { landFiles, type WaitingFile } from '../ingest/land-files.ts';
 import { findSource } from '../ingest/sources/index.ts';
 
 /** The request record the connectors write beside a fetched document (`<file>.sidecar.json`). */
@@ -18,42 +19,51 @@ export function waitingFiles(folder: string): string[] {
 }
 
 /**
- * Lands one file of `landing/<connection>/<SOURCE>/` and moves it (with its sidecar) to `landed/` under its file id;
- * a refused file stays in its folder renamed `.refused-<name>` (and is kept in quarantine by the ingest).
+ * Moves a landed file (with its sidecar) to `landed/` under its file id; a refused file stays in its folder renamed
+ * `.refused-<name>` (and is kept in quarantine by the ingest).
  */
-export async function landAndArchive(wh: Warehouse, connection: { id: string; marketplaceId: string }, source: string, file: string): Promise<LandResult> {
+function archive(wh: Warehouse, connectionId: string, source: string, result: LandResult): void {
+  const file = result.file;
   const name = file.slice(file.lastIndexOf('/') + 1);
   const folder = file.slice(0, file.lastIndexOf('/'));
-  const result = await landFile(wh, findSource(source), connection, file);
   if (result.status === 'refused') {
     renameSync(file, join(folder, `.refused-${name}`));
     if (existsSync(sidecarOf(file))) renameSync(sidecarOf(file), join(folder, `.refused-${name}.sidecar.json`));
-    return result;
+    return;
   }
-  const archive = join(wh.home.landed, connection.id, source);
+  const archive = join(wh.home.landed, connectionId, source);
   mkdirSync(archive, { recursive: true });
   const archived = join(archive, `${result.fileId}-${name}`);
   renameSync(file, archived);
   if (existsSync(sidecarOf(file))) renameSync(sidecarOf(file), sidecarOf(archived));
+}
+
+/** Lands one file of `landing/<connection>/<SOURCE>/` and archives it (see `archive`). */
+export async function landAndArchive(wh: Warehouse, connection: { id: string; marketplaceId: string }, source: string, file: string): Promise<LandResult> {
+  const result = await landFile(wh, findSource(source), connection, file);
+  archive(wh, connection.id, source, result);
   return result;
 }
 
-/** Lands what waits in `landing/<sellerOrVendorId>/<SOURCE>/` for the given sources, then moves it to `landed/`. */
+/**
+ * Lands what waits in `landing/<sellerOrVendorId>/<SOURCE>/` for the given sources, a source's files of every
+ * connection together (ingest/land-files.ts), then moves them to `landed/`.
+ */
 export async function landWaitingFiles(wh: Warehouse, sources: string[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
   const results: LandResult[] = [];
   if (!existsSync(wh.home.landing)) return results;
   const connections = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]));
-  for (const connectionId of readdirSync(wh.home.landing).sort()) {
-    const connection = connections.get(connectionId);
-    if (!connection) continue; // reported by `mktdata plan`
-    for (const source of sources) {
-      const folder = join(wh.home.landing, connectionId, source);
-      if (!existsSync(folder)) continue;
-      for (const name of waitingFiles(folder)) {
-        const result = await landAndArchive(wh, { id: connection.id, marketplaceId: connection.marketplace_id }, source, join(folder, name));
-        results.push(result);
-        onLanded?.({ ...result, source });
-      }
+  const folders = readdirSync(wh.home.landing).sort().filter((id) => connections.has(id)); // others are reported by `mktdata plan`
+  for (const source of sources) {
+    const waiting: WaitingFile[] = folders.flatMap((id) => {
+      const folder = join(wh.home.landing, id, source);
+      const connection = { id, marketplaceId: connections.get(id)!.marketplace_id };
+      return existsSync(folder) ? waitingFiles(folder).map((name) => ({ connection, file: join(folder, name) })) : [];
+    });
+    for (const [i, result] of (await landFiles(wh, findSource(source), waiting)).entries()) {
+      archive(wh, waiting[i]!.connection.id, source, result);
+      results.push(result);
+      onLanded?.({ ...result, source });
     }
   }
   return results;

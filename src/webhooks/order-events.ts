@@ -1,3 +1,4 @@
+import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import type { LandContext } from '../ingest/source.ts';
 import { appendEvents, summaryContext, type ConnectionContext } from './outbox.ts';
 
@@ -64,6 +65,17 @@ const buyerInfoUpdate: OrderEventKind = {
   details: `json_merge_patch('{}'::json, to_json(c.buyer))`,
   where: `to_json(c.buyer) <> to_json({ ${buyerFields.map(([field]) => `'${field}': null::varchar`).join(', ')} })`,
 };
+
+/** Which of these connections some live webhook subscription receives events of (of any type). */
+export async function receivingConnections(sql: DuckDBConnection, ids: string[]): Promise<Set<string>> {
+  const reader = await sql.runAndReadAll(`
+    select distinct c.id
+    from control.connections as c join control.webhook_subscriptions as s on s.organization_id = c.organization_id
+    where c.id in (select unnest($ids)) and s.deleted_at is null and s.disabled_at is null
+      and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), c.id))`,
+    { ids: listValue(ids) }, { ids: LIST(VARCHAR) });
+  return new Set(reader.getRowsJson().map(([id]) => String(id)));
+}
 
 /**
  * The events of one kind in a landed file: for each order in it, the latest version of the order now (the latest

@@ -1,5 +1,5 @@
 import { buyerInfoEvents } from '../../../webhooks/order-events.ts';
-import { flatFileSource } from '../../flat-file.ts';
+import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
 /** Amazon Fulfilled Shipments report: every landed version of every shipped item line; MKT_ORDER_BUYER_INFO_UPDATE for orders whose buyer data it changes. */

@@ -1,4 +1,4 @@
-import { flatFileSource } from '../../flat-file.ts';
+import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
 /** Removal Order Detail report: every landed version of every removal order line. */

@@ -1,5 +1,5 @@
 import { orderUpdateEvents } from '../../../webhooks/order-events.ts';
-import { flatFileSource } from '../../flat-file.ts';
+import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
 /** All Orders flat file: every version of every order line, as delivered; MKT_ORDER_UPDATE for the orders it changes. */

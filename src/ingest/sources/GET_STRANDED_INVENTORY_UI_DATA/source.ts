@@ -1,4 +1,4 @@
-import { flatFileSource } from '../../flat-file.ts';
+import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
 /** Stranded Inventory report: every landed snapshot; the latest file of a connection is the current state. */

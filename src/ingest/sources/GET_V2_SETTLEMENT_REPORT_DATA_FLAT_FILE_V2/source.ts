@@ -1,4 +1,4 @@
-import { flatFileSource } from '../../flat-file.ts';
+import { flatFileSource } from '../../flat-file-source.ts';
 import { RefusedFile, type LandContext, type Source } from '../../source.ts';
 import { format } from './format.ts';
 

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import { statSync } from 'node:fs';
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import type { Warehouse } from '../db/warehouse.ts';
+import { inTransaction } from '../models/tables.ts';
+import { receivingConnections } from '../webhooks/order-events.ts';
+import { landFile, type LandResult } from './land-file.ts';
+import type { BatchFile, LandingConnection, Source } from './source.ts';
+import { fallbackEncoding, hashFile, isGzip, readFirstLine } from './text-file.ts';
+
+/** A file waiting to be landed for a connection. */
+export interface WaitingFile {
+  connection: LandingConnection;
+  file: string;
+}
+
+/**
+ * Lands files of one source, in their order per connection: an agency's hundreds of connections each bring a file
+ * or a few a day, and landing them one transaction each costs more than their rows. Files of connections whose
+ * every waiting file is new, plain (not gzip) and has one header shared with other files are landed together, one
+ * transaction per header (`Source.landMany`); the rest, and every file of a batch that fails, one by one.
+ */
+export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingFile[]): Promise<LandResult[]> {
+  const results: (LandResult | undefined)[] = waiting.map(() => undefined);
+  if (source.landMany && waiting.length > 1) {
+    const { groups, hashes, receiving } = await batches(wh, source, waiting);
+    for (const [header, indexes] of groups) {
+      if (indexes.length < 2) continue;
+      const started = Date.now();
+      // Landing times one millisecond apart, in order: a connection's later file is its later version, as one by one.
+      const files = indexes.map((i, k) => ({ ...waiting[i]!, path: waiting[i]!.file, sha256: hashes[i]!, fileId: randomUUID(), landedAt: new Date(started + k).toISOString() }));
+      try {
+        const rows = await landBatch(wh, source, header, files, receiving);
+        indexes.forEach((i, k) => (results[i] = { status: 'landed', file: files[k]!.file, fileId: files[k]!.fileId, rows: rows.get(files[k]!.fileId) ?? 0 }));
+      } catch {
+        // (One by one below: the file at fault is refused there, with its line and reason.)
+      }
+    }
+  }
+  for (const [i, w] of waiting.entries()) results[i] ??= await landFile(wh, source, w.connection, w.file);
+  return results as LandResult[];
+}
+
+/** The files that may land together, by header line: those of connections whose every waiting file qualifies. */
+async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
+  const hashes = await Promise.all(waiting.map((w) => hashFile(w.file)));
+  const reader = await wh.sql.runAndReadAll(`select connection_id || '/' || sha256 from control.landed_files where source = $source and sha256 in (select unnest($hashes))`,
+    { source: source.name, hashes: listValue(hashes) }, { hashes: LIST(VARCHAR) });
+  const landed = new Set(reader.getRowsJson().map(([key]) => String(key)));
+  const seen = new Set<string>();
+  const headers = waiting.map((w, i) => {
+    const key = `${w.connection.id}/${hashes[i]}`;
+    if (landed.has(key) || seen.has(key) || isGzip(w.file)) return null;
+    seen.add(key);
+    return readFirstLine(w.file, fallbackEncoding(w.connection.marketplaceId)) || null;
+  });
+  const byConnection = new Map<string, number[]>();
+  waiting.forEach((w, i) => byConnection.set(w.connection.id, [...(byConnection.get(w.connection.id) ?? []), i]));
+  // A file's webhook events compare it with the versions landed before it: several files of a connection that a
+  // subscription receives land one by one, so that each one's events are those it would have on its own.
+  const receiving = source.events ? await receivingConnections(wh.sql, [...byConnection.keys()]) : new Set<string>();
+  const groups = new Map<string, number[]>();
+  for (const [connectionId, indexes] of byConnection) {
+    const header = headers[indexes[0]!];
+    if (!header || indexes.some((i) => headers[i] !== header) || (indexes.length > 1 && receiving.has(connectionId))) continue;
+    groups.set(header, [...(groups.get(header) ?? []), ...indexes]);
+  }
+  return { groups, hashes, receiving };
+}
+
+/** Lands a batch in one transaction: the rows, their webhook events, and the files' records, all or nothing. */
+async function landBatch(wh: Warehouse, source: Source, header: string, files: (BatchFile & { file: string; sha256: string })[], receiving: Set<string>): Promise<Map<string, number>> {
+  await wh.sql.run(source.createTable);
+  return inTransaction(wh.sql, async () => {
+    const rows = await source.landMany!(wh.sql, header, files);
+    for (const f of files.filter((f) => receiving.has(f.connection.id))) await source.events?.({ ...f, sql: wh.sql, fileName: basename(f.path) });
+    const list = (values: (string | number)[]) => listValue(values.map(String));
+    await wh.sql.run(`
+      insert into control.landed_files
+      select unnest($ids), unnest($connections), $source, unnest($hashes), unnest($names), unnest($sizes)::bigint, unnest($rows)::bigint, unnest($landed)::timestamptz`,
+      { ids: list(files.map((f) => f.fileId)), connections: list(files.map((f) => f.connection.id)), source: source.name, hashes: list(files.map((f) => f.sha256)),
+        names: list(files.map((f) => basename(f.path))), sizes: list(files.map((f) => statSync(f.path).size)), rows: list(files.map((f) => rows.get(f.fileId) ?? 0)),
+        landed: list(files.map((f) => f.landedAt)) },
+      { ids: LIST(VARCHAR), connections: LIST(VARCHAR), hashes: LIST(VARCHAR), names: LIST(VARCHAR), sizes: LIST(VARCHAR), rows: LIST(VARCHAR), landed: LIST(VARCHAR) });
+    return rows;
+  });
+}
