@@ -33,13 +33,13 @@ export interface ConnectionsBenchResult {
 }
 
 /**
- * All Orders documents of the connection `k` of `count` (every `count`-th of `lines` lines) over the `days` days
- * ending on `last`, written with DuckDB's COPY into the connection's landing folder.
+ * All Orders documents of the connection `k` of `count` (every `count`-th of `lines` lines, numbered from `first`:
+ * their order ids) over the `days` days ending on `last`, written with DuckDB's COPY into the connection's landing folder.
  */
-async function writeOrders(wh: Warehouse, ids: string[], lines: number, days: number, last: string, name: string): Promise<void> {
+async function writeOrders(wh: Warehouse, ids: string[], lines: number, days: number, last: string, name: string, first = 0): Promise<void> {
   await wh.sql.run(`create or replace temp table bench_lines as
     select i, i % ${ids.length} as k, (date '${last}' - (i % ${days})::int)::timestamp + to_seconds((i * 37) % 86400) as ts, i % 40 as product
-    from range(${lines}) t(i)`);
+    from range(${first}, ${first + lines}) t(i)`);
   for (const [k, id] of ids.entries()) {
     const folder = join(wh.home.landing, id, ORDERS);
     mkdirSync(folder, { recursive: true });
@@ -86,8 +86,8 @@ export async function benchConnections(workDir: string, log: (message: string) =
         return { ms, windows: summary.windows.length };
       };
       const first = await timed(nextDay, 'first');
-      // The next day: a thirtieth of each connection's lines again, dated that day.
-      await writeOrders(wh, ids, Math.max(count, Math.round(lines / days)), 1, nextDay, `orders-${nextDay}`);
+      // The next day: a thirtieth of each connection's lines again, new orders dated that day.
+      await writeOrders(wh, ids, Math.max(count, Math.round(lines / days)), 1, nextDay, `orders-${nextDay}`, lines);
       const next = await timed(addDays(nextDay, 1), 'next-day');
       rounds.push({ connections: count, firstMs: first.ms, nextMs: next.ms, windows: next.windows });
     } finally {

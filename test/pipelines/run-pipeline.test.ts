@@ -271,3 +271,27 @@ describe('runPipeline: an interrupted run', () => {
     for (const h of [interrupted, reference]) expect((await planRun(h.wh, pipeline, { now: FIRST_LOAD })).windows).toEqual([]);
   });
 });
+
+describe('runPipeline: an order whose new version moves to another date', () => {
+  it('rebuilds the date it left, so the order is on its new date only', async () => {
+    const { home, wh, dir } = await makeHome();
+    try {
+      // O-MOVED bought on 15 Nov (09:00Z is 10:00 in Berlin); a later version says 16 Nov, as if corrected.
+      drop(home, 'orders-1.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-11-15T09:00:00+00:00', 'last-updated-date': '2026-11-15T09:00:00+00:00', 'item-price': '25.00' })]);
+      await runPipeline(wh, pipeline, { now: FIRST_LOAD });
+      drop(home, 'orders-2.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-11-16T09:00:00+00:00', 'last-updated-date': '2026-11-21T08:00:00+00:00', 'item-price': '25.00' })]);
+      // 21 Nov's daily window (25 Oct..21 Nov) holds both dates anyway: the afternoon refresh of 21 Nov only today's.
+      await runPipeline(wh, pipeline, { now: DAILY });
+      drop(home, 'orders-3.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-10-12T09:00:00+00:00', 'last-updated-date': '2026-11-21T11:00:00+00:00', 'item-price': '25.00' })]);
+      const late = await runPipeline(wh, pipeline, { now: AFTERNOON });
+      // The version on 12 Oct (outside every window) is late data on 12 Oct, and on every date a version of the
+      // order was on: 15 and 16 Nov (16 Nov the date it left).
+      expect(late.windows.filter((w) => w.table === 'mkt_order_items_with_cogs' && w.kind === 'LATE_DATA').map((w) => `${w.from}..${w.to}`).sort()).toEqual(['2026-10-12..2026-10-12', '2026-11-15..2026-11-16']);
+      expect(await rows(wh, `select date::varchar as date, mkt_order_id from marts.mkt_order_items_with_cogs`)).toEqual([{ date: '2026-10-12', mkt_order_id: 'O-MOVED' }]);
+      expect(await skuDays(wh)).toEqual([{ date: '2026-10-12', sku: 'SKU-A', total_sales: '25.0000', units: '1' }]);
+    } finally {
+      wh.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
