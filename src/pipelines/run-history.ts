@@ -65,8 +65,15 @@ export async function readRetries(wh: Warehouse, pipeline: string): Promise<(Pla
 }
 
 
-export function windowRow(runId: string, pipeline: string, w: PlannedWindow) {
-  return { run_id: runId, pipeline, connection_id: w.connectionId, table_name: w.table, kind: w.kind, stage: w.stage, local_date: w.localDate, date_from: w.from, date_to: w.to, status: 'planned' as const, row_count: null, ms: null, error: null };
+/** Records a run's planned windows, in one statement: a run of hundreds of connections plans thousands. */
+export async function insertWindows(wh: Warehouse, runId: string, pipeline: string, windows: PlannedWindow[]): Promise<void> {
+  if (windows.length === 0) return;
+  const rows = windows.map((w) => ({ connection_id: w.connectionId, table_name: w.table, kind: w.kind, stage: w.stage, local_date: w.localDate, date_from: w.from, date_to: w.to }));
+  await wh.sql.run(`
+    insert into control.run_windows (run_id, pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, status)
+    select $run, $pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, 'planned'
+    from (select unnest(from_json($rows, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","stage":"VARCHAR","local_date":"DATE","date_from":"DATE","date_to":"DATE"}]'), recursive := true))`,
+    { run: runId, pipeline, rows: JSON.stringify(rows) });
 }
 
 /** A run that was still running when this one started was interrupted (one writer at a time): its open windows failed. */
@@ -81,13 +88,22 @@ export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
  */
 export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: string })[], next: PlannedWindow[]): Promise<void> {
   const staged = done.filter((w) => w.stage !== null);
+  const failedIds = new Set(staged.filter((w) => w.status !== 'success').map((w) => w.connectionId));
+  const nextIds = new Set(next.map((w) => w.connectionId));
+  // One update per outcome, for every connection it holds: a first load of hundreds of connections.
+  const byOutcome = new Map<string, { stage: 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE'; failed: boolean; ids: string[] }>();
   for (const connectionId of new Set(staged.map((w) => w.connectionId))) {
-    const failed = staged.some((w) => w.connectionId === connectionId && w.status !== 'success');
-    const stage = failed ? (next.length > 0 ? 'FIRST_STAGE' : 'SECOND_STAGE') : next.some((w) => w.connectionId === connectionId) ? 'SECOND_STAGE' : 'COMPLETE';
+    const failed = failedIds.has(connectionId);
+    const stage = failed ? (next.length > 0 ? 'FIRST_STAGE' : 'SECOND_STAGE') : nextIds.has(connectionId) ? 'SECOND_STAGE' : 'COMPLETE' as const;
+    const key = `${stage}/${failed}`;
+    if (!byOutcome.has(key)) byOutcome.set(key, { stage, failed, ids: [] });
+    byOutcome.get(key)!.ids.push(connectionId);
+  }
+  for (const { stage, failed, ids } of byOutcome.values()) {
     await wh.db
       .updateTable('control.connections')
       .set({ initial_load_stage: stage })
-      .where('id', '=', connectionId)
+      .where('id', 'in', ids)
       .where((eb) => (failed ? eb('initial_load_stage', 'is', null).or('initial_load_stage', '<>', 'COMPLETE') : eb.lit(true)))
       .execute();
   }

@@ -10,7 +10,7 @@ import { landWaitingFiles } from './landing.ts';
 import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';
-import { planConnections, readHistory, readRetries, recordResults, recoverInterruptedRuns, setStages, windowRow } from './run-history.ts';
+import { planConnections, readHistory, readRetries, recordResults, recoverInterruptedRuns, setStages, insertWindows } from './run-history.ts';
 import { rawTablesOf, workOf } from './run-work.ts';
 
 /**
@@ -105,7 +105,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   // Documents fetched for the first phase may touch dates beyond its windows: plan again with them.
   const { windows, files, retries } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill }) : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
-  if (rows.length > 0) await wh.db.insertInto('control.run_windows').values(rows.map((w) => windowRow(runId, pipeline.name, w))).execute();
+  await insertWindows(wh, runId, pipeline.name, rows);
   const models = loadModels();
   const taken = new Set(files.map((f) => f.id));
   let published = false;
@@ -117,7 +117,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       landedResults.push(...(await options.fetcher.fetch(wh, { runId, pipeline, windows: phase, now, first: false })));
       const fetched = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
       const late = await lateWindowsOf(wh, pipeline, fetched, rows, now);
-      if (late.length > 0) await wh.db.insertInto('control.run_windows').values(late.map((w) => windowRow(runId, pipeline.name, w))).execute();
+      await insertWindows(wh, runId, pipeline.name, late);
       rows.push(...late);
       phase.push(...late);
       keyed = fetched.map((f) => f.id);
