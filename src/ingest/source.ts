@@ -35,6 +35,7 @@ export interface Source {
   /**
    * Lands several files with the same header line at once, inside the caller's transaction (ingest/land-files.ts),
    * and returns each one's rows by file id. It throws for any bad file: the caller lands them one by one instead.
+   * A source whose `land` does more than another's (checks, other tables) must not take that one's `landMany`.
    */
   landMany?(sql: DuckDBConnection, header: string, files: BatchFile[]): Promise<Map<string, number>>;
   /**

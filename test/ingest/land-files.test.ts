@@ -8,6 +8,7 @@ import type { Home } from '../../src/home.ts';
 import { landWaitingFiles } from '../../src/pipelines/landing.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { DE, land, makeHome, ordersHeader, rows, US, writeOrders, type OrderLine } from '../helpers/home.ts';
+import { writeSettlement } from '../helpers/profit.ts';
 
 const SOURCE = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
 const raw = 'raw.get_flat_file_all_orders_data_by_order_date_general';
@@ -95,6 +96,22 @@ describe('landing the waiting files of many connections together', () => {
     // US's a.tsv (U-1, U-2, U-3) and b.tsv (U-2 again); nothing of DE's.
     expect((await landed(wh)).map((r) => r.amazon_order_id)).toEqual(['U-1', 'U-2', 'U-3', 'U-2']);
     expect(readdirSync(join(home.landing, DE.id, SOURCE))).toEqual(['.refused-a.tsv']);
+  });
+
+  it('checks each settlement\'s totals: one that does not add up is refused, the other lands', async () => {
+    const source = 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2';
+    const folder = (id: string) => {
+      const path = join(home.landing, id, source);
+      mkdirSync(path, { recursive: true });
+      return path;
+    };
+    const fee = { 'transaction-type': 'Order', 'order-id': 'U-1', 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '-1.50', 'posted-date-time': '2026-03-02 10:00:00 UTC' };
+    writeSettlement(folder(US.id), 's-1.tsv', { id: '1001', currency: 'USD' }, [fee]);
+    // The summary says -9.99; its lines add up to -1.50.
+    writeSettlement(folder(DE.id), 's-2.tsv', { id: '2001', currency: 'EUR', total: '-9.99' }, [fee]);
+    const results = await landWaitingFiles(wh, [source]);
+    expect(results.map((r) => r.status)).toEqual(['landed', 'refused']);
+    expect(results[1]).toMatchObject({ reason: expect.stringContaining('not to the total-amount -9.99') });
   });
 
   it('lands files with another header, or gzip, one by one beside the batch', async () => {

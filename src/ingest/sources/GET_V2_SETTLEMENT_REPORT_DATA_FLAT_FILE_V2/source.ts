@@ -31,6 +31,8 @@ async function checkTotals(ctx: LandContext): Promise<void> {
 
 export const source: Source = {
   ...flat,
+  // Each file's totals are checked after its rows land: it lands on its own.
+  landMany: undefined,
   async land(ctx) {
     const rows = await flat.land(ctx);
     await checkTotals(ctx);
