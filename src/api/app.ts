@@ -11,6 +11,9 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { hashApiKey } from '../control/organizations.ts';
+import { keyOrganizations } from './key-organizations.ts';
+import { consoleRoutes } from './routes/console.ts';
+import { operatorKeyHash } from '../console/scope.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
@@ -64,6 +67,8 @@ export interface AppDeps {
   webhookIntervalMs?: number;
   /** Run queued actions (tests turn it off to look at the queue). @default true */
   runActions?: boolean;
+  /** The operator key of the console (sees every organization). @default MKTDATA_OPERATOR_KEY */
+  operatorKey?: string;
   /** The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory */
   limiter?: Limiter;
 }
@@ -100,6 +105,7 @@ export const apiPrefix = '/api/v1';
 
 /** Builds the `/api/v1` app without listening; `mktdata serve` and the tests listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const operatorHash = operatorKeyHash(deps.operatorKey ?? process.env.MKTDATA_OPERATOR_KEY);
   const app = Fastify({
     logger: deps.logger ?? { level: 'info' },
     // The request id is the service-api-request-id of the response; logs carry it as reqId.
@@ -123,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     if (!request.routeOptions.config.auth) return;
     const key = request.headers['service-api-key'];
     if (typeof key !== 'string' || key === '') throw new MktdataError('ERR_AUTH_MISSING_KEY');
-    const organizationId = await organizationOf(key);
+    const organizationId = await organizationOf(hashApiKey(key));
     if (!organizationId) throw new MktdataError('ERR_AUTH_INVALID_KEY');
     request.organizationId = organizationId;
     const retryAfter = await limiter.take(organizationId);
@@ -176,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await actions.stop();
   });
 
+  const freshness = cachedFreshness(deps.wh, deps.home);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -188,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-      await specRoutes(api, { requestsPerSecond: limiter.perSecond, freshness: cachedFreshness(deps.wh, deps.home) });
+      await specRoutes(api, { requestsPerSecond: limiter.perSecond, freshness });
       await utilRoutes(api, deps);
       await inviteApiRoutes(api, deps);
       await exportRoutes(api, deps, services);
@@ -205,37 +212,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
   await oauthRoutes(app, deps);
+  const resolver = { operatorHash, organizationOf, signingKey: services.signingKey, wh: deps.wh, now: () => deps.now?.() ?? Date.now() };
+  await consoleRoutes(app, deps, { resolver, freshness });
   return app;
-}
-
-/**
- * The organization of a valid API key, remembered for a minute: a key-protected request (a refused one included)
- * then costs no control-plane query. Keys are created and revoked only by the CLI, which cannot open the home while
- * `serve` holds it, so a remembered key cannot have been revoked meanwhile; unknown keys are not remembered.
- */
-function keyOrganizations(wh: Warehouse): (key: string) => Promise<string | undefined> {
-  const known = new Map<string, { organizationId: Promise<string | undefined>; until: number }>();
-  const lookUp = async (hash: string) => {
-    const found = await wh.db
-      .selectFrom('control.api_keys')
-      .select('organization_id')
-      .where('key_hash', '=', hash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!found) known.delete(hash);
-    return found?.organization_id;
-  };
-  return (key) => {
-    const hash = hashApiKey(key);
-    const hit = known.get(hash);
-    if (hit && hit.until > Date.now()) return hit.organizationId;
-    if (known.size >= 10_000) known.clear();
-    // Requests with the same key arriving together share one lookup.
-    const organizationId = lookUp(hash);
-    known.set(hash, { organizationId, until: Date.now() + 60_000 });
-    organizationId.catch(() => known.delete(hash));
-    return organizationId;
-  };
 }
 
 /**

@@ -48,8 +48,11 @@ export function findSources(filter: CatalogFilter, dir?: string): CatalogSource[
   return catalogSources(dir).filter((s) => {
     if (filter.sourceType && s.type !== filter.sourceType) return false;
     if (filter.containsPii !== undefined && s.containsPii !== filter.containsPii) return false;
-    if (!keyword) return true;
-    const haystack = [s.name, s.tableName, s.id, s.description, ...(s.searchAliases ?? []), ...s.columns.flatMap((c) => [c.name, c.description ?? ''])];
-    return haystack.some((text) => text.toLowerCase().includes(keyword));
+    return !keyword || searchText(s).includes(keyword);
   });
+}
+
+/** What a catalog search matches, lowercased: name, table name, id, aliases, descriptions and columns (one line each). */
+export function searchText(s: CatalogSource): string {
+  return [s.name, s.tableName, s.id, s.description, ...(s.searchAliases ?? []), ...s.columns.flatMap((c) => [c.name, c.description ?? ''])].join('\n').toLowerCase();
 }

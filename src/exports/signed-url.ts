@@ -8,7 +8,7 @@ export async function urlSigningKey(wh: ControlStore): Promise<string> {
 }
 
 /** What a signed link lets its holder do; the signature binds it, so a link made for one purpose serves no other. */
-export type LinkPurpose = 'export-download' | 'file-download' | 'file-upload';
+export type LinkPurpose = 'export-download' | 'file-download' | 'file-upload' | 'console-session';
 
 const mac = (key: string, purpose: LinkPurpose, id: string, expires: number) =>
   createHmac('sha256', key).update(`${purpose}\n${id}\n${expires}`).digest('hex');

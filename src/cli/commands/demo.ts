@@ -102,6 +102,8 @@ Try it:
   npx mktdata runs --home ${home.root} --limit 1
   duckdb -readonly ${home.published}    # or any DuckDB client, read-only
 
+The console: ${api.replace(/\/api\/v1$/, '/')} (sign in with the key below)
+
 The API (key: ${key}):
   curl -s '${api}/spec/data-scheme?query=pnl'
   curl -s -H "service-api-key: ${key}" ${api}/util/sellers-and-vendors

@@ -45,6 +45,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   const app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes, connectors, logger: serverLogger() });
   const url = await app.listen({ host: options.host, port: options.port });
   console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
+  console.log(`console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`);
   onListening?.(`${url}/api/v1`);
   const scheduler = new PipelineScheduler(wh, loadPipelines(), (message, error) => app.log.error({ err: error }, message), (run) =>
     console.log(`pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed`),
@@ -84,6 +85,7 @@ async function serveReplica(config: ScaleConfig, options: ServeOptions, onListen
     const app = await buildApp({ ...options, wh, home, connectors, limiter, logger: serverLogger() });
     const url = await app.listen({ host: options.host, port: options.port });
     console.log(`mktdata serving ${url}/api/v1 (API replica on the shared control plane, shared folder ${config.sharedDir}); stop with Ctrl-C`);
+    console.log(`console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`);
     onListening?.(`${url}/api/v1`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

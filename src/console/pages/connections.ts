@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import { chartFigure } from '../charts.ts';
+import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
+import { nonEmpty, type PageContext } from '../page-context.ts';
+import { snapshotFigures } from '../snapshot-figures.ts';
+
+/** `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days. */
+export async function connectionsPage(ctx: PageContext): Promise<string> {
+  let query = ctx.wh.db
+    .selectFrom('control.connections as c')
+    .innerJoin('control.organizations as o', 'o.id', 'c.organization_id')
+    .select(['c.id', 'c.name', 'c.type', 'c.marketplace_id', 'c.seller_id', 'c.initial_load_stage', 'c.created_at', 'o.name as organization']);
+  if (!ctx.scope.operator) query = query.where('c.organization_id', '=', ctx.scope.organizationId);
+  const connections = await query.orderBy('o.name').orderBy('c.name').execute();
+  const ids = nonEmpty(connections.map((c) => c.id));
+  const credentials = await ctx.wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'status_reason']).where('connection_id', 'in', ids).execute();
+  const fetches = await ctx.wh.db
+    .selectFrom('control.fetch_requests')
+    .select([
+      'connection_id',
+      sql<string | null>`max(finished_at) filter (where status in ('landed', 'empty'))`.as('fetched_at'),
+      sql<number>`count(*) filter (where status in ('failed', 'abandoned'))`.as('failed'),
+    ])
+    .where('connection_id', 'in', ids)
+    .groupBy('connection_id')
+    .execute();
+  const landed = await ctx.wh.db
+    .selectFrom('control.landed_files')
+    .select(['connection_id', sql<string>`max(landed_at)`.as('landed_at'), sql<number>`count(*)`.as('files')])
+    .where('connection_id', 'in', ids)
+    .groupBy('connection_id')
+    .execute();
+  const fetchOf = new Map(fetches.map((f) => [f.connection_id, f]));
+  const landedOf = new Map(landed.map((l) => [l.connection_id, l]));
+  const credentialCell = (id: string) => {
+    const mine = credentials.filter((c) => c.connection_id === id);
+    if (mine.length === 0) return `${badge('no credentials', 'muted')} <span class="muted">dropped files</span>`;
+    return mine.map((c) => `${html(c.api)} ${badge(c.status.replace('_', ' '), statusTone(c.status))}${c.status_reason ? ` <span class="error">${html(c.status_reason)}</span>` : ''}`).join('<br>');
+  };
+  const table = dataTable('Connections', [
+    ...(ctx.scope.operator ? [{ header: 'Organization', cell: (c: (typeof connections)[number]) => text(c.organization) }] : []),
+    { header: 'Connection', cell: (c) => `${text(c.name)}<br><code class="muted">${html(c.id)}</code>` },
+    { header: 'Type', cell: (c) => text(c.type) },
+    { header: 'Marketplace', cell: (c) => text(c.marketplace_id) },
+    { header: 'Load stage', cell: (c) => (c.initial_load_stage ? badge(c.initial_load_stage.replace('_', ' ').toLowerCase(), statusTone(c.initial_load_stage)) : badge('not started', 'muted')) },
+    { header: 'Credentials', cell: (c) => credentialCell(c.id) },
+    { header: 'Last fetch', cell: (c) => when(fetchOf.get(c.id)?.fetched_at) },
+    { header: 'Failed fetches', cell: (c) => count(fetchOf.get(c.id)?.failed ?? 0), num: true },
+    { header: 'Files landed', cell: (c) => count(landedOf.get(c.id)?.files ?? 0), num: true },
+    { header: 'Last landed', cell: (c) => when(landedOf.get(c.id)?.landed_at) },
+  ], connections, 'No connections yet: invite one with POST /api/v1/util/sellers-and-vendors/invite or `mktdata connections add`.');
+  return `${table}<h2>The last 90 days published</h2>${await dailyCharts(ctx, new Map(connections.map((c) => [c.id, c.name])))}`;
+}
+
+/** One chart per connection and currency: total sales, ad spend and profit per day (mkt_profit_by_date). */
+async function dailyCharts(ctx: PageContext, names: Map<string, string>): Promise<string> {
+  const today = ctx.now.toISOString().slice(0, 10);
+  const { daily } = await snapshotFigures(ctx.home, today);
+  const mine = daily.filter((d) => names.has(d.connectionId));
+  if (mine.length === 0) return '<p class="muted">No profit figures published for the last 90 days yet.</p>';
+  const charts = mine.map((d, i) =>
+    chartFigure(`daily-${i}`, {
+      title: `${names.get(d.connectionId)}: daily sales, ad spend and profit`,
+      unit: d.currency,
+      x: d.dates,
+      series: [
+        { label: 'Total sales', values: d.totalSales },
+        { label: 'Ad spend', values: d.adSpend },
+        { label: 'Profit', values: d.profit },
+      ],
+    }),
+  );
+  return `<div class="charts">${charts.join('')}</div>`;
+}

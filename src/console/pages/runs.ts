@@ -1,0 +1,100 @@
+import { sql } from 'kysely';
+import { chartFigure } from '../charts.ts';
+import { badge, count, dataTable, duration, html, statusTone, text, when } from '../layout.ts';
+import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
+
+const runLimit = 100;
+
+/** The runs a scope sees, newest first: every run for the operator, else the runs that built one of its connections. */
+async function scopedRuns(ctx: PageContext, ids: string[]) {
+  let query = ctx.wh.db
+    .selectFrom('control.pipeline_runs as r')
+    .select([
+      'r.id', 'r.pipeline', 'r.trigger', 'r.started_at', 'r.finished_at', 'r.status', 'r.landed_files', 'r.error',
+      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`.as('windows'),
+      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.status = 'error' and w.connection_id in (${sql.join(ids)}))`.as('errors'),
+    ]);
+  if (!ctx.scope.operator) query = query.where(sql<boolean>`exists (select 1 from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`);
+  return query.orderBy('r.started_at', 'desc').limit(runLimit).execute();
+}
+
+/** A run's status for an organization is its own windows' outcome (the run's error may name other organizations). */
+const scopeStatus = (ctx: PageContext, r: { status: string; errors?: number | string }) =>
+  ctx.scope.operator || r.status === 'running' ? r.status : Number(r.errors ?? 0) > 0 ? 'failed' : 'success';
+
+const ms = (from: string, to: string | null) => (to ? new Date(to).getTime() - new Date(from).getTime() : null);
+
+/** `/runs`: the pipeline runs, a timeline of the last 7 days and their durations over time. */
+export async function runsPage(ctx: PageContext): Promise<string> {
+  const ids = nonEmpty((await scopeConnections(ctx)).map((c) => c.id));
+  const runs = await scopedRuns(ctx, ids);
+  const status = (r: (typeof runs)[number]) => scopeStatus(ctx, r);
+  const table = dataTable(`The latest ${runLimit} runs`, [
+    { header: 'Run', cell: (r) => `<a href="/runs/${encodeURIComponent(r.id)}">${html(r.id.slice(0, 8))}</a>` },
+    { header: 'Pipeline', cell: (r) => text(r.pipeline) },
+    { header: 'Trigger', cell: (r) => text(r.trigger) },
+    { header: 'Started', cell: (r) => when(r.started_at) },
+    { header: 'Time', cell: (r) => duration(ms(r.started_at, r.finished_at)), num: true },
+    { header: 'Status', cell: (r) => badge(status(r), statusTone(status(r))) },
+    { header: 'Windows', cell: (r) => count(r.windows), num: true },
+    { header: 'Errors', cell: (r) => count(r.errors), num: true },
+    ...(ctx.scope.operator ? [{ header: 'Files landed', cell: (r: (typeof runs)[number]) => count(r.landed_files), num: true }, { header: 'Error', cell: (r: (typeof runs)[number]) => (r.error ? `<span class="error">${html(r.error)}</span>` : '—') }] : []),
+  ], runs, 'No runs yet: `mktdata run` or the scheduler in `mktdata serve` starts them.');
+  const finished = [...runs].filter((r) => r.finished_at).reverse();
+  const chart = finished.length === 0 ? '' : chartFigure('run-durations', {
+    title: 'Run durations',
+    unit: 'seconds',
+    x: finished.map((r) => new Date(r.started_at).toISOString()),
+    series: [...new Set(finished.map((r) => r.pipeline))].map((p) => ({ label: p, values: finished.map((r) => (r.pipeline === p ? ms(r.started_at, r.finished_at)! / 1000 : null)) })),
+  });
+  return `<h2>Last 7 days</h2>${timeline(runs, ctx.now, status)}${chart}<h2>Runs</h2>${table}`;
+}
+
+/** The runs of the 7 days before `now` as bars on one line, placed by start and end; failed runs in red. */
+function timeline<R extends { id: string; pipeline: string; started_at: string; finished_at: string | null }>(runs: R[], now: Date, status: (r: R) => string): string {
+  const end = now.getTime();
+  const start = end - 7 * 86_400_000;
+  const bars = runs
+    .filter((r) => new Date(r.finished_at ?? now).getTime() >= start)
+    .map((r) => {
+      const from = Math.max(start, new Date(r.started_at).getTime());
+      const to = Math.min(end, new Date(r.finished_at ?? now).getTime());
+      const left = ((from - start) / (end - start)) * 100;
+      const width = Math.max(0.3, ((to - from) / (end - start)) * 100);
+      const label = `${r.pipeline} ${new Date(r.started_at).toISOString().slice(0, 16)} ${status(r)}`;
+      return `<span class="${status(r) === 'failed' ? 'bad' : ''}" style="left:${left.toFixed(2)}%;width:${width.toFixed(2)}%" title="${html(label)}"></span>`;
+    });
+  return `<div class="tl" role="img" aria-label="${bars.length} run(s) in the last 7 days">${bars.join('')}</div><p class="muted">${when(new Date(start))} to ${when(now)} (UTC)</p>`;
+}
+
+/** `/runs/:id`: one run's windows (kind, dates, status, rows, time, error); null when the scope cannot see the run. */
+export async function runPage(ctx: PageContext, runId: string): Promise<string | null> {
+  const connections = await scopeConnections(ctx);
+  const names = new Map(connections.map((c) => [c.id, c.name]));
+  const run = (await scopedRuns(ctx, nonEmpty([...names.keys()]))).find((r) => r.id === runId)
+    ?? (ctx.scope.operator ? await ctx.wh.db.selectFrom('control.pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst() : undefined);
+  if (!run) return null;
+  const windows = await ctx.wh.db
+    .selectFrom('control.run_windows')
+    .select(['connection_id', 'table_name', 'kind', 'stage', 'local_date', 'date_from', 'date_to', 'status', 'row_count', 'ms', 'error', 'retried'])
+    .where('run_id', '=', runId)
+    .where('connection_id', 'in', nonEmpty([...names.keys()]))
+    .orderBy(sql`case when status = 'error' then 0 else 1 end`)
+    .orderBy('table_name')
+    .orderBy('connection_id')
+    .execute();
+  const dates = (w: (typeof windows)[number]) => (w.date_from ? `${w.date_from.slice(0, 10)} … ${(w.date_to ?? '').slice(0, 10)}` : 'whole table');
+  const error = ctx.scope.operator && run.error ? `<p class="error">${html(run.error)}</p>` : '';
+  const summary = `${error}<p>${text(run.pipeline)} · ${badge(scopeStatus(ctx, run), statusTone(scopeStatus(ctx, run)))} · started ${when(run.started_at)} · ${duration(ms(run.started_at, run.finished_at))}</p>`;
+  return summary + dataTable(`Windows of run ${runId}`, [
+    { header: 'Table', cell: (w) => text(w.table_name) },
+    { header: 'Connection', cell: (w) => text(names.get(w.connection_id) ?? w.connection_id) },
+    { header: 'Kind', cell: (w) => text(w.kind) + (w.stage ? ` <span class="muted">${html(w.stage.toLowerCase())}</span>` : '') },
+    { header: 'Local date', cell: (w) => text(String(w.local_date).slice(0, 10)) },
+    { header: 'Dates', cell: (w) => html(dates(w)) },
+    { header: 'Status', cell: (w) => badge(w.status, statusTone(w.status)) + (w.retried ? ' <span class="muted">retried</span>' : '') },
+    { header: 'Rows', cell: (w) => count(w.row_count), num: true },
+    { header: 'Time', cell: (w) => duration(w.ms), num: true },
+    { header: 'Error', cell: (w) => (w.error ? `<span class="error">${html(w.error)}</span>` : '—') },
+  ], windows, 'This run built no window of your connections.');
+}
