@@ -12,6 +12,7 @@ import { benchStartup } from './startup.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchScale } from './scale.ts';
 import { benchConnections } from './connections.ts';
+import { benchConsole } from './console.ts';
 import { availableParallelism } from 'node:os';
 
 /** One line of the printed table. */
@@ -236,6 +237,20 @@ const benchmarks: Benchmark[] = [
           `connections: next-day run, 60 connections / 1 holding the same lines = ${ratio.toFixed(2)}x (target ≤ 1.50x)` + (ratio > 1.5 ? '  ← above target' : ''),
           `connections: per-connection overhead of a next-day run = ${overhead.toFixed(0)} ms (target ≤ 20 ms)` + (overhead > 20 ? '  ← above target' : ''),
         ],
+      };
+    },
+  },
+  {
+    name: 'console',
+    async run() {
+      const { pages, coldMs } = await benchConsole(log);
+      const slowest = Math.max(...pages.map((p) => p.maxMs));
+      return {
+        steps: [
+          { step: 'console / just after a publish (figures not yet read)', ms: coldMs, rows: 1 },
+          ...pages.map((p) => ({ step: `console ${p.path} as ${p.who}, median of 20`, ms: p.medianMs, rows: 1 })),
+        ],
+        summary: [`console: slowest page answer of ${pages.length * 20} = ${slowest.toFixed(0)} ms (target < 200 ms)` + (slowest >= 200 ? '  ← above target' : '')],
       };
     },
   },
