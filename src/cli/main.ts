@@ -155,6 +155,25 @@ command(program, 'runs', 'mktdata runs --pipeline profit --limit 3')
     await withHome('runs', (wh) => runs(wh, { pipeline: o.pipeline, limit: o.limit, format: o.format }));
   });
 
+command(program, 'docs', 'mktdata docs mkt_profit_by_date')
+  .description("a model's lineage: grain, what it reads and what reads it, the spec rules it implements (and the model where each lives), its checks; without a model, every model")
+  .argument('[model]', 'a model name or schema.name')
+  .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+  .action(async (name: string | undefined, o: { format: 'text' | 'json' }) => {
+    const { loadModels } = await import('../models/load-models.ts');
+    const { lineage, lineageText } = await import('../models/lineage.ts');
+    const models = loadModels();
+    const { formatTable } = await import('./output.ts');
+    if (name) {
+      const l = lineage(models, name);
+      console.log(o.format === 'json' ? JSON.stringify(l, null, 2) : lineageText(l));
+    } else if (o.format === 'json') {
+      console.log(JSON.stringify(models.map((m) => lineage(models, m.id)), null, 2));
+    } else {
+      console.log(formatTable(['model', 'materialized', 'rules', 'grain'], models.map((m) => [m.id, m.config.materialized, String(m.config.rules.length), m.config.grain])));
+    }
+  });
+
 command(program, 'query', 'mktdata query "select date, profit from mkt_profit_by_date order by date desc limit 7" --format csv')
   .description('run read-only SQL on the published snapshot')
   .argument('<sql>', 'SQL to run')

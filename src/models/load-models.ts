@@ -126,7 +126,22 @@ function parseModels(dir: string): Model[] {
     const refs = [...model.sql.matchAll(referencePattern)].map((m) => `${m[1]}.${m[2]}`);
     model.deps = [...new Set(refs)].filter((ref) => ref !== model.id && ids.has(ref));
   }
-  return sortByDependencies(models);
+  const sorted = sortByDependencies(models);
+  checkRuleHomes(sorted);
+  return sorted;
+}
+
+/** Every rule a model lists lives in that model or in one it reads (directly or not): its lineage. */
+function checkRuleHomes(sorted: Model[]): void {
+  const ancestors = new Map<string, Set<string>>();
+  for (const model of sorted) {
+    const mine = new Set(model.deps);
+    for (const dep of model.deps) for (const a of ancestors.get(dep)!) mine.add(a);
+    ancestors.set(model.id, mine);
+    for (const { rule, in: home } of model.config.rules) {
+      if (home !== model.id && !mine.has(home)) throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} rules`, reason: `"${rule}" lives in ${home}, which ${model.id} does not read` });
+    }
+  }
 }
 
 /**

@@ -106,6 +106,11 @@ export const modelConfigSchema = z
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
       .optional(),
     catalog: catalogEntrySchema.optional(),
+    /**
+     * The spec rules this model implements, each with the model where its SQL lives (this one or one it reads,
+     * directly or not): `{rule: '001 Profit measure rules 11: profit, total_cost, acos, tacos, roi', in: marts.mkt_profit_by_date}`.
+     */
+    rules: z.array(z.object({ rule: z.string().min(1), in: z.string().regex(/^(seeds|staging|intermediate|marts)\.[a-z_][a-z0-9_]*$/) }).strict()).default([]),
     columns: z.array(z.union([columnSchema, z.object({ include: z.literal('common') }).strict()])).default([]),
     checks: z.array(modelCheckSchema).default([]),
   })

@@ -83,6 +83,13 @@ describe('the console over HTTP', () => {
     expect(await (await get('/', { 'service-api-key': h.rivalKey })).text()).not.toContain(demoUs);
   });
 
+  it('shows a table’s lineage on its catalog page', async () => {
+    const page = await (await get('/catalog/mkt_profit_by_date', { 'service-api-key': h.key })).text();
+    expect(page).toContain('<h2>Lineage</h2>');
+    expect(page).toContain('<code>marts.mkt_order_items_with_cogs</code>');
+    expect(page).toMatch(/001 Profit measure rules 9 and 10: the fee category .*<code>staging\.stg_mkt__settlement_rows<\/code>/s);
+  });
+
   it('refuses to start with an operator key too short to guard every organization', async () => {
     await expect(buildApp({ wh: h.wh, home: h.home, logger: false, operatorKey: 'short' })).rejects.toThrow(/MKTDATA_OPERATOR_KEY: the operator key must be at least 24 characters long/);
   });

@@ -1,0 +1,57 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lineage } from '../../src/models/lineage.ts';
+import { loadModels } from '../../src/models/load-models.ts';
+
+describe('model lineage', () => {
+  const models = loadModels();
+
+  it('gives every mart a grain, and both profit tables every profit measure rule with the model where it lives', () => {
+    for (const m of models.filter((x) => x.schema === 'marts')) expect(m.config.grain, m.id).toMatch(/^one row per /);
+    for (const table of ['mkt_profit_by_sku_and_date', 'mkt_profit_by_date']) {
+      const rules = lineage(models, table).rules;
+      // Spec document 001 numbers its profit measure rules 1 to 12.
+      const numbers = new Set(rules.flatMap((r) => /Profit measure rules (\d+)(?: and (\d+))?:/.exec(r.rule)?.slice(1).filter(Boolean).map(Number) ?? []));
+      expect([...numbers].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    }
+    const settlementMap = lineage(models, 'mkt_profit_by_date').rules.find((r) => r.rule.includes('settlement amount map'));
+    // Read through marts.mkt_settlements_with_cogs, not directly: its lineage, not its reads.
+    expect(settlementMap?.in).toBe('staging.stg_mkt__settlement_rows');
+    expect(lineage(models, 'mkt_profit_by_date').reads).not.toContain('staging.stg_mkt__settlement_rows');
+    expect(lineage(models, 'mkt_profit_by_date').upstream).toContain('staging.stg_mkt__settlement_rows');
+  });
+
+  it('lists what a model reads, what reads it and its checks', () => {
+    const l = lineage(models, 'marts.mkt_order_items_with_cogs');
+    expect(l.reads).toEqual(expect.arrayContaining(['staging.stg_mkt__order_items', 'intermediate.int_unit_costs']));
+    expect(l.readBy).toEqual(expect.arrayContaining(['marts.mkt_profit_by_sku_and_date', 'marts.mkt_profit_by_date', 'marts.mkt_returns']));
+    expect(l.checks).toContain('not_null(mkt_order_id)');
+  });
+
+  it('refuses a rule said to live in a model the table does not read, naming the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mktdata-lineage-'));
+    mkdirSync(join(dir, 'staging'));
+    mkdirSync(join(dir, 'marts'));
+    writeFileSync(join(dir, 'staging', 'stg_a.sql'), 'select 1 as x');
+    writeFileSync(join(dir, 'staging', 'stg_a.yml'), 'description: a\ngrain: one row\n');
+    writeFileSync(join(dir, 'staging', 'stg_b.sql'), 'select 2 as x');
+    writeFileSync(join(dir, 'staging', 'stg_b.yml'), 'description: b\ngrain: one row\n');
+    writeFileSync(join(dir, 'marts', 'mkt_c.sql'), 'select x from staging.stg_a');
+    writeFileSync(join(dir, 'marts', 'mkt_c.yml'), 'description: c\ngrain: one row\nrules:\n  - {rule: "rule 1", in: staging.stg_b}\n');
+    expect(() => loadModels(dir)).toThrow(/mkt_c\.yml rules: "rule 1" lives in staging\.stg_b, which marts\.mkt_c does not read/);
+  });
+
+  it('is printed by `mktdata docs`', () => {
+    const out = execFileSync('node', ['bin/mktdata.js', 'docs', 'mkt_profit_by_date'], { encoding: 'utf8' });
+    expect(out).toMatch(/^marts\.mkt_profit_by_date \(incremental\)\ngrain: one row per /);
+    expect(out).toContain('001 Profit measure rules 11: profit, total_cost, acos, tacos, roi  → marts.mkt_profit_by_date');
+    const json = JSON.parse(execFileSync('node', ['bin/mktdata.js', 'docs', '--format', 'json'], { encoding: 'utf8' })) as { id: string }[];
+    expect(json.map((m) => m.id)).toEqual(models.map((m) => m.id));
+    const unknown = spawnSync('node', ['bin/mktdata.js', 'docs', 'mkt_nope'], { encoding: 'utf8' });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('unknown model mkt_nope');
+  });
+});
