@@ -54,15 +54,15 @@ export interface DailyRunBenchResult {
 }
 
 /**
- * Two years of history (bench/profit.ts's generator, as the files a pipeline lands), a first run of the profit
- * pipeline (INITIAL 730 days: the full build), then the next day's files and the run that takes them in.
+ * `years` of history (bench/profit.ts's generator, as the files a pipeline lands; default two), a first run of the
+ * profit pipeline (INITIAL 730 days: the full build), then the next day's files and the run that takes them in.
  */
-export async function benchDailyRun(workDir: string, log: (message: string) => void): Promise<DailyRunBenchResult> {
+export async function benchDailyRun(workDir: string, log: (message: string) => void, years = 2): Promise<DailyRunBenchResult> {
   const wh = await openWarehouse(resolveHome(join(workDir, 'home')), 'bench', { create: true });
   try {
     const pipeline = findPipeline(loadPipelines(), 'profit');
     let start = performance.now();
-    await generate(wh, { files: true });
+    await generate(wh, { files: true, years });
     await registerFiles(wh);
     const generateMs = performance.now() - start;
     const rawRows = await countRaw(wh);

@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { addConnection } from '../src/control/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
@@ -30,6 +32,10 @@ export interface ProfitBenchResult {
   /** the two profit models rebuilt for the last 28 days (RECURRING_DAILY) */
   windowMs: number;
   profitRows: number;
+  /** the reference SQL (test/models/reference/, each table its own rules 1-10) run directly */
+  referenceMs: number;
+  /** rows in which the profit tables and the reference SQL's differ, both ways */
+  differences: number;
 }
 
 /**
@@ -63,12 +69,19 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
       direct.push(await timed(wh, () => runDirect(wh)));
       log(`  #${attempt}: profit tables through mktdata ${runner.at(-1)!.toFixed(0)} ms, 28-day window ${windows.at(-1)!.toFixed(0)} ms, same SQL directly ${direct.at(-1)!.toFixed(0)} ms`);
     }
+    // The same tables by the SQL of test/models/reference/ (each table its own rules 1-10): as fast, and the same rows.
+    const reference: number[] = [];
+    for (let attempt = 1; attempt <= 2; attempt++) reference.push(await timed(wh, () => runDirect(wh, 'reference')));
+    const referenceMs = Math.min(...reference);
+    await runModels(wh, { select: profitModels, upstream: false, fullRefresh: true });
+    const differences = await differencesFromReference(wh);
+    log(`  reference SQL directly ${reference.map((ms) => ms.toFixed(0)).join(', ')} ms; rows differing from it: ${differences}`);
     const modelsMs = Math.min(...runner);
     const windowMs = Math.min(...windows);
     const directMs = Math.min(...direct);
 
     const profitRows = Number((await wh.sql.runAndReadAll('select count(*) from marts.mkt_profit_by_sku_and_date')).getRows()[0]?.[0]);
-    return { generateMs, upstreamMs, modelsMs, directMs, windowMs, profitRows };
+    return { generateMs, upstreamMs, modelsMs, directMs, windowMs, profitRows, referenceMs, differences };
   } finally {
     await wh.close();
   }
@@ -86,13 +99,30 @@ async function timed(wh: Warehouse, work: () => Promise<unknown>): Promise<numbe
   return performance.now() - start;
 }
 
-/** The two profit models' SQL run directly: create table as select, for every connection at once, as the runner does. */
-async function runDirect(wh: Warehouse): Promise<void> {
+/** The two profit models' SQL, as the models hold it or as test/models/reference/ holds it (before int_profit_lines). */
+const profitSql = (from: 'models' | 'reference') =>
+  loadModels().filter((m) => profitModels.includes(m.id)).map((m) => ({ name: m.name, sql: from === 'models' ? m.sql : readFileSync(join(referenceDir, `${m.name}.sql`), 'utf8') }));
+const referenceDir = resolve(fileURLToPath(import.meta.url), '../../test/models/reference');
+
+/** The two profit models' SQL run directly, into their tables' column types, for every connection at once, as the runner does. */
+async function runDirect(wh: Warehouse, from: 'models' | 'reference' = 'models'): Promise<void> {
   const ids = `(${connections.map((c) => `'${c.id}'`).join(', ')})`;
-  for (const model of loadModels().filter((m) => profitModels.includes(m.id))) {
-    await wh.sql.run(`drop table if exists main.direct_${model.name}`);
-    await wh.sql.run(`create table main.direct_${model.name} as ${model.sql.replaceAll('$connection_ids', ids)}`, { from: '1900-01-01', to: '9999-12-31' });
+  for (const { name, sql } of profitSql(from)) {
+    // Into the table's own column types, as the runner inserts its rows.
+    await wh.sql.run(`create or replace table main.${from}_${name} as select * from marts.${name} limit 0`);
+    await wh.sql.run(`insert into main.${from}_${name} by name ${sql.replaceAll('$connection_ids', ids)}`, { from: '1900-01-01', to: '9999-12-31' });
   }
+}
+
+/** Rows of the profit tables built by mktdata that the reference SQL does not give, and the other way round. */
+async function differencesFromReference(wh: Warehouse): Promise<number> {
+  let rows = 0;
+  for (const { name } of profitSql('reference')) {
+    for (const [a, b] of [[`marts.${name}`, `main.reference_${name}`], [`main.reference_${name}`, `marts.${name}`]]) {
+      rows += Number((await wh.sql.runAndReadAll(`select count(*) from (select * from ${a} except all select * from ${b})`)).getRows()[0]?.[0]);
+    }
+  }
+  return rows;
 }
 
 function failOn(results: ModelResult[]) {
@@ -104,16 +134,21 @@ function failOn(results: ModelResult[]) {
 /**
  * Raw tables filled directly with SQL, in the shapes the sources land (lineage columns included). Every row is of
  * file `bench`, unless `files`: then rows are of the files a pipeline would have landed (`_file_id`
- * `<source>/<connection id>/<period>`: orders and ads by month, settlements one each, traffic by day).
+ * `<source>/<connection id>/<period>`: orders and ads by month, settlements one each, traffic by day). `years` of
+ * history ending on `lastDay` (default 2), with the same rows a day.
  */
-export async function generate(wh: Warehouse, options: { files?: boolean } = {}) {
+export async function generate(wh: Warehouse, options: { files?: boolean; years?: number } = {}) {
+  // Two years by default; more years are more of the same days before them.
+  const years = options.years ?? 2;
+  const days = Math.round((730 * years) / 2);
+  const sized = { orderLines: (sizes.orderLines * years) / 2, settlementRows: (sizes.settlementRows * years) / 2, trafficRows: (sizes.trafficRows * years) / 2 };
   // A landed file is one connection's: (_file_id, _line_number) names one raw line, as staging models rely on.
   const fileId = (expression: string, connection = '_connection_id') => (options.files ? expression : `'bench/' || ${connection}`);
   const organizationId = await createOrganization(wh, { name: 'Bench', tokens: 0 });
   for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
   await ensureRawTables(wh.sql);
-  const linesPerConnection = sizes.orderLines / connections.length;
-  const trafficAsins = Math.ceil(sizes.trafficRows / connections.length / days);
+  const linesPerConnection = sized.orderLines / connections.length;
+  const trafficAsins = Math.ceil(sized.trafficRows / connections.length / days);
   for (const c of connections) {
     const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled.
@@ -139,9 +174,9 @@ export async function generate(wh: Warehouse, options: { files?: boolean } = {})
       from range(${linesPerConnection}) as r(i)`);
   }
   // Settlement rows: principal, commission and FBA fee per shipped line, tax lines for DE; then summary lines.
-  const shippedLines = sizes.orderLines * 0.9;
+  const shippedLines = sized.orderLines * 0.9;
   const taxedLines = shippedLines / connections.length;
-  const perLine = (sizes.settlementRows - taxedLines) / shippedLines;
+  const perLine = (sized.settlementRows - taxedLines) / shippedLines;
   await wh.sql.run(`
     insert into raw.get_v2_settlement_report_data_flat_file_v2 by name
     with shipped as (

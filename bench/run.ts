@@ -70,10 +70,12 @@ const benchmarks: Benchmark[] = [
           { step: 'profit tables through mktdata (full)', ms: r.modelsMs, rows: r.profitRows },
           { step: 'profit tables, same SQL run directly', ms: r.directMs, rows: r.profitRows },
           { step: 'profit tables, 28-day window rebuild', ms: r.windowMs, rows: r.profitRows },
+          { step: 'profit tables, reference SQL (rules 1-10 in each table) run directly', ms: r.referenceMs, rows: r.profitRows },
         ],
         summary: [
           `profit tables on ${scale}: mktdata / direct SQL = ${ratio.toFixed(2)}x (target ≤ 1.30x)` + (ratio > 1.3 ? '  ← above target' : ''),
           `profit tables 28-day window rebuild / full build = ${(windowShare * 100).toFixed(1)}% (target ≤ 10%)` + (windowShare > 0.1 ? '  ← above target' : ''),
+          `profit tables, one definition of rules 1-10 / reference SQL, run directly = ${(r.directMs / r.referenceMs).toFixed(2)}x (target ≤ 1.05x: not slower, within noise); rows differing from the reference: ${r.differences} (target 0)` + (r.directMs > r.referenceMs * 1.05 || r.differences > 0 ? '  ← above target' : ''),
         ],
       };
     },
@@ -81,29 +83,36 @@ const benchmarks: Benchmark[] = [
   {
     name: 'daily run',
     async run(workDir) {
-      const r = await benchDailyRun(workDir, log);
-      const target = 0.1;
-      const models = r.daily.modelsMs / r.full.modelsMs;
-      const whole = r.daily.wholeMs / r.full.wholeMs;
-      const scale = `two years, ${sizes.orderLines / 1e6}M order lines, ${sizes.settlementRows / 1e6}M settlement rows, ${sizes.trafficRows / 1e6}M traffic rows`;
-      const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
-      return {
-        steps: [
-          { step: `generate two years of raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
-          { step: 'first profit pipeline run (INITIAL 730 days), whole run', ms: r.full.wholeMs, rows: r.rawRows },
-          { step: 'first profit pipeline run, models only', ms: r.full.modelsMs, rows: r.rawRows },
-          { step: `next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
-          { step: `next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
-          { step: 'publish copying every catalog table (once, on its own)', ms: r.fullPublishMs, rows: r.rawRows },
-        ],
-        summary: [
-          `daily run on ${scale}: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / full build ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}% (target ≤ 10%)` +
-            (models > target ? '  ← above target' : ''),
-          `daily run, whole pipeline run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}%` +
-            ` (its publish starts from the last snapshot; one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s)` + (whole > target ? '  ← above 10%' : ''),
-          `daily run, slowest models: ${top}`,
-        ],
-      };
+      // `--years 2,4`: the same bench on each history, and how much slower the next day's run is on the longest.
+      const runs: { years: number; r: Awaited<ReturnType<typeof benchDailyRun>> }[] = [];
+      for (const years of options.years) runs.push({ years, r: await benchDailyRun(join(workDir, `${years}y`), log, years) });
+      const target = 0.03;
+      const steps = runs.flatMap(({ years, r }) => [
+        { step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
+        { step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`, ms: r.full.wholeMs, rows: r.rawRows },
+        { step: `${years} years: first profit pipeline run, models only`, ms: r.full.modelsMs, rows: r.rawRows },
+        { step: `${years} years: next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
+        { step: `${years} years: next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
+        { step: `${years} years: publish copying every catalog table (once, on its own)`, ms: r.fullPublishMs, rows: r.rawRows },
+      ]);
+      const summary = runs.flatMap(({ years, r }) => {
+        const models = r.daily.modelsMs / r.full.modelsMs;
+        const whole = r.daily.wholeMs / r.full.wholeMs;
+        const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
+        return [
+          `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
+            `whole next-day run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
+            (whole > target ? '  ← above target' : ''),
+          `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
+            `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
+        ];
+      });
+      if (runs.length > 1) {
+        const [first, last] = [runs[0]!, runs.at(-1)!];
+        const ratio = last.r.daily.wholeMs / first.r.daily.wholeMs;
+        summary.push(`daily run, next day's whole run on ${last.years} years / on ${first.years} years = ${ratio.toFixed(2)}x (target ≤ 1.10x)` + (ratio > 1.1 ? '  ← above target' : ''));
+      }
+      return { steps, summary };
     },
   },
   {
@@ -266,8 +275,19 @@ function printTable(steps: Step[]): void {
   for (const row of rows) console.log(format(row));
 }
 
+/** Options of `npm run bench -- [names…] [--years 2,4]`. */
+const options = { years: [2] };
+
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--years');
+  if (at >= 0) {
+    const years = (args[at + 1] ?? '').split(',').map(Number);
+    if (years.length === 0 || years.some((y) => !Number.isInteger(y) || y < 1 || y > 10)) throw new Error('--years: whole numbers of years from 1 to 10, comma-separated (--years 2,4)');
+    options.years = years;
+    args.splice(at, 2);
+  }
+  const only = args;
   const selected = only.length > 0 ? benchmarks.filter((b) => only.some((o) => b.name.includes(o))) : benchmarks.filter((b) => !b.optIn);
   mkdirSync(benchDataDir, { recursive: true });
   const steps: Step[] = [];

@@ -6,84 +6,25 @@ with contexts as (
     where connection_id in $connection_ids
 ),
 
-order_items as (
-    select
-        *,
-        item_status = 'Shipped' as is_shipped,
-        coalesce(item_price_value, 0) + coalesce(item_shipping_price_value, 0) - coalesce(item_ship_promotion_discount_value, 0) as line_sales,
-        coalesce(order_is_business, false) as is_business,
-        item_status is null or lower(item_status) not like '%cancel%' as is_not_canceled,
-    from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
-),
-
--- Rules 1-5 and the shipped part of rule 8, over every order line of the day.
+-- Rules 1-10 over every line of the day (intermediate.int_profit_order_lines, _settlement_lines, _return_lines).
 order_measures as (
-    select
-        order_items.seller_or_vendor_id as connection_id,
-        order_items.date,
-        sum(line_sales) filter (where is_shipped) as total_sales,
-        if(any_value(contexts.prices_include_tax),
-            sum(coalesce(item_tax_value, 0) + coalesce(item_shipping_tax_value, 0)) filter (where is_shipped), 0) as sales_tax,
-        if(any_value(contexts.prices_include_tax), count(*) filter (where is_shipped and (
-            (coalesce(item_price_value, 0) <> 0 and item_tax_value is null)
-            or (coalesce(item_shipping_price_value, 0) > coalesce(item_ship_promotion_discount_value, 0) and item_shipping_tax_value is null)
-        )), 0) as sales_tax_missing_items,
-        sum(line_sales) filter (where is_shipped and is_business) as total_sales_b2b,
-        sum(line_sales) filter (where is_shipped and not is_business) as total_sales_b2c,
-        sum(line_sales) filter (where lower(item_status) like '%unshipped%') as unshipped_sales,
-        sum(quantity) filter (where is_not_canceled and is_business) as total_units_b2b,
-        sum(quantity) filter (where is_not_canceled and not is_business) as total_units_b2c,
-        sum(quantity) filter (where is_shipped) as total_units_sold,
-        sum(quantity) filter (where is_shipped and is_business) as total_units_sold_b2b,
-        sum(quantity) filter (where is_shipped and not is_business) as total_units_sold_b2c,
-        count(distinct mkt_order_id) filter (where is_shipped) as total_orders,
-        sum(cogs_item_value) filter (where is_shipped) as cogs_item,
-        sum(cogs_shipping_value) filter (where is_shipped) as cogs_shipping,
-        sum(cogs_total_value) filter (where is_shipped) as cogs_shipped,
-        count(*) filter (where is_shipped) as costable_lines,
-        count(*) filter (where is_shipped and not cogs_present) as uncosted_lines,
-    from order_items
-    join contexts on contexts.connection_id = order_items.seller_or_vendor_id
+    select connection_id, date, sum(columns(* exclude (connection_id, date, child_asin, sku, shipped_order_id))), count(distinct shipped_order_id) as total_orders,
+    from intermediate.int_profit_order_lines
+    where connection_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
-settlements as (
-    select *, lower(transaction_type) = 'refund' as is_refund
-    from marts.mkt_settlements_with_cogs
-    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
-),
-
--- Rules 6, 8, 9 and 10 over every settlement event, with or without SKU.
 settlement_measures as (
-    select
-        seller_or_vendor_id as connection_id,
-        date,
-        count(*) filter (where is_refund) as refund_count,
-        sum(refund_principal_amount + refund_shipping_amount + refund_referral_fee_amount + refund_commission_amount
-            + refund_shipping_promotion_amount + refund_digital_services_fee_amount) as refund_settlements,
-        -sum(inventory_lost_amount) filter (where not is_refund) as lost_damaged_by_mkt,
-        -sum(inventory_missing_inbound_amount) filter (where not is_refund) as missing_returns,
-        -sum(promotion_item_amount + referral_fee_amount + fba_fee_amount + awd_fee_amount + other_fee_amount) filter (where not is_refund) as total_fees,
-        -sum(referral_fee_amount) filter (where not is_refund) as total_selling_fees,
-        -sum(fba_fee_amount) filter (where not is_refund) as fba_fees,
-        -sum(awd_fee_amount) filter (where not is_refund) as awd_fees,
-    from settlements
+    select connection_id, date, sum(columns(* exclude (connection_id, date, child_asin, sku))),
+    from intermediate.int_profit_settlement_lines
+    where connection_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
 return_measures as (
-    select
-        seller_or_vendor_id as connection_id,
-        date,
-        sum(quantity) as return_units,
-        sum(coalesce(cogs_total_value, 0)) as return_cogs,
-        coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) = 'SELLABLE'), 0)
-            - coalesce(sum(cogs_total_value) filter (where upper(detailed_disposition) <> 'SELLABLE'), 0) as refund_returns,
-        count(*) as costable_lines,
-        count(*) filter (where not cogs_present) as uncosted_lines,
-    from marts.mkt_returns
-    where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date
+    select connection_id, date, sum(columns(* exclude (connection_id, date, child_asin, sku))),
+    from intermediate.int_profit_return_lines
+    where connection_id in $connection_ids and date between $from::date and $to::date
     group by all
 ),
 
@@ -273,52 +214,12 @@ attribution_summaries as (
 ),
 
 measures as (
-    select
-        connection_id,
-        date,
-        sum(total_sales) as total_sales,
-        sum(sales_tax) as sales_tax,
-        sum(sales_tax_missing_items) as sales_tax_missing_items,
-        sum(total_sales_b2b) as total_sales_b2b,
-        sum(total_sales_b2c) as total_sales_b2c,
-        sum(unshipped_sales) as unshipped_sales,
-        sum(total_units_b2b) as total_units_b2b,
-        sum(total_units_b2c) as total_units_b2c,
-        sum(total_units_sold) as total_units_sold,
-        sum(total_units_sold_b2b) as total_units_sold_b2b,
-        sum(total_units_sold_b2c) as total_units_sold_b2c,
-        sum(total_orders) as total_orders,
-        sum(refund_count) as refund_count,
-        sum(refund_settlements) as refund_settlements,
-        sum(refund_returns) as refund_returns,
-        sum(return_units) as return_units,
-        sum(return_cogs) as return_cogs,
-        sum(cogs_item) as cogs_item,
-        sum(cogs_shipping) as cogs_shipping,
-        sum(cogs_shipped) as cogs_shipped,
-        sum(lost_damaged_by_mkt) as lost_damaged_by_mkt,
-        sum(missing_returns) as missing_returns,
-        sum(costable_lines) as costable_lines,
-        sum(uncosted_lines) as uncosted_lines,
-        sum(total_fees) as total_fees,
-        sum(total_selling_fees) as total_selling_fees,
-        sum(fba_fees) as fba_fees,
-        sum(awd_fees) as awd_fees,
-        sum(ad_spend) as ad_spend,
-        sum(sponsored_tv_ad_spend) as sponsored_tv_ad_spend,
-        sum(ad_sales) as ad_sales,
-        sum(ad_orders) as ad_orders,
-        sum(ad_units_sold) as ad_units_sold,
-        sum(ad_clicks) as ad_clicks,
-        sum(ad_impressions) as ad_impressions,
+    select connection_id, date, sum(columns(* exclude (connection_id, date))),
     from (
         select * from order_measures
-        union all by name
-        select * from settlement_measures
-        union all by name
-        select * from return_measures
-        union all by name
-        select * from ad_measures
+        union all by name select * from settlement_measures
+        union all by name select * from return_measures
+        union all by name select * from ad_measures
     )
     group by all
 ),
@@ -335,39 +236,9 @@ amounts as (
     select
         days.connection_id,
         days.date,
-        coalesce(measures.total_sales, 0) as total_sales,
-        coalesce(measures.sales_tax, 0) as sales_tax,
-        coalesce(measures.sales_tax_missing_items, 0) as sales_tax_missing_items,
-        coalesce(measures.total_sales_b2b, 0) as total_sales_b2b,
-        coalesce(measures.total_sales_b2c, 0) as total_sales_b2c,
-        coalesce(measures.unshipped_sales, 0) as unshipped_sales,
-        coalesce(measures.total_units_b2b, 0) as total_units_b2b,
-        coalesce(measures.total_units_b2c, 0) as total_units_b2c,
-        coalesce(measures.total_units_sold, 0) as total_units_sold,
-        coalesce(measures.total_units_sold_b2b, 0) as total_units_sold_b2b,
-        coalesce(measures.total_units_sold_b2c, 0) as total_units_sold_b2c,
-        coalesce(measures.total_orders, 0) as total_orders,
-        coalesce(measures.refund_count, 0) as refund_count,
-        coalesce(measures.refund_settlements, 0) + coalesce(measures.refund_returns, 0) as refund_cost,
-        coalesce(measures.return_units, 0) as return_units,
-        coalesce(measures.return_cogs, 0) as return_cogs,
-        coalesce(measures.cogs_item, 0) as cogs_item,
-        coalesce(measures.cogs_shipping, 0) as cogs_shipping,
-        coalesce(measures.lost_damaged_by_mkt, 0) as lost_damaged_by_mkt,
-        coalesce(measures.missing_returns, 0) as missing_returns,
-        coalesce(measures.cogs_shipped, 0) + coalesce(measures.lost_damaged_by_mkt, 0) + coalesce(measures.missing_returns, 0) as cogs_total,
+        coalesce(columns(measures.* exclude (connection_id, date, costable_lines, uncosted_lines)), 0),
+        -- Rule 8: true when every shipped item and return has a cost, false if any lacks one, null when none contributes.
         if(coalesce(measures.costable_lines, 0) = 0, null, measures.uncosted_lines = 0) as cogs_present,
-        coalesce(measures.total_fees, 0) as total_fees,
-        coalesce(measures.total_selling_fees, 0) as total_selling_fees,
-        coalesce(measures.fba_fees, 0) as fba_fees,
-        coalesce(measures.awd_fees, 0) as awd_fees,
-        coalesce(measures.ad_spend, 0) as ad_spend,
-        coalesce(measures.sponsored_tv_ad_spend, 0) as sponsored_tv_ad_spend,
-        coalesce(measures.ad_sales, 0) as ad_sales,
-        coalesce(measures.ad_orders, 0) as ad_orders,
-        coalesce(measures.ad_units_sold, 0) as ad_units_sold,
-        coalesce(measures.ad_clicks, 0) as ad_clicks,
-        coalesce(measures.ad_impressions, 0) as ad_impressions,
         -- All null when no summary of that report exists for the day.
         if(summaries.has_target, coalesce(summaries.ad_target_reported_spend, 0), null) as ad_target_reported_spend,
         if(summaries.has_target, coalesce(summaries.ad_target_reported_sales, 0), null) as ad_target_reported_sales,

@@ -92,7 +92,8 @@ export const modelConfigSchema = z
   .object({
     description: z.string(),
     grain: z.string(),
-    materialized: z.enum(['table', 'incremental']).default('table'),
+    /** `view`: no rows of its own; the models reading it filter it, and DuckDB takes their filters to its sources. */
+    materialized: z.enum(['table', 'incremental', 'view']).default('table'),
     /** Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. */
     window: z.object({ date_column: z.string(), connection_column: z.string() }).strict().optional(),
     /**
@@ -115,5 +116,5 @@ export const modelConfigSchema = z
     checks: z.array(modelCheckSchema).default([]),
   })
   .strict()
-  .refine((c) => c.materialized === 'table' || c.window || c.increment, { message: 'an incremental model needs `window` or `increment`' });
+  .refine((c) => c.materialized !== 'incremental' || c.window || c.increment, { message: 'an incremental model needs `window` or `increment`' });
 export type ModelConfigInput = z.infer<typeof modelConfigSchema>;

@@ -37,16 +37,19 @@ export async function runChecks(sql: DuckDBConnection, model: Model, relation: s
   return findings;
 }
 
-/** Fails when the model's SQL does not produce exactly the `.yml` columns, in order. */
+/**
+ * Fails when the model's SQL does not produce exactly the `.yml` columns. Their order is the `.yml`'s: the table is
+ * created from it and the rows go in by name, so the SQL may give them in any order.
+ */
 export async function checkColumns(sql: DuckDBConnection, model: Model) {
   // (A list parameter leaves the columns unknown until bound: prepared with one value instead.)
   const prepared = await sql.prepare(`select * from (${model.sql.replace(/\$connection_ids\b/g, '($connection_id)')})`);
   const actual = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
   prepared.destroySync();
   const expected = model.config.columns.map((c) => c.name);
-  if (actual.join(',') !== expected.join(',')) {
+  if ([...actual].sort().join(',') !== [...expected].sort().join(',')) {
     const missing = expected.filter((c) => !actual.includes(c));
     const extra = actual.filter((c) => !expected.includes(c));
-    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}; or another order)`);
+    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}${missing.length + extra.length === 0 ? '; a column twice' : ''})`);
   }
 }

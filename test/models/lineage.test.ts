@@ -27,7 +27,7 @@ describe('model lineage', () => {
   it('lists what a model reads, what reads it and its checks', () => {
     const l = lineage(models, 'marts.mkt_order_items_with_cogs');
     expect(l.reads).toEqual(expect.arrayContaining(['staging.stg_mkt__order_items', 'intermediate.int_unit_costs']));
-    expect(l.readBy).toEqual(expect.arrayContaining(['marts.mkt_profit_by_sku_and_date', 'marts.mkt_profit_by_date', 'marts.mkt_returns']));
+    expect(l.readBy).toEqual(expect.arrayContaining(['intermediate.int_profit_order_lines', 'marts.mkt_returns']));
     expect(l.checks).toContain('not_null(mkt_order_id)');
   });
 
