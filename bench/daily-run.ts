@@ -7,7 +7,7 @@ import type { ModelResult } from '../src/models/run-models.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../src/pipelines/pipeline-config.ts';
 import { addDays, runPipeline, type RunSummary } from '../src/pipelines/run-pipeline.ts';
 import { publish } from '../src/publish/publish.ts';
-import { generate, lastDay } from './profit.ts';
+import { generate, lastDay, sizes } from './profit.ts';
 
 /** The raw tables the generator fills, with the source that lands each. */
 const rawSources: Record<string, string> = {
@@ -215,4 +215,41 @@ async function countRaw(wh: Warehouse): Promise<number> {
 
 async function count(wh: Warehouse, query: string): Promise<number> {
   return Number((await wh.sql.runAndReadAll(query)).getRowsJson()[0]?.[0] ?? 0);
+}
+
+/**
+ * The daily-run bench on each history of `yearsList` (`npm run bench -- daily --years 2,4`): table lines and summary
+ * lines, with how much slower the next day's run is on the longest history than on the shortest.
+ */
+export async function dailyRunReport(workDir: string, log: (message: string) => void, yearsList: number[]) {
+  // `--years 2,4`: the same bench on each history, and how much slower the next day's run is on the longest.
+  const runs: { years: number; r: Awaited<ReturnType<typeof benchDailyRun>> }[] = [];
+  for (const years of yearsList) runs.push({ years, r: await benchDailyRun(join(workDir, `${years}y`), log, years) });
+  const target = 0.03;
+  const steps = runs.flatMap(({ years, r }) => [
+    { step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
+    { step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`, ms: r.full.wholeMs, rows: r.rawRows },
+    { step: `${years} years: first profit pipeline run, models only`, ms: r.full.modelsMs, rows: r.rawRows },
+    { step: `${years} years: next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
+    { step: `${years} years: next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
+    { step: `${years} years: publish copying every catalog table (once, on its own)`, ms: r.fullPublishMs, rows: r.rawRows },
+  ]);
+  const summary = runs.flatMap(({ years, r }) => {
+    const models = r.daily.modelsMs / r.full.modelsMs;
+    const whole = r.daily.wholeMs / r.full.wholeMs;
+    const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
+    return [
+      `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
+        `whole next-day run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
+        (whole > target ? '  ← above target' : ''),
+      `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
+        `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
+    ];
+  });
+  if (runs.length > 1) {
+    const [first, last] = [runs[0]!, runs.at(-1)!];
+    const ratio = last.r.daily.wholeMs / first.r.daily.wholeMs;
+    summary.push(`daily run, next day's whole run on ${last.years} years / on ${first.years} years = ${ratio.toFixed(2)}x (target ≤ 1.10x)` + (ratio > 1.1 ? '  ← above target' : ''));
+  }
+  return { steps, summary };
 }

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDataDir, benchIngestOrders } from './ingest-orders.ts';
 import { benchExports } from './exports.ts';
-import { benchDailyRun } from './daily-run.ts';
+import { dailyRunReport } from './daily-run.ts';
 import { benchProfit, sizes } from './profit.ts';
 import { benchFetch, SPEED } from './fetch.ts';
 import { benchStartup } from './startup.ts';
@@ -82,38 +82,7 @@ const benchmarks: Benchmark[] = [
   },
   {
     name: 'daily run',
-    async run(workDir) {
-      // `--years 2,4`: the same bench on each history, and how much slower the next day's run is on the longest.
-      const runs: { years: number; r: Awaited<ReturnType<typeof benchDailyRun>> }[] = [];
-      for (const years of options.years) runs.push({ years, r: await benchDailyRun(join(workDir, `${years}y`), log, years) });
-      const target = 0.03;
-      const steps = runs.flatMap(({ years, r }) => [
-        { step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
-        { step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`, ms: r.full.wholeMs, rows: r.rawRows },
-        { step: `${years} years: first profit pipeline run, models only`, ms: r.full.modelsMs, rows: r.rawRows },
-        { step: `${years} years: next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
-        { step: `${years} years: next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
-        { step: `${years} years: publish copying every catalog table (once, on its own)`, ms: r.fullPublishMs, rows: r.rawRows },
-      ]);
-      const summary = runs.flatMap(({ years, r }) => {
-        const models = r.daily.modelsMs / r.full.modelsMs;
-        const whole = r.daily.wholeMs / r.full.wholeMs;
-        const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
-        return [
-          `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
-            `whole next-day run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
-            (whole > target ? '  ← above target' : ''),
-          `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
-            `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
-        ];
-      });
-      if (runs.length > 1) {
-        const [first, last] = [runs[0]!, runs.at(-1)!];
-        const ratio = last.r.daily.wholeMs / first.r.daily.wholeMs;
-        summary.push(`daily run, next day's whole run on ${last.years} years / on ${first.years} years = ${ratio.toFixed(2)}x (target ≤ 1.10x)` + (ratio > 1.1 ? '  ← above target' : ''));
-      }
-      return { steps, summary };
-    },
+    run: (workDir) => dailyRunReport(workDir, log, options.years),
   },
   {
     name: 'exports',

@@ -69,6 +69,3 @@ export function startSession(resolver: ScopeResolver, request: FastifyRequest, r
 
 /** Ends the session. */
 export const endSession = (reply: FastifyReply): void => void reply.clearCookie(sessionCookie, { path: '/' });
-
-/** SQL-side scope: the organization to filter by, or undefined for the operator. */
-export const organizationFilter = (scope: ConsoleScope): string | undefined => (scope.operator ? undefined : scope.organizationId);

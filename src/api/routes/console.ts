@@ -85,7 +85,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
   app.get('/login', { schema: { hide: true } }, async (request, reply) => send(reply, 200, loginPage(localPath(param(request.query, 'next', 2048)))));
   app.post('/login', { schema: { hide: true } }, async (request, reply) => {
     const form = loginForm.safeParse(request.body);
-    if (!form.success) return send(reply, 400, loginPage('/', 'Enter a key.'));
+    if (!form.success) return send(reply, 400, loginPage('/', 'Enter a key (at most 512 characters).'));
     const hash = hashApiKey(form.data.key);
     if (!(await scopeOfHash(console.resolver, hash))) return send(reply, 401, loginPage(localPath(form.data.next), 'That key is neither an API key of an organization nor the operator key.'));
     startSession(console.resolver, request, reply, hash);
