@@ -40,7 +40,7 @@ input[type=search],input[type=password]{font:inherit;padding:4px 8px;width:100%;
 .tl{position:relative;height:26px;background:var(--soft);border:1px solid var(--line);border-radius:4px;margin:4px 0}
 .tl span{position:absolute;top:3px;height:18px;min-width:3px;border-radius:3px;background:#0969da}.tl span.bad{background:var(--bad)}
 .md{overflow-x:auto}.md table{width:auto}.md code{background:var(--soft);padding:0 3px}
-.catalog li,main p,figcaption{overflow-wrap:anywhere}
+.catalog li,main p,main li,figcaption{overflow-wrap:anywhere}
 `;
 
 /** A console page: skip link, navigation, who is signed in, then the body. */
