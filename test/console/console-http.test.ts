@@ -64,6 +64,8 @@ describe('the console over HTTP', () => {
     expect(rival.status).toBe(400);
     expect(await rival.text()).toContain('no refused file');
     expect((await retry(h.key, { origin: 'https://evil.example.com' })).status).toBe(403);
+    // A sandboxed page sends `Origin: null`; neither it nor a malformed header is this site.
+    for (const origin of ['null', 'not a url']) expect((await retry(h.key, { origin })).status, origin).toBe(403);
     expect((await fetch(`${h.url}/quarantine/${id}/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(401);
     // Still refused and kept: nothing above moved it.
     expect(await h.wh.db.selectFrom('control.quarantined_files').select('id').where('id', '=', id).executeTakeFirst()).toBeDefined();

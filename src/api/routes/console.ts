@@ -48,6 +48,15 @@ const param = (values: unknown, name: string, max = 128) => {
   return typeof value === 'string' ? value.slice(0, max) : '';
 };
 
+/** Whether an `Origin` header names this host; one that is no URL (or `null`) does not. */
+function sameHost(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
 /** A local path to go back to after signing in; anything else goes to the first page. */
 const localPath = (next: unknown) => (typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/');
 
@@ -109,7 +118,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
           return send(reply, 401, page('Not signed in', '<p><a href="/login">Sign in</a> first.</p>'));
         }
         const origin = request.headers.origin;
-        if (request.method === 'POST' && origin && new URL(origin).host !== request.host) return send(reply, 403, page('Refused', '<p>A form of another site cannot act here.</p>'));
+        if (request.method === 'POST' && origin && !sameHost(origin, request.host)) return send(reply, 403, page('Refused', '<p>A form of another site cannot act here.</p>'));
         const ctx: PageContext = { wh: deps.wh, home: deps.home, scope, now: now() };
         try {
           const body = await render(ctx, request);
