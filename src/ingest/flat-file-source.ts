@@ -1,5 +1,5 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import { headerFields, insertOrExplain, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stageFlatFile, typedSelectList, type FlatFormat } from './flat-file.ts';
+import { headerFields, insertOrExplain, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stagedBefore, stageFlatFile, typedSelectList, type FlatFormat } from './flat-file.ts';
 import { RefusedFile, type BatchFile, type Source } from './source.ts';
 import { fallbackEncoding } from './text-file.ts';
 
@@ -9,15 +9,11 @@ export function flatFileSource(name: string, table: string, format: FlatFormat):
     name,
     table,
     createTable: rawTableDdl(table, format),
-    async land(ctx) {
-      const staged = await stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId));
-      try {
-        const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
-        const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
-        return Number(result.rowsChanged);
-      } finally {
-        await staged.drop();
-      }
+    stage: (ctx) => stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId)),
+    async land(ctx, staged = stagedBefore()) {
+      const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
+      const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
+      return Number(result.rowsChanged);
     },
     landMany: (sql, header, files) => landFlatFiles(sql, table, format, header, files),
   };

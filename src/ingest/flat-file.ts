@@ -60,6 +60,11 @@ export interface StagedFile {
   drop(): Promise<void>;
 }
 
+/** The default of a staging source's `staged` argument: its caller stages the file first (land-file.ts) and passes it. */
+export function stagedBefore(): never {
+  throw new Error('this source lands a staged file: call its stage() before land()');
+}
+
 /** Reads a delimited file with DuckDB into a temp table, refusing a bad header or ragged lines. */
 export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
   const header = readFirstLine(ctx.path, fallback);
@@ -78,7 +83,7 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
       await ctx.sql.run(`create or replace temp table ${stage} as ${readStage(fields, format, '$path')}`,
         // By content, not by name: a gzip download saved as `.tsv` is still gzip.
         { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' });
-      // Rows read into a transaction-local table get rowids from a large base, contiguous in file order.
+      // A fresh table's rowids are contiguous in file order, from 0 (or from a large base inside a transaction).
       const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];
       staged.line = `(rowid - ${String(base)} + 2)`;
     },

@@ -82,9 +82,10 @@ interface FileRecord {
 
 /** Lands the rows and records the file in one transaction: both or neither. */
 async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext, file: FileRecord): Promise<number> {
+  const staged = await source.stage?.(ctx);
   await wh.sql.run('begin transaction');
   try {
-    const rows = await source.land(ctx);
+    const rows = await source.land(ctx, staged);
     await source.events?.(ctx);
     await wh.sql.run(
       `insert into control.landed_files values ($id, $connectionId, $source, $sha256, $fileName, $size, $rows, $landedAt::timestamptz)`,
@@ -104,6 +105,8 @@ async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext
   } catch (error) {
     await wh.sql.run('rollback');
     throw error;
+  } finally {
+    await staged?.drop();
   }
 }
 

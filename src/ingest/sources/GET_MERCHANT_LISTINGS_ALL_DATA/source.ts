@@ -1,4 +1,4 @@
-import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, stageFlatFile, typedSelectList, type StagedFile } from '../../flat-file.ts';
+import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, stagedBefore, stageFlatFile, typedSelectList, type StagedFile } from '../../flat-file.ts';
 import { RefusedFile, type LandContext, type Source } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
 import { format } from './format.ts';
@@ -28,16 +28,12 @@ export const source: Source = {
   name: 'GET_MERCHANT_LISTINGS_ALL_DATA',
   table,
   createTable: rawTableDdl(table, format),
-  async land(ctx) {
-    const staged = await stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId));
-    try {
-      await refuseBadOpenDate(ctx, staged);
-      const typed = `select ${typedSelectList(staged, castColumns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
-      const insert = `insert into ${table} select * replace ((${openDateUtc(`nullif(trim(open_date), '')`)}) as open_date) from (${typed})`;
-      const result = await insertOrExplain(ctx, staged, castColumns, insert, lineageParams(ctx));
-      return Number(result.rowsChanged);
-    } finally {
-      await staged.drop();
-    }
+  stage: (ctx) => stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId)),
+  async land(ctx, staged = stagedBefore()) {
+    await refuseBadOpenDate(ctx, staged);
+    const typed = `select ${typedSelectList(staged, castColumns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
+    const insert = `insert into ${table} select * replace ((${openDateUtc(`nullif(trim(open_date), '')`)}) as open_date) from (${typed})`;
+    const result = await insertOrExplain(ctx, staged, castColumns, insert, lineageParams(ctx));
+    return Number(result.rowsChanged);
   },
 };

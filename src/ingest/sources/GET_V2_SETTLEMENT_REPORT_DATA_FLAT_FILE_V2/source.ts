@@ -33,8 +33,8 @@ export const source: Source = {
   ...flat,
   // Each file's totals are checked after its rows land: it lands on its own.
   landMany: undefined,
-  async land(ctx) {
-    const rows = await flat.land(ctx);
+  async land(ctx, staged) {
+    const rows = await flat.land(ctx, staged);
     await checkTotals(ctx);
     return rows;
   },

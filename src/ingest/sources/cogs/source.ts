@@ -1,5 +1,5 @@
 import { RefusedFile, type Source } from '../../source.ts';
-import { insertOrExplain, stageFlatFile } from '../../flat-file.ts';
+import { insertOrExplain, stagedBefore, stageFlatFile } from '../../flat-file.ts';
 import { format } from './format.ts';
 
 /**
@@ -10,35 +10,31 @@ export const source: Source = {
   name: 'cogs',
   table: 'control.cogs',
   createTable: 'select 1', // created by the control-plane migrations
-  async land(ctx) {
-    const staged = await stageFlatFile(ctx, format, 'cp1252');
+  stage: (ctx) => stageFlatFile(ctx, format, 'cp1252'),
+  async land(ctx, staged = stagedBefore()) {
     const col = (name: string) => staged.present.get(name) ?? 'null';
-    try {
-      const bad = await ctx.sql.runAndReadAll(
-        `select min(${staged.line}) as line from ${staged.stage}
-         where try_cast(${col('costItemValue')} as decimal(18,4)) < 0 or try_cast(${col('costItemShippingValue')} as decimal(18,4)) < 0
-            or not regexp_full_match(trim(${col('costCurrency')}), '[A-Za-z]{3}')`,
-      );
-      const line = bad.getRowObjectsJson()[0]?.line;
-      if (line !== null && line !== undefined) {
-        throw new RefusedFile(Number(line), 'costs must be zero or positive and costCurrency a 3-letter ISO code');
-      }
-      const result = await insertOrExplain(ctx, staged, format.columns,
-        `insert into control.cogs
-         select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
-                strptime(trim(${col('fromDate')}), '%Y-%m-%d')::date, ${col('costItemValue')}::decimal(18,4),
-                ${col('costItemShippingValue')}::decimal(18,4), nullif(trim(${col('itemSupplierName')}), ''),
-                $fileId, ${staged.line}, $landedAt::timestamptz
-         from ${staged.stage}
-         qualify row_number() over (partition by trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})), trim(${col('fromDate')}) order by rowid desc) = 1
-         on conflict do update set cost_item_value = excluded.cost_item_value,
-           cost_item_shipping_value = excluded.cost_item_shipping_value, item_supplier_name = excluded.item_supplier_name,
-           file_id = excluded.file_id, line_number = excluded.line_number, updated_at = excluded.updated_at`,
-        { connectionId: ctx.connection.id, fileId: ctx.fileId, landedAt: ctx.landedAt },
-      );
-      return Number(result.rowsChanged);
-    } finally {
-      await staged.drop();
+    const bad = await ctx.sql.runAndReadAll(
+      `select min(${staged.line}) as line from ${staged.stage}
+       where try_cast(${col('costItemValue')} as decimal(18,4)) < 0 or try_cast(${col('costItemShippingValue')} as decimal(18,4)) < 0
+          or not regexp_full_match(trim(${col('costCurrency')}), '[A-Za-z]{3}')`,
+    );
+    const line = bad.getRowObjectsJson()[0]?.line;
+    if (line !== null && line !== undefined) {
+      throw new RefusedFile(Number(line), 'costs must be zero or positive and costCurrency a 3-letter ISO code');
     }
+    const result = await insertOrExplain(ctx, staged, format.columns,
+      `insert into control.cogs
+       select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
+              strptime(trim(${col('fromDate')}), '%Y-%m-%d')::date, ${col('costItemValue')}::decimal(18,4),
+              ${col('costItemShippingValue')}::decimal(18,4), nullif(trim(${col('itemSupplierName')}), ''),
+              $fileId, ${staged.line}, $landedAt::timestamptz
+       from ${staged.stage}
+       qualify row_number() over (partition by trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})), trim(${col('fromDate')}) order by rowid desc) = 1
+       on conflict do update set cost_item_value = excluded.cost_item_value,
+         cost_item_shipping_value = excluded.cost_item_shipping_value, item_supplier_name = excluded.item_supplier_name,
+         file_id = excluded.file_id, line_number = excluded.line_number, updated_at = excluded.updated_at`,
+      { connectionId: ctx.connection.id, fileId: ctx.fileId, landedAt: ctx.landedAt },
+    );
+    return Number(result.rowsChanged);
   },
 };
