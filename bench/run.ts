@@ -88,7 +88,7 @@ const benchmarks: Benchmark[] = [
     name: 'exports',
     async run(workDir) {
       const r = await benchExports(workDir, log);
-      const target = 1.25;
+      const target = 1.1; // issue 20 item 4
       const rows = `${r.rows / 1e6}M rows`;
       const rate = (rows: number, ms: number) => `${Math.round((rows * 1000) / ms / 1000).toLocaleString('en-US')}k rows/s`;
       return {
@@ -97,7 +97,7 @@ const benchmarks: Benchmark[] = [
           { step: `publish ${rows}`, ms: r.publishMs, rows: r.rows },
           ...r.formats.flatMap((f) => [
             { step: `${f.format} export path ${rows}, createExport → COMPLETED (best of ${r.attempts})`, ms: f.exportMs, rows: f.rows },
-            { step: `${f.format} bare DuckDB COPY ${rows}, same query (best of ${r.attempts})`, ms: f.bareMs, rows: f.rows },
+            { step: `${f.format} bare DuckDB COPY (select * from the table) ${rows} (best of ${r.attempts})`, ms: f.bareMs, rows: f.rows },
           ]),
         ],
         summary: r.formats.map(
