@@ -22,6 +22,14 @@ described as (
         marketplaces.prices_include_tax,
     from connections
     join marketplaces on marketplaces.marketplace_id = connections.marketplace_id
+),
+
+-- The common columns C in the spec's order, as one value: a mart starts its rows with `common_columns.*`.
+with_common_columns as (
+    select
+        *,
+        struct_pack(marketplace_id, marketplace_country_code, marketplace_country_name, seller_or_vendor_id, seller_or_vendor_name, marketplace_seller_id) as common_columns,
+    from described
 )
 
-select * from described
+select * from with_common_columns

@@ -174,12 +174,7 @@ ad_rows as (
 -- Each row joins its own connection's context; grouping by contexts.seller_or_vendor_id (the connection's id) keeps connections apart.
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         ad_rows.date,
         ad_rows.ad_product,
         ad_rows.child_asin,

@@ -9,12 +9,7 @@ contexts as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         orders.order_id as awd_outbound_order_id,
         orders.order_status as awd_outbound_order_status,
         timezone('UTC', orders.confirmed_on) as awd_outbound_order_confirmed_on,

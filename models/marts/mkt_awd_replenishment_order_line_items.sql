@@ -9,12 +9,7 @@ contexts as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         line_items.order_id as awd_replenishment_order_id,
         line_items.line_item_source,
         line_items.line_item_no::decimal(18, 4) as line_item_no,

@@ -26,12 +26,7 @@ scoped as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         inbound_plan_id,
         shipment_id as fba_inbound_shipment_id,
         msku as seller_sku,

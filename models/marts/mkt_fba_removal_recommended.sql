@@ -31,12 +31,7 @@ latest_snapshot as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         local_date as date,
         timezone($timezone, snapshot_at)::date as snapshot_date,
         sku,

@@ -32,12 +32,7 @@ latest_file as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         local_date as date,
         min(timezone($timezone, requested_at)::date) as request_date,
         removal_order_id as fba_removal_order_id,

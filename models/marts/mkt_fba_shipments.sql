@@ -22,12 +22,7 @@ localized as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         local_date as date,
         shipment_item_id,
         order_id as mkt_order_id,

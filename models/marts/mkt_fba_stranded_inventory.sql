@@ -9,12 +9,7 @@ contexts as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         stranded.sku,
         stranded.fnsku,
         stranded.asin as child_asin,

@@ -24,12 +24,7 @@ only_skus as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         offers.asin,
         offers.item_condition,
         offers.status,

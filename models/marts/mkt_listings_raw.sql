@@ -28,12 +28,7 @@ parented as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         -- An item not yet matched to a catalog ASIN, or a summary not requested, leaves these empty.
         coalesce(parented.asin, '') as child_asin,
         coalesce(parented.parent_asin, '') as parent_asin,

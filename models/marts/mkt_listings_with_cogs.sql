@@ -40,12 +40,7 @@ costed as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         coalesce(listing_id, '') as listing_id,
         sku,
         -- Merchant-fulfilled listings without FBA inventory have no FNSKU: empty, like other unknown required texts.

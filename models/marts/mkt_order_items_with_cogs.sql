@@ -39,12 +39,7 @@ costed as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         local_date as date,
         timezone('UTC', purchased_at) as order_purchased_at_utc,
         order_id as mkt_order_id,

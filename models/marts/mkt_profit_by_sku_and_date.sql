@@ -129,12 +129,7 @@ amounts as (
 -- Rule 11.
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         amounts.date,
         parent_asins.parent_asin,
         amounts.child_asin,

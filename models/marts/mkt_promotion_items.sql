@@ -20,12 +20,7 @@ items as (
 
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         items.promotion_id,
         items.item ->> 'asin' as asin,
         items.item ->> 'sku' as sku,

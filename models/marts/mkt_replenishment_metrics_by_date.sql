@@ -28,12 +28,7 @@ merged as (
 -- Every metric column is non-null in the spec: a metric the API did not return for the day (seller-only or vendor-only, not requested) is 0.
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         merged.period_end_date as date,
         merged.period_start_date,
         merged.period_end_date,

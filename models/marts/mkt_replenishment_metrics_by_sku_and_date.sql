@@ -12,12 +12,7 @@ contexts as (
 -- Every metric column is non-null in the spec: a metric the API did not return is 0.
 final as (
     select
-        contexts.marketplace_id,
-        contexts.marketplace_country_code,
-        contexts.marketplace_country_name,
-        contexts.seller_or_vendor_id,
-        contexts.seller_or_vendor_name,
-        contexts.marketplace_seller_id,
+        common_columns.*,
         offer_metrics.date,
         offer_metrics.period_start_date,
         offer_metrics.period_end_date,

@@ -52,12 +52,7 @@ costed as (
 
 final as (
     select
-        marketplace_id,
-        marketplace_country_code,
-        marketplace_country_name,
-        seller_or_vendor_id,
-        seller_or_vendor_name,
-        marketplace_seller_id,
+        common_columns.*,
         local_date as date,
         timezone('UTC', returned_at) as returned_at_utc,
         return_id,
