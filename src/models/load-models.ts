@@ -30,6 +30,15 @@ export interface Model {
   deps: string[];
 }
 
+/**
+ * The macros the models share (`models/macros.sql`): `create or replace macro` statements that every build runs
+ * before its models, so that a step repeated across models has one definition.
+ */
+export function loadMacros(dir: string = modelsDir): string {
+  const file = join(dir, 'macros.sql');
+  return existsSync(file) ? readFileSync(file, 'utf8') : '';
+}
+
 const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]*)\b/g;
 
 /**

@@ -4,7 +4,7 @@ import { MktdataError } from '../errors.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import { recordChange } from '../publish/changes.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
-import { loadModels, type Model } from './load-models.ts';
+import { loadMacros, loadModels, type Model } from './load-models.ts';
 import { allDates, quote, type DateRange } from './date-ranges.ts';
 import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
 import { columnDdl, countRows, describe, inTransaction, tableColumns } from './tables.ts';
@@ -70,6 +70,8 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     : selectModels(all, options.select ?? [], options.upstream ?? true);
   // Staging models read raw tables that may not have been landed into yet.
   if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
+  const macros = loadMacros(options.modelsDir);
+  if (macros.trim()) await wh.sql.run(macros);
   const failed = new Set<string>();
   // Per model, the connections it did not build while it built others: the models reading it skip them.
   const failedFor = new Map<string, Set<string>>();
@@ -184,8 +186,9 @@ async function runKeyed(sql: DuckDBConnection, model: Model, files: string[]) {
   const findings = await inTransaction(sql, async () => {
     await sql.run(`create or replace temp table changed as select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${fileList})`);
     await sql.run(`delete from ${model.id} as this using changed where ${keyMatch('this', key)}`);
-    const restricted = `(select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)})`;
-    await sql.run(`insert into ${model.id} by name ${model.sql.replaceAll(raw, restricted)}`);
+    // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
+    await sql.run(`create or replace temp view changed_landed as select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)}`);
+    await sql.run(`insert into ${model.id} by name ${model.sql.replaceAll(raw, 'changed_landed')}`);
     return runChecks(sql, model, `(select * from ${model.id} as this semi join changed on ${keyMatch('this', key)})`);
   });
   return { rows: await countRows(sql, model.id), findings };
