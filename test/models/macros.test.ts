@@ -1,0 +1,56 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import { ensureRawTables } from '../../src/ingest/ensure-raw-tables.ts';
+import { runModels } from '../../src/models/run-models.ts';
+import { makeHome, rows, US } from '../helpers/home.ts';
+
+const model = 'staging.stg_ads__sp_targeting';
+
+/** Rows of raw.ads_sp_targeting for US: one key per (date, campaign, ad group, keyword, targeting), its clicks. */
+async function land(wh: Warehouse, file: string, landedAt: string, lines: { date: string; keyword: string; clicks: number }[]) {
+  for (const [i, l] of lines.entries()) {
+    await wh.sql.run(
+      `insert into raw.ads_sp_targeting by name
+       select $date::date as date, 'C1' as campaign_id, 'G1' as ad_group_id, $keyword as keyword_id, 'kw' as targeting, $clicks::bigint as clicks,
+              $file as _file_id, $line::bigint as _line_number, $landedAt::timestamptz as _landed_at, $connection as _connection_id, $marketplace as _marketplace_id`,
+      { date: l.date, keyword: l.keyword, clicks: String(l.clicks), file, line: String(i + 2), landedAt, connection: US.id, marketplace: US.marketplaceId },
+    );
+  }
+}
+
+const clicks = (wh: Warehouse) => rows(wh, `select date::varchar as date, keyword_id, clicks::int as clicks from ${model} order by date, keyword_id`);
+
+describe('models/macros.sql', () => {
+  let wh: Warehouse;
+  beforeEach(async () => {
+    ({ wh } = await makeHome());
+    await ensureRawTables(wh.sql);
+  });
+  afterEach(async () => wh.close());
+
+  it('latest_landed keeps the latest landed row of each key, in a whole build and in a keyed run of new files', async () => {
+    await land(wh, 'f1', '2026-10-02T10:00:00Z', [{ date: '2026-10-01', keyword: 'K1', clicks: 5 }, { date: '2026-10-02', keyword: 'K1', clicks: 7 }]);
+    await land(wh, 'f2', '2026-10-02T11:00:00Z', [{ date: '2026-10-01', keyword: 'K1', clicks: 6 }]);
+    const whole = await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
+    expect(whole.map((r) => r.status)).toEqual(['success']);
+    // 2026-10-01: f2 (landed later) wins over f1; 2026-10-02 only in f1.
+    expect(await clicks(wh)).toEqual([
+      { date: '2026-10-01', keyword_id: 'K1', clicks: 6 },
+      { date: '2026-10-02', keyword_id: 'K1', clicks: 7 },
+    ]);
+
+    // A re-pull of 2026-10-01 with the key twice (the later line wins) and a new keyword; 2026-10-02 is not in it.
+    await land(wh, 'f3', '2026-10-03T09:00:00Z', [
+      { date: '2026-10-01', keyword: 'K1', clicks: 9 },
+      { date: '2026-10-01', keyword: 'K1', clicks: 10 },
+      { date: '2026-10-01', keyword: 'K2', clicks: 1 },
+    ]);
+    const keyed = await runModels(wh, { work: { windows: new Map(), whole: new Set(), keyed: new Set([model]), newFiles: ['f3'] } });
+    expect(keyed.map((r) => r.status)).toEqual(['success']);
+    expect(await clicks(wh)).toEqual([
+      { date: '2026-10-01', keyword_id: 'K1', clicks: 10 },
+      { date: '2026-10-01', keyword_id: 'K2', clicks: 1 },
+      { date: '2026-10-02', keyword_id: 'K1', clicks: 7 },
+    ]);
+  });
+});

@@ -1,0 +1,47 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addConnection } from '../../src/control/connections.ts';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import { newFiles, touchedDates } from '../../src/pipelines/new-files.ts';
+import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
+import { planConnections } from '../../src/pipelines/run-history.ts';
+import { makeHome } from '../helpers/home.ts';
+import { landOrders, orderLine } from '../helpers/profit.ts';
+
+// amazon.in: Asia/Kolkata, UTC+05:30 all year. Local midnight of 2026-10-06 is 2026-10-05 18:30 UTC.
+const IN = { id: '00000000-0000-4000-8000-0000000000a1', marketplaceId: 'A21TJRUUN4KGV' };
+
+describe('the profit pipeline touchedDates', () => {
+  let wh: Warehouse;
+  let dir: string;
+  beforeEach(async () => {
+    ({ wh, dir } = await makeHome());
+    const organizationId = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
+    await addConnection(wh, { organizationId, id: IN.id, name: 'Test IN', marketplaceId: IN.marketplaceId });
+  });
+  afterEach(async () => wh.close());
+
+  it('gives the local date of every version of the orders a new file brings, on both sides of a half-hour offset midnight', async () => {
+    const pipeline = findPipeline(loadPipelines(), 'profit');
+    // First versions: order A one second before local midnight (23:59:59 on 10-05), B at local midnight (00:00 on
+    // 10-06), C on 10-01 at 10:00 UTC (15:30 local), whose later version moves it to 10-03 (12:00 UTC, 17:30 local).
+    await landOrders(wh, dir, IN, [
+      orderLine({ 'amazon-order-id': 'A', 'purchase-date': '2026-10-05T18:29:59+00:00', 'order-status': 'Pending' }),
+      orderLine({ 'amazon-order-id': 'B', 'purchase-date': '2026-10-05T18:30:00+00:00', 'order-status': 'Pending' }),
+      orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-01T10:00:00+00:00', 'order-status': 'Pending' }),
+      orderLine({ 'amazon-order-id': 'D', 'purchase-date': '2026-09-20T10:00:00+00:00' }),
+    ]);
+    await wh.sql.run(`insert into control.pipeline_files select 'profit', id, 'earlier run' from control.landed_files`);
+    await landOrders(wh, dir, IN, [
+      orderLine({ 'amazon-order-id': 'A', 'purchase-date': '2026-10-05T18:29:59+00:00' }),
+      orderLine({ 'amazon-order-id': 'B', 'purchase-date': '2026-10-05T18:30:00+00:00' }),
+      orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-03T12:00:00+00:00' }),
+    ]);
+    const touched = await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh));
+    // A: 10-05; B: 10-06; C: 10-01 (its first version) and 10-03; D is in no new file.
+    expect(touched.get(IN.id)?.get('mkt_order_items_with_cogs')).toEqual([
+      { from: '2026-10-01', to: '2026-10-01' },
+      { from: '2026-10-03', to: '2026-10-03' },
+      { from: '2026-10-05', to: '2026-10-06' },
+    ]);
+  });
+});
