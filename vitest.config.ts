@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -33,6 +33,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     sequence: { sequencer: SlowestFirst },
+    // Two files at a time on the two-core machines this runs on (vitest's default is one fewer than the cores: one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The model-graph cache of the run's temporary model folders stays out of the user's ~/.cache.
     env: { TZ: 'UTC', TMPDIR: root, MKTDATA_CACHE_DIR: join(root, 'model-cache') },
   },
