@@ -71,7 +71,11 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   // Staging models read raw tables that may not have been landed into yet.
   if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
   const macros = loadMacros(options.modelsDir);
-  if (macros.trim()) await wh.sql.run(macros);
+  if (macros.trim()) {
+    await wh.sql.run(macros).catch((error: Error) => {
+      throw new MktdataError('ERR_INPUT_INVALID', { where: 'models/macros.sql', reason: error.message.split('\n')[0]! }, { cause: error });
+    });
+  }
   const failed = new Set<string>();
   // Per model, the connections it did not build while it built others: the models reading it skip them.
   const failedFor = new Map<string, Set<string>>();

@@ -54,3 +54,23 @@ describe('models/macros.sql', () => {
     ]);
   });
 });
+
+describe('a broken models/macros.sql', () => {
+  it('stops the build with an error naming the file and DuckDB\'s reason, before any model runs', async () => {
+    const { mkdtempSync, writeFileSync, cpSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { modelsDir } = await import('../../src/models/load-models.ts');
+    const { wh } = await makeHome();
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'models-'));
+      cpSync(modelsDir, dir, { recursive: true });
+      writeFileSync(join(dir, 'macros.sql'), 'create or replace macro broken(x) as tabel select x;\n');
+      await expect(runModels(wh, { modelsDir: dir, select: ['seeds.marketplaces'], upstream: false })).rejects.toThrow(/^models\/macros\.sql: Parser Error: syntax error at or near "select"/);
+      // Nothing was built.
+      expect(await rows(wh, `select table_name from information_schema.tables where table_schema = 'seeds'`)).toEqual([]);
+    } finally {
+      await wh.close();
+    }
+  });
+});
