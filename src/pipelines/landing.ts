@@ -45,26 +45,40 @@ export async function landAndArchive(wh: Warehouse, connection: { id: string; ma
   return result;
 }
 
+/** A document waiting in `landing/<connection>/<SOURCE>/`. */
+export interface WaitingDocument extends WaitingFile {
+  source: string;
+}
+
 /**
- * Lands what waits in `landing/<sellerOrVendorId>/<SOURCE>/` for the given sources, a source's files of every
- * connection together (ingest/land-files.ts), then moves them to `landed/`.
+ * Lands documents and archives them, in their order per source and connection: a source's documents together
+ * (ingest/land-files.ts), sources in the order they first come. The results are in the documents' order.
  */
-export async function landWaitingFiles(wh: Warehouse, sources: string[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
+export async function landDocuments(wh: Warehouse, documents: WaitingDocument[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
   const results: LandResult[] = [];
-  if (!existsSync(wh.home.landing)) return results;
-  const connections = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]));
-  const folders = readdirSync(wh.home.landing).sort().filter((id) => connections.has(id)); // others are reported by `mktdata plan`
-  for (const source of sources) {
-    const waiting: WaitingFile[] = folders.flatMap((id) => {
-      const folder = join(wh.home.landing, id, source);
-      const connection = { id, marketplaceId: connections.get(id)!.marketplace_id };
-      return existsSync(folder) ? waitingFiles(folder).map((name) => ({ connection, file: join(folder, name) })) : [];
-    });
-    for (const [i, result] of (await landFiles(wh, findSource(source), waiting)).entries()) {
-      archive(wh, waiting[i]!.connection.id, source, result);
-      results.push(result);
+  for (const source of new Set(documents.map((d) => d.source))) {
+    const indexes = [...documents.keys()].filter((i) => documents[i]!.source === source);
+    const landed = await landFiles(wh, findSource(source), indexes.map((i) => documents[i]!));
+    for (const [k, result] of landed.entries()) {
+      archive(wh, documents[indexes[k]!]!.connection.id, source, result);
+      results[indexes[k]!] = result;
       onLanded?.({ ...result, source });
     }
   }
   return results;
+}
+
+/** Lands what waits in `landing/<sellerOrVendorId>/<SOURCE>/` for the given sources (see `landDocuments`). */
+export async function landWaitingFiles(wh: Warehouse, sources: string[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
+  if (!existsSync(wh.home.landing)) return [];
+  const connections = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]));
+  const folders = readdirSync(wh.home.landing).sort().filter((id) => connections.has(id)); // others are reported by `mktdata plan`
+  const waiting = sources.flatMap((source) =>
+    folders.flatMap((id) => {
+      const folder = join(wh.home.landing, id, source);
+      const connection = { id, marketplaceId: connections.get(id)!.marketplace_id };
+      return existsSync(folder) ? waitingFiles(folder).map((name) => ({ connection, source, file: join(folder, name) })) : [];
+    }),
+  );
+  return landDocuments(wh, waiting, onLanded);
 }

@@ -13,10 +13,16 @@ describe('live connectors against the fake marketplace', () => {
   });
 
   it('a first load and three daily runs give the tables that landing the same documents by hand gives', async () => {
-    const live = await liveMarketplace({ speed: 2000, start: START, openedOn: OPENED_ON });
+    // The sizes of the batches the fetched documents landed in.
+    const batches: number[] = [];
+    const live = await liveMarketplace({ speed: 2000, start: START, openedOn: OPENED_ON, onLanded: (results) => batches.push(results.length) });
     fake = live.fake;
     const { a, b, documents } = await firstLoadAndThreeDays(live, homes);
     expect(documents).toBeGreaterThan(100);
+    // A fetch lands what it downloaded together once nothing is left downloading (here, with no request kept waiting
+    // long, one batch per call of a pipeline's fetch: about 26 for some 700 documents), not one document at a time.
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(documents);
+    expect(batches.length).toBeLessThan(documents / 10);
     const tables = await compareHomes(a.home, b.home);
     // Every table but unit costs and promotions (no upstream operation: only dropped files feed them) has rows.
     expect(tables.filter((t) => t.rows === 0).map((t) => t.table).sort()).toEqual(['mkt_cogs', 'mkt_promotion_items', 'mkt_promotions']);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
-import { landAndArchive } from '../../pipelines/landing.ts';
+import { landAndArchive, landDocuments, type WaitingDocument } from '../../pipelines/landing.ts';
 import type { Pipeline } from '../../pipelines/pipeline-config.ts';
 import { planConnections } from '../../pipelines/run-history.ts';
 import type { PlannedWindow } from '../../pipelines/plan.ts';
@@ -21,8 +21,8 @@ export interface FetcherOptions {
   onFetched?: (event: FetchEvent) => void;
   /** Said once per fetch when connections hold credentials of an API whose application is not configured. */
   onWarning?: (message: string) => void;
-  /** After each fetched document landed, with the real milliseconds its landing took. */
-  onLanded?: (result: LandResult, ms: number) => void;
+  /** After fetched documents landed together, with the real milliseconds their landing took. */
+  onLanded?: (results: LandResult[], ms: number) => void;
   /** How long a report may keep processing before this run leaves it to the next. @default 45 minutes */
   pollBudgetMs?: number;
 }
@@ -60,10 +60,10 @@ async function liveConnections(wh: Warehouse, connectors: Connectors, warn?: (me
  * A request downloaded before a run was killed: its document waited in landing/ and the run's first step landed it.
  * Recorded as landed from the ingest's own record (or landed now if it is still waiting).
  */
-async function settleDownloaded(wh: Warehouse, request: FetchRequest, land: (file: string) => Promise<LandResult>): Promise<boolean> {
+async function settleDownloaded(wh: Warehouse, request: FetchRequest, connection: LiveConnection): Promise<boolean> {
   if (request.status !== 'downloaded' || !request.fileName) return false;
   const waiting = join(wh.home.landing, request.connectionId, request.source, request.fileName);
-  if (existsSync(waiting)) await land(waiting);
+  if (existsSync(waiting)) await landAndArchive(wh, connection, request.source, waiting);
   const landed = await wh.db.selectFrom('control.landed_files').select(['row_count']).where('connection_id', '=', request.connectionId).where('file_name', '=', request.fileName).executeTakeFirst();
   await updateFetch(wh, request.id, landed ? { status: 'landed', rows: Number(landed.row_count), documents: 1, finishedAt: new Date().toISOString() } : { status: 'failed', error: 'the downloaded document was not landed', retryAt: new Date().toISOString(), upstreamId: null });
   return true;
@@ -72,7 +72,7 @@ async function settleDownloaded(wh: Warehouse, request: FetchRequest, land: (fil
 /**
  * The live connectors as a pipeline run's fetcher: for every connection with credentials, resumes what a killed run
  * left in flight and retries failed requests whose cool-down passed (first phase), plans the requests the phase's
- * windows need, runs them, and lands every document as it arrives (one at a time: the warehouse has one writer).
+ * windows need, runs them, and lands the documents they download together (see `executeFetches`).
  */
 export function connectorFetcher(connectors: Connectors, options: FetcherOptions = {}): RunFetcher {
   return {
@@ -80,21 +80,10 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
     async fetch(wh, phase: { runId: string; pipeline: Pipeline; windows: PlannedWindow[]; now: Date; first: boolean }) {
       const live = await liveConnections(wh, connectors, options.onWarning);
       if (live.size === 0) return [];
-      let chain: Promise<unknown> = Promise.resolve();
-      const land = (connection: LiveConnection, source: string) => (file: string) => {
-        const next = chain.then(async () => {
-          const started = performance.now();
-          const result = await landAndArchive(wh, { id: connection.id, marketplaceId: connection.marketplaceId }, source, file);
-          options.onLanded?.(result, performance.now() - started);
-          return result;
-        });
-        chain = next.catch(() => undefined);
-        return next;
-      };
       const inPipeline = (r: FetchRequest) => r.source in phase.pipeline.sources && live.has(r.connectionId);
       const resumed = phase.first ? (await pendingFetches(wh, phase.now)).filter(inPipeline) : [];
       const open: FetchRequest[] = [];
-      for (const request of resumed) if (!(await settleDownloaded(wh, request, land(live.get(request.connectionId)!, request.source)))) open.push(request);
+      for (const request of resumed) if (!(await settleDownloaded(wh, request, live.get(request.connectionId)!))) open.push(request);
       const planned = planFetches({
         pipeline: phase.pipeline,
         windows: phase.windows,
@@ -117,14 +106,19 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
             clock: connectors.clock,
             connection: { id: connection.id, marketplaceId: connection.marketplaceId, timezone: connection.timezone, sellingPartnerId: credentials.sellingPartnerId },
             ...(api === 'ads' ? { ads: connectors.ads(credentials) } : { sp: connectors.sp(credentials) }),
-            land: land(connection, request.source),
             pollBudgetMs: options.pollBudgetMs ?? 45 * 60_000,
           });
         }
-        return { ...clients.get(key)!, land: land(connection, request.source) };
+        return clients.get(key)!;
       };
       const all = [...open, ...created];
-      const execute = { wh, clock: connectors.clock, contextOf, onFetched: options.onFetched };
+      const land = async (documents: WaitingDocument[]) => {
+        const started = performance.now();
+        const results = await landDocuments(wh, documents);
+        options.onLanded?.(results, performance.now() - started);
+        return results;
+      };
+      const execute = { wh, clock: connectors.clock, contextOf, land, onFetched: options.onFetched };
       const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
       results.push(...(await executeFetches(execute, all.filter((r) => runsLast.has(r.source)))));
       return results;

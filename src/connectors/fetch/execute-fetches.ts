@@ -1,5 +1,6 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
+import type { WaitingDocument } from '../../pipelines/landing.ts';
 import type { Clock } from '../clock.ts';
 import { ConnectorError } from '../connector-error.ts';
 import { markNeedsReauthorization } from '../credentials.ts';
@@ -19,7 +20,7 @@ export interface FetchEvent {
 }
 
 /** The per-connection part of a handler's context. */
-export type ConnectionContext = Omit<HandlerContext, 'update' | 'spawn'>;
+export type ConnectionContext = Omit<HandlerContext, 'update' | 'spawn' | 'land'>;
 
 export interface ExecuteOptions {
   wh: Warehouse;
@@ -27,6 +28,8 @@ export interface ExecuteOptions {
   /** The context of a request's connection, or null when it has no active credentials for the request's API. */
   contextOf(request: FetchRequest): ConnectionContext | null;
   onFetched?: (event: FetchEvent) => void;
+  /** Lands downloaded documents together (pipelines/landing.ts `landDocuments`), results in their order. */
+  land(documents: WaitingDocument[]): Promise<LandResult[]>;
   /** Requests in progress at once (each waits on its seller's rate limits anyway). @default 32 */
   concurrency?: number;
 }
@@ -71,7 +74,7 @@ async function failure(o: ExecuteOptions, request: FetchRequest, error: unknown)
 }
 
 /** Runs one request to its end in this run and records how it ended. */
-async function runOne(o: ExecuteOptions, base: ConnectionContext, request: FetchRequest, spawn: (more: FetchRequest[]) => void): Promise<FetchEvent> {
+async function runOne(o: ExecuteOptions, base: ConnectionContext & Pick<HandlerContext, 'land'>, request: FetchRequest, spawn: (more: FetchRequest[]) => void): Promise<FetchEvent> {
   const update = (change: FetchUpdate) => updateFetch(o.wh, request.id, change);
   try {
     const outcome = await dispatch({ ...base, update, spawn }, request);
@@ -92,31 +95,56 @@ async function runOne(o: ExecuteOptions, base: ConnectionContext, request: Fetch
   }
 }
 
+/** Documents waiting to land are landed together once this many wait, even while requests are still downloading. */
+const MOST_WAITING = 256;
+
 /**
  * Runs fetch requests concurrently (each seller's rate limits pace them), lands what they download, records how
  * each ended, and returns the landing results. Requests of connections without active credentials wait.
+ *
+ * Downloaded documents wait (on disk, their requests recorded as downloaded) and land together when no request is
+ * left downloading, or when MOST_WAITING wait: one transaction per source and batch, as when landed by hand, not
+ * one per document. A request waiting on its landing holds no place among the `concurrency` running.
  */
 export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]): Promise<LandResult[]> {
   const queue = [...requests];
   const running = new Set<Promise<void>>();
   const landed: LandResult[] = [];
   const limit = o.concurrency ?? 32;
+  const waiting: { request: string; document: WaitingDocument; settle: (result: LandResult | Error) => void }[] = [];
+  // Requests waiting on a landing (a request's documents are landed together, so it waits on all of them).
+  const blocked = () => new Set(waiting.map((w) => w.request)).size;
+  let wake = () => {};
   const start = (request: FetchRequest) => {
     const base = o.contextOf(request);
     if (!base) return;
-    const land = base.land;
-    const context = { ...base, land: async (file: string) => {
-      const result = await land(file);
-      landed.push(result);
-      return result;
-    } };
-    const task = runOne(o, context, request, (more) => queue.push(...more)).then((event) => o.onFetched?.(event));
+    const land = (file: string) =>
+      new Promise<LandResult>((resolve, reject) => {
+        const document = { connection: { id: base.connection.id, marketplaceId: base.connection.marketplaceId }, source: request.source, file };
+        waiting.push({ request: request.id, document, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
+        wake();
+      });
+    const task = runOne(o, { ...base, land }, request, (more) => queue.push(...more)).then((event) => o.onFetched?.(event));
     const tracked: Promise<void> = task.finally(() => running.delete(tracked));
     running.add(tracked);
   };
+  const landWaiting = async () => {
+    const batch = waiting.splice(0);
+    try {
+      const results = await o.land(batch.map((w) => w.document));
+      landed.push(...results);
+      batch.forEach((w, i) => w.settle(results[i]!));
+    } catch (error) {
+      batch.forEach((w) => w.settle(error instanceof Error ? error : new Error(String(error))));
+    }
+  };
   while (queue.length > 0 || running.size > 0) {
-    while (queue.length > 0 && running.size < limit) start(queue.shift()!);
-    if (running.size > 0) await Promise.race(running);
+    while (queue.length > 0 && running.size - blocked() < limit) start(queue.shift()!);
+    if (waiting.length > 0 && (running.size === blocked() || waiting.length >= MOST_WAITING)) {
+      await landWaiting();
+      continue;
+    }
+    if (running.size > 0) await Promise.race([...running, new Promise<void>((resolve) => (wake = resolve))]);
   }
   return landed;
 }

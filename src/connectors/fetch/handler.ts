@@ -15,7 +15,7 @@ export interface HandlerContext {
   connection: { id: string; marketplaceId: string; timezone: string; sellingPartnerId: string | null };
   sp?: SpApiClient;
   ads?: AdsApiClient;
-  /** Lands a document written to the landing folder (one at a time for the whole run) and archives it. */
+  /** Lands a document written to the landing folder and archives it (with the run's other waiting documents). */
   land(file: string): Promise<LandResult>;
   /** Records the request's progress. */
   update(change: FetchUpdate): Promise<void>;
@@ -51,11 +51,9 @@ export function summarize(results: LandResult[]): Outcome {
   return { status: 'landed', documents: results.length, rows, results };
 }
 
-/** Lands downloaded documents and sums up what they gave. */
+/** Lands downloaded documents (together, in their order) and sums up what they gave. */
 export async function landAll(ctx: HandlerContext, files: string[]): Promise<Outcome> {
-  const results: LandResult[] = [];
-  for (const file of files) results.push(await ctx.land(file));
-  return summarize(results);
+  return summarize(await Promise.all(files.map((file) => ctx.land(file))));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FetchRequest } from './fetch-requests.ts';
-import { summarize, type HandlerContext, type Outcome } from './handler.ts';
+import { landAll, type HandlerContext, type Outcome } from './handler.ts';
 import { fetchAwdInboundShipments, fetchAwdList } from './operations/awd.ts';
 import { fetchFbaInventory } from './operations/fba-inventory.ts';
 import { fetchInboundPlans } from './operations/inbound.ts';
@@ -28,13 +28,13 @@ const fetchers: Record<string, Fetcher> = {
 /** Sources that read what other sources of the same connection land first (offers are asked for listed ASINs). */
 export const runsLast = new Set(['productPricing.getItemOffers']);
 
-/** An operation source: its answers paged through, each kept as one document and landed as it comes. */
+/** An operation source: its answers paged through, each kept as one document, and landed together at the end. */
 export async function fetchOperation(ctx: HandlerContext, request: FetchRequest): Promise<Outcome> {
   const fetcher = fetchers[request.source];
   if (!fetcher) throw new Error(`no upstream operation for ${request.source}`);
   await ctx.update({ status: 'requested', attempts: request.attempts + 1, requestedAt: new Date(ctx.clock.now()).toISOString() });
   const pages = pageWriter(ctx, request);
   const note = await fetcher(ctx, pages, request);
-  if (pages.results.length === 0) return { status: 'empty', reason: note || 'the operation answered nothing' };
-  return summarize(pages.results);
+  if (pages.files.length === 0) return { status: 'empty', reason: note || 'the operation answered nothing' };
+  return landAll(ctx, pages.files);
 }

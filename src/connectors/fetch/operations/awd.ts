@@ -21,7 +21,7 @@ export async function fetchAwdList(ctx: HandlerContext, pages: PageWriter, opera
   const paths = { listInventory: ['/awd/2024-05-09/inventory', { details: 'SHOW', maxResults: '200' }], listOutbounds: ['/awd/2024-05-09/outboundOrders', { maxResults: '100' }], listReplenishmentOrders: ['/awd/2024-05-09/replenishmentOrders', { maxResults: '100' }] } as const;
   const [path, query] = paths[operation];
   await eachPage(ctx, operation, path, { ...query }, async (page) => {
-    await pages.write(page, { operation, query });
+    pages.write(page, { operation, query });
   });
 }
 
@@ -33,6 +33,6 @@ export async function fetchAwdInboundShipments(ctx: HandlerContext, pages: PageW
   });
   for (const shipmentId of ids) {
     const { body } = await ctx.sp!.request('getInboundShipment', { method: 'GET', path: `/awd/2024-05-09/inboundShipments/${encodeURIComponent(shipmentId)}`, query: { skuQuantities: 'SHOW' } });
-    await pages.write(body, { operation: 'getInboundShipment', shipmentId });
+    pages.write(body, { operation: 'getInboundShipment', shipmentId });
   }
 }

@@ -20,7 +20,7 @@ export async function fetchFbaInventory(ctx: HandlerContext, pages: PageWriter):
         const query: Record<string, string> = { details: 'true', granularityType: 'Marketplace', granularityId: marketplaceId, marketplaceIds: marketplaceId };
         if (nextToken) query.nextToken = nextToken;
         const { body } = await ctx.sp!.request<InventoryPage>('getInventorySummaries', { method: 'GET', path: '/fba/inventory/v1/summaries', query });
-        await pages.write(body, { operation: 'getInventorySummaries', query });
+        pages.write(body, { operation: 'getInventorySummaries', query });
         nextToken = body.pagination?.nextToken;
       } while (nextToken);
       return;

@@ -35,6 +35,6 @@ export async function fetchInboundPlans(ctx: HandlerContext, pages: PageWriter):
       const items = await allPages(ctx, 'listShipmentItems', `${shipmentPath}/items`, { pageSize: '1000' });
       shipments.push({ shipment, items });
     }
-    await pages.write({ inboundPlan, shipments }, { operation: 'getInboundPlan', inboundPlanId: summary.inboundPlanId });
+    pages.write({ inboundPlan, shipments }, { operation: 'getInboundPlan', inboundPlanId: summary.inboundPlanId });
   }
 }

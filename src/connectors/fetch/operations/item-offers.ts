@@ -32,7 +32,7 @@ export async function fetchItemOffers(ctx: HandlerContext, pages: PageWriter): P
     const { body } = await ctx.sp!.request<BatchAnswer>('getItemOffersBatch', { method: 'POST', path: '/batches/products/pricing/v0/itemOffers', body: { requests } });
     for (const [index, entry] of (body.responses ?? []).entries()) {
       const asin = entry.request?.Asin ?? requests[index]!.uri.split('/')[5]!;
-      if (entry.status?.statusCode === 200 && entry.body) await pages.write(entry.body, { operation: 'getItemOffersBatch', asin });
+      if (entry.status?.statusCode === 200 && entry.body) pages.write(entry.body, { operation: 'getItemOffersBatch', asin });
       else failed.push(asin);
     }
   }

@@ -21,7 +21,7 @@ export async function fetchListingsItems(ctx: HandlerContext, pages: PageWriter)
     const query: Record<string, string> = { marketplaceIds: ctx.connection.marketplaceId, includedData: csv(includedData), pageSize: '20' };
     if (pageToken) query.pageToken = pageToken;
     const { body } = await ctx.sp!.request<ListingsPage>('searchListingsItems', { method: 'GET', path: `/listings/2021-08-01/items/${encodeURIComponent(sellerId)}`, query });
-    await pages.write(body, { operation: 'searchListingsItems', query });
+    pages.write(body, { operation: 'searchListingsItems', query });
     pageToken = body.pagination?.nextToken;
   } while (pageToken);
 }

@@ -1,30 +1,27 @@
 import { renameSync, writeFileSync } from 'node:fs';
-import type { LandResult } from '../../../ingest/land-file.ts';
 import { documentPath, writeSidecar } from '../document-file.ts';
 import type { FetchRequest } from '../fetch-requests.ts';
 import type { HandlerContext } from '../handler.ts';
 
-/** What an operation fetcher does with each answer it keeps: a JSON document written to landing/ and landed. */
+/** What an operation fetcher does with each answer it keeps: a JSON document written to landing/, landed at the end. */
 export interface PageWriter {
-  write(document: unknown, details: Record<string, unknown>): Promise<LandResult>;
-  readonly results: LandResult[];
+  write(document: unknown, details: Record<string, unknown>): void;
+  readonly files: string[];
 }
 
-/** Writes each kept answer as one document (`<stamp>-<request id>-p001.json`, …) with its sidecar, and lands it. */
+/** Writes each kept answer as one document (`<stamp>-<request id>-p001.json`, …) with its sidecar. */
 export function pageWriter(ctx: HandlerContext, request: FetchRequest): PageWriter {
   const at = ctx.clock.now();
-  const results: LandResult[] = [];
+  const files: string[] = [];
   return {
-    results,
-    async write(document, details) {
-      const part = results.length + 1;
+    files,
+    write(document, details) {
+      const part = files.length + 1;
       const file = documentPath(ctx.wh.home, request, { upstreamId: request.id.slice(0, 8), extension: 'json', part, at });
       writeSidecar(file, request, { api: 'sp-api', ...details, part, fetchedAt: new Date(ctx.clock.now()).toISOString() });
       writeFileSync(`${file}.tmp`, JSON.stringify(document));
       renameSync(`${file}.tmp`, file);
-      const result = await ctx.land(file);
-      results.push(result);
-      return result;
+      files.push(file);
     },
   };
 }

@@ -14,7 +14,7 @@ function timeInterval(request: FetchRequest) {
 export async function fetchSellingPartnerMetrics(ctx: HandlerContext, pages: PageWriter, request: FetchRequest): Promise<void> {
   const body = { timeInterval: timeInterval(request), timePeriodType: 'PERFORMANCE', programTypes, marketplaceId: ctx.connection.marketplaceId, aggregationFrequency: 'DAY' };
   const { body: answer } = await ctx.sp!.request('getSellingPartnerMetrics', { method: 'POST', path: '/replenishment/2022-11-07/sellingPartners/metrics/search', body });
-  await pages.write(answer, { operation: 'getSellingPartnerMetrics', body });
+  pages.write(answer, { operation: 'getSellingPartnerMetrics', body });
 }
 
 /** listOfferMetrics (by day over the window) or listOffers: every page by offset until totalResults. */
@@ -28,7 +28,7 @@ export async function fetchOfferPages(ctx: HandlerContext, pages: PageWriter, re
   for (let offset = 0; offset <= 9000; offset += limit) {
     const body = { pagination: { limit, offset }, filters };
     const { body: answer } = await ctx.sp!.request<{ offers?: unknown[]; pagination?: { totalResults?: number } }>(operation, { method: 'POST', path, body });
-    await pages.write(answer, { operation, body });
+    pages.write(answer, { operation, body });
     if (offset + limit >= (answer.pagination?.totalResults ?? 0)) return;
   }
 }
