@@ -125,7 +125,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     }
     if (phase.length === 0 && keyed.length === 0) continue;
     // Upstream models run in the first phase, and in a later one those that the fetched files change.
-    const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, models, keyed));
+    const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed));
     if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
     const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
     await recordResults(wh, runId, phase, results);

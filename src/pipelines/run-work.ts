@@ -1,5 +1,6 @@
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
+import { findSource } from '../ingest/sources/index.ts';
 import type { Model } from '../models/load-models.ts';
 import type { DateRange } from '../models/date-ranges.ts';
 import type { RunWork } from '../models/run-models.ts';
@@ -47,15 +48,9 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
   return work;
 }
 
-/** The raw tables the models read that hold rows of these landed files. */
-export async function rawTablesOf(wh: Warehouse, models: Model[], files: string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  if (files.length === 0) return out;
-  const read = new Set(models.flatMap(rawTablesRead));
-  const existing = (await wh.sql.runAndReadAll(`select 'raw.' || table_name from duckdb_tables() where database_name = current_database() and schema_name = 'raw'`)).getRows().map(([t]) => String(t));
-  for (const table of existing.filter((t) => read.has(t))) {
-    const reader = await wh.sql.runAndReadAll(`select 1 from ${table} where _file_id = any($files) limit 1`, { files: listValue(files) }, { files: LIST(VARCHAR) });
-    if (reader.currentRowCount > 0) out.add(table);
-  }
-  return out;
+/** The raw tables that hold rows of these landed files: those of their sources, for the files with rows. */
+export async function rawTablesOf(wh: Warehouse, files: string[]): Promise<Set<string>> {
+  if (files.length === 0) return new Set();
+  const reader = await wh.sql.runAndReadAll(`select distinct source from control.landed_files where row_count > 0 and id = any($files)`, { files: listValue(files) }, { files: LIST(VARCHAR) });
+  return new Set(reader.getRowsJson().map(([source]) => findSource(String(source)).table));
 }
