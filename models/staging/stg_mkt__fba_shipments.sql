@@ -1,22 +1,13 @@
 -- Amazon-fulfilled shipment item lines, latest landed version of each: one row per connection, shipment and shipment item.
-with landed as (
-    select * from raw.get_amazon_fulfilled_shipments_data_general
-),
-
 -- Reports over overlapping date ranges repeat a line; the latest landed file wins.
-latest as (
-    select *
-    from landed
-    qualify row_number() over (
-        partition by _connection_id, shipment_id, shipment_item_id
-        order by _landed_at desc, _line_number desc
-    ) = 1
+with latest as (
+    select * from latest_landed('raw.get_amazon_fulfilled_shipments_data_general', row(shipment_id, shipment_item_id))
 ),
 
 renamed as (
     select
-        _connection_id as connection_id,
-        _marketplace_id as marketplace_id,
+        connection_id,
+        marketplace_id,
         shipment_item_id,
         amazon_order_id as order_id,
         nullif(merchant_order_id, '') as merchant_order_id,

@@ -1,22 +1,13 @@
 -- FBA customer returns, latest version of each return line: one row per connection, order, SKU, return time and license plate.
-with landed as (
-    select * from raw.get_fba_fulfillment_customer_returns_data
-),
-
 -- Returns are re-pulled over look-back windows; status and disposition of a line may change in later files.
-latest as (
-    select *
-    from landed
-    qualify row_number() over (
-        partition by _connection_id, order_id, sku, return_date, coalesce(license_plate_number, ''), coalesce(fnsku, '')
-        order by _landed_at desc, _line_number desc
-    ) = 1
+with latest as (
+    select * from latest_landed('raw.get_fba_fulfillment_customer_returns_data', row(order_id, sku, return_date, coalesce(license_plate_number, ''), coalesce(fnsku, '')))
 ),
 
 renamed as (
     select
-        _connection_id as connection_id,
-        _marketplace_id as marketplace_id,
+        connection_id,
+        marketplace_id,
         return_date as returned_at,
         order_id,
         sku,
