@@ -11,3 +11,17 @@ create or replace macro latest_landed(raw_table, key) as table
         * exclude (_connection_id, _marketplace_id, _extra, _landed_at),
     from query_table(raw_table)
     qualify row_number() over (partition by _connection_id, key order by _landed_at desc, _line_number desc) = 1;
+
+-- The latest version of each key of a raw table whose records carry `updated_at` (the AWD operations): the greatest
+-- updated_at wins, then the latest landed file, then its later line; `first_seen_at` and `last_seen_at` are the
+-- first and last landings of the key. Lineage columns other than the connection and marketplace stay as landed.
+create or replace macro latest_version(raw_table, key) as table
+    select
+        _connection_id as connection_id,
+        _marketplace_id as marketplace_id,
+        * exclude (_connection_id, _marketplace_id),
+        min(_landed_at) over versions as first_seen_at,
+        max(_landed_at) over versions as last_seen_at,
+    from query_table(raw_table)
+    window versions as (partition by _connection_id, key)
+    qualify row_number() over (partition by _connection_id, key order by updated_at desc nulls last, _landed_at desc, _line_number desc) = 1;

@@ -1,26 +1,17 @@
 -- AWD inbound shipments (awd.getInboundShipment), latest version of each: one row per connection and shipment id.
-with landed as (
-    select * from raw.awd_get_inbound_shipment
-),
-
--- The greatest updatedAt wins, then the latest landed file; the landings bound when the shipment was seen.
-latest as (
+with latest as (
     select
         *,
-        min(_landed_at) over shipment as first_seen_at,
-        max(_landed_at) over shipment as last_seen_at,
         carrier_code::json as carrier,
         destination_address::json as destination,
         origin_address::json as origin,
-    from landed
-    window shipment as (partition by _connection_id, shipment_id)
-    qualify row_number() over (partition by _connection_id, shipment_id order by updated_at desc nulls last, _landed_at desc, _line_number desc) = 1
+    from latest_version('raw.awd_get_inbound_shipment', row(shipment_id))
 ),
 
 renamed as (
     select
-        _connection_id as connection_id,
-        _marketplace_id as marketplace_id,
+        connection_id,
+        marketplace_id,
         shipment_id,
         order_id,
         external_reference_id,

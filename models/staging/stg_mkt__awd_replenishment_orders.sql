@@ -1,23 +1,12 @@
 -- AWD replenishment orders (awd.listReplenishmentOrders), latest version of each: one row per connection and order id.
-with landed as (
-    select * from raw.awd_list_replenishment_orders
-),
-
--- The greatest updatedAt wins, then the latest landed file; the landings bound when the order was seen.
-latest as (
-    select
-        *,
-        min(_landed_at) over replenishment_order as first_seen_at,
-        max(_landed_at) over replenishment_order as last_seen_at,
-    from landed
-    window replenishment_order as (partition by _connection_id, order_id)
-    qualify row_number() over (partition by _connection_id, order_id order by updated_at desc nulls last, _landed_at desc, _line_number desc) = 1
+with latest as (
+    select * from latest_version('raw.awd_list_replenishment_orders', row(order_id))
 ),
 
 renamed as (
     select
-        _connection_id as connection_id,
-        _marketplace_id as marketplace_id,
+        connection_id,
+        marketplace_id,
         order_id,
         status,
         confirmed_on,
