@@ -29,17 +29,25 @@ describe('models/macros.sql', () => {
   afterEach(async () => wh.close());
 
   it('latest_landed keeps the latest landed row of each key, in a whole build and in a keyed run of new files', async () => {
-    await land(wh, 'f1', '2026-10-02T10:00:00Z', [{ date: '2026-10-01', keyword: 'K1', clicks: 5 }, { date: '2026-10-02', keyword: 'K1', clicks: 7 }]);
+    await land(wh, 'f1', '2026-10-02T10:00:00Z', [
+      { date: '2026-10-01', keyword: 'K1', clicks: 5 },
+      { date: '2026-10-02', keyword: 'K1', clicks: 7 },
+      { date: '2026-10-03', keyword: 'K1', clicks: 3 },
+      { date: '2026-10-04', keyword: 'K1', clicks: 4 },
+    ]);
     await land(wh, 'f2', '2026-10-02T11:00:00Z', [{ date: '2026-10-01', keyword: 'K1', clicks: 6 }]);
     const whole = await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
     expect(whole.map((r) => r.status)).toEqual(['success']);
-    // 2026-10-01: f2 (landed later) wins over f1; 2026-10-02 only in f1.
+    // 2026-10-01: f2 (landed later) wins over f1; the other dates only in f1.
     expect(await clicks(wh)).toEqual([
       { date: '2026-10-01', keyword_id: 'K1', clicks: 6 },
       { date: '2026-10-02', keyword_id: 'K1', clicks: 7 },
+      { date: '2026-10-03', keyword_id: 'K1', clicks: 3 },
+      { date: '2026-10-04', keyword_id: 'K1', clicks: 4 },
     ]);
 
-    // A re-pull of 2026-10-01 with the key twice (the later line wins) and a new keyword; 2026-10-02 is not in it.
+    // A re-pull of 2026-10-01 with the key twice (the later line wins) and a new keyword; the other dates are not in
+    // it. Its one key (connection, date) is fewer than half the model's four rows: the run is keyed, not whole.
     await land(wh, 'f3', '2026-10-03T09:00:00Z', [
       { date: '2026-10-01', keyword: 'K1', clicks: 9 },
       { date: '2026-10-01', keyword: 'K1', clicks: 10 },
@@ -51,6 +59,33 @@ describe('models/macros.sql', () => {
       { date: '2026-10-01', keyword_id: 'K1', clicks: 10 },
       { date: '2026-10-01', keyword_id: 'K2', clicks: 1 },
       { date: '2026-10-02', keyword_id: 'K1', clicks: 7 },
+      { date: '2026-10-03', keyword_id: 'K1', clicks: 3 },
+      { date: '2026-10-04', keyword_id: 'K1', clicks: 4 },
+    ]);
+  });
+
+  it('latest_version keeps the greatest updated_at of each record, then the latest landing, with its first and last landing', async () => {
+    const landOrder = (file: string, landedAt: string, orderId: string, status: string, updatedAt: string | null) =>
+      wh.sql.run(
+        `insert into raw.awd_list_outbounds by name
+         select $orderId as order_id, $status as order_status, $updatedAt::timestamptz as updated_at,
+                $file as _file_id, 1::bigint as _line_number, $landedAt::timestamptz as _landed_at, $connection as _connection_id, $marketplace as _marketplace_id`,
+        { orderId, status, updatedAt, file, landedAt, connection: US.id, marketplace: US.marketplaceId },
+      );
+    // O1: f2 lands after f1 with an older update and loses to it; f3 repeats f1's update and, landed later, wins.
+    // Seen first in f1 and last in f3.
+    await landOrder('f1', '2026-10-01T12:00:00Z', 'O1', 'CONFIRMED', '2026-10-01T10:00:00Z');
+    await landOrder('f2', '2026-10-02T12:00:00Z', 'O1', 'DRAFT', '2026-10-01T09:00:00Z');
+    await landOrder('f3', '2026-10-03T12:00:00Z', 'O1', 'CONFIRMED', '2026-10-01T10:00:00Z');
+    // O2: the same update in two files: the later landing (f3) wins.
+    await landOrder('f2', '2026-10-02T12:00:00Z', 'O2', 'DRAFT', '2026-10-02T08:00:00Z');
+    await landOrder('f3', '2026-10-03T12:00:00Z', 'O2', 'ELIGIBLE', '2026-10-02T08:00:00Z');
+    const built = await runModels(wh, { select: ['staging.stg_mkt__awd_outbound_orders'], upstream: false, fullRefresh: true });
+    expect(built.map((r) => r.status)).toEqual(['success']);
+    expect(await rows(wh, `select order_id, order_status, file_id, first_seen_at::varchar as first_seen, last_seen_at::varchar as last_seen
+                           from staging.stg_mkt__awd_outbound_orders order by order_id`)).toEqual([
+      { order_id: 'O1', order_status: 'CONFIRMED', file_id: 'f3', first_seen: '2026-10-01 12:00:00+00', last_seen: '2026-10-03 12:00:00+00' },
+      { order_id: 'O2', order_status: 'ELIGIBLE', file_id: 'f3', first_seen: '2026-10-02 12:00:00+00', last_seen: '2026-10-03 12:00:00+00' },
     ]);
   });
 });
