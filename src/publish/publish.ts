@@ -75,27 +75,30 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
     await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
     try {
-      for (const model of built) {
-        const target = `next_snapshot.main.${model.name}`;
-        const before = previous?.tables.find((t) => t.name === model.name);
-        const change = changes.byTable.get(model.name);
-        if (before && !change) {
-          tables.push(before);
-          continue;
+      // One transaction: the snapshot file takes one commit, not one per statement (each wrote its log and checkpointed).
+      await inTransaction(sql, async () => {
+        for (const model of built) {
+          const target = `next_snapshot.main.${model.name}`;
+          const before = previous?.tables.find((t) => t.name === model.name);
+          const change = changes.byTable.get(model.name);
+          if (before && !change) {
+            tables.push(before);
+            continue;
+          }
+          if (!before || change === 'whole' || !model.config.window) {
+            await sql.run(`create or replace table ${target} as select * from ${model.id}`);
+          } else {
+            const replaced = windowRows(model, change!);
+            await sql.run(`delete from ${target} where ${replaced}`);
+            await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+          }
+          const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
+          tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
         }
-        if (!before || change === 'whole' || !model.config.window) {
-          await sql.run(`create or replace table ${target} as select * from ${model.id}`);
-        } else {
-          const replaced = windowRows(model, change!);
-          await sql.run(`delete from ${target} where ${replaced}`);
-          await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+        for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
+          await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
         }
-        const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
-        tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
-      }
-      for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
-        await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
-      }
+      });
     } finally {
       await sql.run('detach database if exists next_snapshot');
     }
