@@ -61,5 +61,9 @@ describe('a run killed while reports are processing', () => {
     expect(after.slice(0, before.length)).toEqual(before);
     expect(after.filter((create, i) => after.indexOf(create) !== i), output).toEqual([]);
     expect(output).toMatch(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m);
+    // A document is announced when downloaded; its request's result follows once the fetch's documents landed together.
+    const downloaded = output.search(/^downloaded GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL \S+ \S+: lands with this fetch's other documents$/m);
+    expect(downloaded, output).toBeGreaterThanOrEqual(0);
+    expect(downloaded).toBeLessThan(output.search(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m));
   });
 });

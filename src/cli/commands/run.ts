@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { formatTable, progress } from '../output.ts';
 import { liveFetcher } from '../../connectors/live.ts';
 import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
+import type { FetchRequest } from '../../connectors/fetch/fetch-requests.ts';
 
 export type Format = 'table' | 'json';
 
@@ -52,9 +53,10 @@ function waitingLines(wh: Warehouse, connections: Set<string>): string[] {
 }
 
 /** One line per fetch request that ended in a run (never a secret: sources, windows, ids, counts, reasons). */
+const described = (r: FetchRequest) => `${r.source} ${r.connectionId} ${r.from ? `${r.from}..${r.to}` : 'snapshot'}`;
+
 function printFetch(e: FetchEvent): void {
-  const range = e.request.from ? `${e.request.from}..${e.request.to}` : 'snapshot';
-  const what = `${e.request.source} ${e.request.connectionId} ${range}`;
+  const what = described(e.request);
   if (e.status === 'landed') console.log(`fetched  ${what}: ${e.rows} rows`);
   else if (e.status === 'empty') console.log(`fetched  ${what}: no data (${e.error})`);
   else if (e.status === 'pending') console.log(`waiting  ${what}: still processing upstream; the next run resumes it`);
@@ -63,7 +65,8 @@ function printFetch(e: FetchEvent): void {
 
 /** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
-  const fetcher = await liveFetcher(wh, { onFetched: printFetch, onWarning: (m) => console.error(`warning: ${m}`) });
+  const onDownloaded = (r: FetchRequest) => console.log(`downloaded ${described(r)}: lands with this fetch's other documents`);
+  const fetcher = await liveFetcher(wh, { onFetched: printFetch, onDownloaded, onWarning: (m) => console.error(`warning: ${m}`) });
   const summaries: RunSummary[] = [];
   let failed = 0;
   let refused = 0;

@@ -52,6 +52,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     () => liveFetcher(wh, {
       connectors,
       onFetched: (e) => app.log.info({ source: e.request.source, connection: e.request.connectionId, from: e.request.from, to: e.request.to, status: e.status, rows: e.rows, error: e.error }, 'fetch'),
+      onDownloaded: (r) => app.log.info({ source: r.source, connection: r.connectionId, from: r.from, to: r.to, status: 'downloaded' }, 'fetch'),
       onWarning: (message) => app.log.warn(message),
     }),
   );

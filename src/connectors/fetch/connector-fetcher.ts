@@ -19,6 +19,8 @@ import { upstreamRequest } from './upstream-request.ts';
 
 export interface FetcherOptions {
   onFetched?: (event: FetchEvent) => void;
+  /** When a request's document is downloaded, before it lands with the fetch's other documents. */
+  onDownloaded?: (request: FetchRequest) => void;
   /** Said once per fetch when connections hold credentials of an API whose application is not configured. */
   onWarning?: (message: string) => void;
   /** After fetched documents landed together, with the real milliseconds their landing took. */
@@ -118,7 +120,7 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
         options.onLanded?.(results, performance.now() - started);
         return results;
       };
-      const execute = { wh, clock: connectors.clock, contextOf, land, onFetched: options.onFetched };
+      const execute = { wh, clock: connectors.clock, contextOf, land, onFetched: options.onFetched, onDownloaded: options.onDownloaded };
       const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
       results.push(...(await executeFetches(execute, all.filter((r) => runsLast.has(r.source)))));
       return results;

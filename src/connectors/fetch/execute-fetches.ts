@@ -28,6 +28,8 @@ export interface ExecuteOptions {
   /** The context of a request's connection, or null when it has no active credentials for the request's API. */
   contextOf(request: FetchRequest): ConnectionContext | null;
   onFetched?: (event: FetchEvent) => void;
+  /** When a request's first document is downloaded and waits to land (its `onFetched` follows the landing). */
+  onDownloaded?: (request: FetchRequest) => void;
   /** Lands downloaded documents together (pipelines/landing.ts `landDocuments`), results in their order. */
   land(documents: WaitingDocument[]): Promise<LandResult[]>;
   /** Requests in progress at once (each waits on its seller's rate limits anyway). @default 32 */
@@ -121,6 +123,7 @@ export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]
     const land = (file: string) =>
       new Promise<LandResult>((resolve, reject) => {
         const document = { connection: { id: base.connection.id, marketplaceId: base.connection.marketplaceId }, source: request.source, file };
+        if (!waiting.some((w) => w.request === request.id)) o.onDownloaded?.(request);
         waiting.push({ request: request.id, document, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
         wake();
       });
