@@ -190,16 +190,42 @@ async function runKeyed(sql: DuckDBConnection, model: Model, files: string[]) {
   const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} is not distinct from changed.k${i}`).join(' and ');
   // (Made before the transaction: DuckDB reads a table made inside one more slowly.)
   await sql.run(`create or replace temp table changed as select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${fileList})`);
+  const changed = await countRows(sql, 'changed');
+  const rows = await countRows(sql, model.id);
+  if (changed === 0) return { rows, findings: [] };
   // Keys as many as half the rows (a first load's history after its first stage): rebuilding whole is cheaper.
-  if ((await countRows(sql, 'changed')) * 2 >= (await countRows(sql, model.id))) return runTable(sql, model);
+  if (changed * 2 >= rows) return runTable(sql, model);
+  const lists = await keyLists(sql, rawKey.length);
+  const narrowed = (alias: string, columns: string[]) => columns.map((c, i) => (lists[i] ? ` and ${alias}.${c} ${lists[i]}` : '')).join('');
   const findings = await inTransaction(sql, async () => {
-    await sql.run(`delete from ${model.id} as this using changed where ${keyMatch('this', key)}`);
+    await sql.run(`delete from ${model.id} as this using changed where ${keyMatch('this', key)}${narrowed('this', key)}`);
     // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
-    await sql.run(`create or replace temp view changed_landed as select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)}`);
+    await sql.run(`create or replace temp view changed_landed as select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)} where true${narrowed('landed', rawKey)}`);
     await sql.run(`insert into ${model.id} by name ${model.sql.replaceAll(raw, 'changed_landed')}`);
-    return runChecks(sql, model, `(select * from ${model.id} as this semi join changed on ${keyMatch('this', key)})`);
+    return runChecks(sql, model, `(select * from ${model.id} as this semi join changed on ${keyMatch('this', key)} where true${narrowed('this', key)})`);
   });
   return { rows: await countRows(sql, model.id), findings };
+}
+
+/** Keys of a column this few or fewer are also given to the scans as a literal list. */
+const MOST_LISTED = 1000;
+
+/**
+ * Per key column of `changed`, `in (…)` its values when they are few and none is null, else undefined. DuckDB
+ * filters a scan by a literal list before it reads the other columns, and skips the row groups the list misses. It
+ * pushes no semi join on `is not distinct from` into a scan: without the list, every column of every row is read
+ * (two settlements' rows: 950 ms on two years' 15M raw rows, 45 ms with the list).
+ */
+async function keyLists(sql: DuckDBConnection, columns: number): Promise<(string | undefined)[]> {
+  const lists: (string | undefined)[] = [];
+  for (let i = 0; i < columns; i++) {
+    const reader = await sql.runAndReadAll(
+      `select any_value(typeof(k${i})), list(distinct k${i}::varchar) from changed having count(distinct k${i}) <= ${MOST_LISTED} and count(k${i}) = count(*)`,
+    );
+    const [row] = reader.getRowsJson() as [string, string[]][];
+    lists.push(row && `in (${row[1].map((v) => `${quote(v)}::${row[0]}`).join(', ')})`);
+  }
+  return lists;
 }
 
 /** Whether a table built from the model's SQL has the columns the SQL now produces. */
