@@ -62,6 +62,43 @@ describe('models/macros.sql', () => {
     ]);
   });
 
+  it('a keyed run whose new rows fail a check changes nothing', async () => {
+    const day = (date: string, clicks: number) => ({ date, keyword: 'K1', clicks });
+    await land(wh, 'f1', '2026-10-02T10:00:00Z', [day('2026-10-01', 5), day('2026-10-02', 7), day('2026-10-03', 3), day('2026-10-04', 4)]);
+    expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    const before = await clicks(wh);
+    // f2 re-pulls 2026-10-01 (8 clicks) and brings a row without a date: the model's not_null check on date fails, so
+    // the run rolls back and 2026-10-01 keeps its 5 clicks.
+    await land(wh, 'f2', '2026-10-03T10:00:00Z', [day('2026-10-01', 8), { date: null as unknown as string, keyword: 'K1', clicks: 1 }]);
+    const failed = await runModels(wh, { work: { windows: new Map(), whole: new Set(), keyed: new Set([model]), newFiles: ['f2'] } });
+    expect(failed.map((r) => r.status)).toEqual(['error']);
+    expect(failed[0]!.findings.map((f) => f.badRows)).toEqual([1]);
+    expect(await clicks(wh)).toEqual(before);
+  });
+
+  it('a keyed run of more keys than it lists as literals replaces exactly those keys', async () => {
+    // f1: 2,500 dates from 2020-01-01, keyword K1, 1 click each. f2 re-pulls the first 1,100 dates with 2 clicks:
+    // 1,100 keys, more than the 1,000 a keyed run lists, and fewer than half the 2,500 rows, so the run is keyed.
+    const landRange = (file: string, landedAt: string, days: number, clicks: number) =>
+      wh.sql.run(
+        `insert into raw.ads_sp_targeting by name
+         select date '2020-01-01' + i::integer as date, 'C1' as campaign_id, 'G1' as ad_group_id, 'K1' as keyword_id, 'kw' as targeting, $clicks::bigint as clicks,
+                $file as _file_id, i + 2 as _line_number, $landedAt::timestamptz as _landed_at, $connection as _connection_id, $marketplace as _marketplace_id
+         from range($days::bigint) as t(i)`,
+        { file, landedAt, days: String(days), clicks: String(clicks), connection: US.id, marketplace: US.marketplaceId },
+      );
+    await landRange('f1', '2026-10-02T10:00:00Z', 2500, 1);
+    expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    await landRange('f2', '2026-10-03T10:00:00Z', 1100, 2);
+    const keyed = await runModels(wh, { work: { windows: new Map(), whole: new Set(), keyed: new Set([model]), newFiles: ['f2'] } });
+    expect(keyed.map((r) => r.status)).toEqual(['success']);
+    // 2020-01-01 + 1,099 days = 2023-01-04, the last date f2 brings; 2023-01-05 is f1's first date left.
+    // Clicks: 1,100 × 2 + 1,400 × 1 = 3,600 on 2,500 rows.
+    expect(await rows(wh, `select count(*)::int as n, sum(clicks)::int as clicks, max(date) filter (where clicks = 2)::varchar as last_f2, min(date) filter (where clicks = 1)::varchar as first_f1 from ${model}`)).toEqual([
+      { n: 2500, clicks: 3600, last_f2: '2023-01-04', first_f1: '2023-01-05' },
+    ]);
+  });
+
   it('latest_version keeps the greatest updated_at of each record, then the latest landing, with its first and last landing', async () => {
     const landOrder = (file: string, landedAt: string, orderId: string, status: string, updatedAt: string | null) =>
       wh.sql.run(
