@@ -137,7 +137,17 @@ function parseModels(dir: string): Model[] {
   }
   const sorted = sortByDependencies(models);
   checkRuleHomes(sorted);
+  for (const model of sorted) checkIncrement(model);
   return sorted;
+}
+
+/** A keyed model reads the table its run restricts to the changed keys: else the run would add every row again. */
+function checkIncrement(model: Model): void {
+  const increment = model.config.increment;
+  const input = increment?.reads ?? increment?.raw;
+  if (input && !new RegExp(`\\b${input.replace('.', '\\.')}\\b`).test(model.sql)) {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment`, reason: `${model.id} does not read ${input}` });
+  }
 }
 
 /** Every rule a model lists lives in that model or in one it reads (directly or not): its lineage. */

@@ -97,14 +97,24 @@ export const modelConfigSchema = z
     /** Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. */
     window: z.object({ date_column: z.string(), connection_column: z.string() }).strict().optional(),
     /**
-     * Keyed incremental models (staging) replace the rows of the keys that newly landed files hold: the runner
-     * reads `raw` restricted to those keys (`raw_key`, columns of the raw table) and deletes the model's rows whose
-     * `key` columns match. The SQL must compute each key's rows from that key's raw rows alone.
+     * Keyed incremental models (staging) replace the rows of the keys that newly landed files hold (`raw_key`,
+     * columns of the raw table): the runner deletes the model's rows whose `key` columns match and runs the SQL on
+     * `raw` restricted to those keys. A model that reads another keyed model instead names it in `reads`, with the
+     * columns of its key in `reads_key`. The SQL must compute each key's rows from that key's rows alone.
      */
     increment: z
-      .object({ raw: z.string().regex(/^raw\.[a-z0-9_]+$/), raw_key: z.array(z.string()).min(1), key: z.array(z.string()).min(1) })
+      .object({
+        raw: z.string().regex(/^raw\.[a-z0-9_]+$/),
+        raw_key: z.array(z.string()).min(1),
+        key: z.array(z.string()).min(1),
+        reads: z.string().regex(/^staging\.[a-z0-9_]+$/).optional(),
+        reads_key: z.array(z.string()).min(1).optional(),
+      })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
+      .refine((i) => (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length, {
+        message: 'reads and reads_key go together, and reads_key names as many columns as key',
+      })
       .optional(),
     catalog: catalogEntrySchema.optional(),
     /**

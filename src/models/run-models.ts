@@ -86,6 +86,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   };
   // Looked up once per run, when the first incremental model needs them (seeds may be built before).
   let connections: Promise<SliceConnection[]> | undefined;
+  const keyedRun: KeyedRun = { files: work?.newFiles ?? [], keyed: new Set() };
   for (const [index, model] of models.entries()) {
     options.onModel?.(model, index, models.length);
     const started = Date.now();
@@ -96,10 +97,12 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       continue;
     }
     try {
-      // A build without work rebuilds keyed models whole: it does not know which files are new.
-      const whole = work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window;
+      // A build without work rebuilds keyed models whole: it does not know which files are new. A model keyed on
+      // another's rows is rebuilt whole when that one was.
+      const reads = model.config.increment?.reads;
+      const whole = (work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window) || (reads !== undefined && !keyedRun.keyed.has(reads));
       const outcome: Outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
-        : model.config.increment && !whole ? await runKeyed(wh.sql, model, work?.newFiles ?? [])
+        : model.config.increment && !whole ? await runKeyed(wh.sql, model, keyedRun)
         : model.config.window ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), whole ? 'whole' : windowsOf(model, options, await connections),
           new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])))
         : model.config.materialized === 'view' ? await runView(wh.sql, model)
@@ -177,30 +180,46 @@ async function runView(sql: DuckDBConnection, model: Model): Promise<Outcome> {
 }
 
 /**
- * Replaces the rows of the keys that `files` hold (see `increment` in model-config.ts), in one transaction: the
- * model's SQL reads its raw table restricted to those keys, and the checks read the rows it made. With no table yet,
- * other columns, or keys as many as half its rows, it rebuilds whole; with no such key, it does nothing.
+ * The keyed models of one run: its new files, the models that replaced only their changed keys, and the raw table
+ * (with its key) whose changed keys the temp table `changed` holds, for the next model keyed on the same.
  */
-async function runKeyed(sql: DuckDBConnection, model: Model, files: string[]) {
-  const { raw, raw_key: rawKey, key } = model.config.increment!;
+interface KeyedRun {
+  files: string[];
+  keyed: Set<string>;
+  changedOf?: string;
+}
+
+/**
+ * Replaces the rows of the keys that `run.files` hold (see `increment` in model-config.ts), in one transaction: the
+ * model's SQL reads its raw table (or the model it `reads`) restricted to those keys, and the checks read the rows it
+ * made. With no table yet, other columns, or keys as many as half its rows, it rebuilds whole; with no such key, it
+ * does nothing.
+ */
+async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRun) {
+  const { raw, raw_key: rawKey, key, reads = raw, reads_key: readsKey = rawKey } = model.config.increment!;
   const exists = (await tableColumns(sql, model.id)) !== undefined;
   if (!exists || !(await sameColumns(sql, model))) return runTable(sql, model);
-  if (files.length === 0) return { rows: await countRows(sql, model.id), findings: [] };
-  const fileList = files.map(quote).join(', ');
-  // (Made before the transaction: DuckDB reads a table made inside one more slowly.)
-  await sql.run(`create or replace temp table changed as select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${fileList})`);
+  const unchanged = async () => (run.keyed.add(model.id), { rows: await countRows(sql, model.id), findings: [] });
+  if (run.files.length === 0) return unchanged();
+  const keysOf = `${raw} (${rawKey.join(', ')})`;
+  if (run.changedOf !== keysOf) {
+    // (Made before the transaction: DuckDB reads a table made inside one more slowly.)
+    const select = `select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${run.files.map(quote).join(', ')})`;
+    await sql.run(`create or replace temp table changed as ${select}`);
+    run.changedOf = keysOf;
+  }
   const changed = await countRows(sql, 'changed');
-  const rows = await countRows(sql, model.id);
-  if (changed === 0) return { rows, findings: [] };
+  if (changed === 0) return unchanged();
   // Keys as many as half the rows (a first load's history after its first stage): rebuilding whole is cheaper.
-  if (changed * 2 >= rows) return runTable(sql, model);
+  if (changed * 2 >= (await countRows(sql, model.id))) return runTable(sql, model);
+  run.keyed.add(model.id);
   const keys = await describeKeys(sql, rawKey.length);
   const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
   const narrowed = (alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
   // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
-  await sql.run(`create or replace temp view changed_landed as select landed.* from ${raw} as landed semi join changed on ${keyMatch('landed', rawKey)} where true${narrowed('landed', rawKey)}`);
+  await sql.run(`create or replace temp view changed_input as select input.* from ${reads} as input semi join changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey)}`);
   // The changed keys' rows after the run are exactly these: the checks read them, not the whole table.
-  await sql.run(`create or replace temp table changed_rows as ${model.sql.replaceAll(raw, 'changed_landed')}`);
+  await sql.run(`create or replace temp table changed_rows as ${model.sql.replaceAll(reads, 'changed_input')}`);
   try {
     const findings = await inTransaction(sql, async () => {
       await sql.run(`delete from ${model.id} as this using changed where ${keyMatch('this', key)}${narrowed('this', key)}`);

@@ -24,10 +24,13 @@ describe('model files', () => {
         expect(names).toContain(model.config.window.date_column);
         expect(names).toContain(model.config.window.connection_column);
       }
-      if (model.config.increment) {
+      const increment = model.config.increment;
+      if (increment) {
         expect(model.schema).toBe('staging');
-        expect(model.sql).toContain(model.config.increment.raw);
-        for (const column of model.config.increment.key) expect(model.sql).toMatch(new RegExp(`\\b${column}\\b`));
+        expect(model.sql).toContain(increment.reads ?? increment.raw);
+        for (const column of increment.key) expect(model.sql).toMatch(new RegExp(`\\b${column}\\b`));
+        // A model keyed on another's rows: that one replaces the same keys of the same raw table.
+        if (increment.reads) expect(models.find((m) => m.id === increment.reads)?.config.increment).toMatchObject({ raw: increment.raw, key: increment.reads_key });
       }
     });
 

@@ -138,3 +138,50 @@ describe('reconciliation check of a damaged settlement', () => {
     expect(result(results, 'marts.mkt_profit_by_date')?.status).toBe('skipped');
   });
 });
+
+// Keyed runs: settlements 6001–6003 (each +10.00 − 1.50 = 8.50) built whole; then a run of new files replaces only the
+// settlements they hold. 6004 lands damaged (its summary total set to 9.50 in the raw table): the run fails
+// stg_mkt__settlements and leaves its three rows as they were. 6005 lands whole: the next run adds it alone.
+describe('reconciliation check of a keyed run', () => {
+  let wh: Warehouse;
+  let dir: string;
+  const lines = (order: string): SettlementLine[] => {
+    const base: SettlementLine = { 'transaction-type': 'Order', 'order-id': order, 'posted-date-time': '2026-03-12 17:00:00 UTC', sku: 'SKU-A', 'quantity-purchased': '1' };
+    return [
+      { ...base, 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '10.00' },
+      { ...base, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '-1.50' },
+    ];
+  };
+  const landSettlement = async (id: string) => {
+    await landOk(wh, SETTLEMENTS, US, writeSettlement(dir, `settlement-${id}.tsv`, { id, currency: 'USD' }, lines(`K-${id}`)));
+    return String((await rows(wh, `select id from control.landed_files where file_name = 'settlement-${id}.tsv'`))[0]!.id);
+  };
+  const keyedRun = (file: string) =>
+    runModels(wh, { work: { windows: new Map(), whole: new Set(), keyed: new Set(['staging.stg_mkt__settlement_rows', 'staging.stg_mkt__settlements']), newFiles: [file] } });
+  const settlements = () => rows(wh, `select settlement_id, settlement_total_amount::varchar as total, sum_of_amounts::varchar as amounts, amount_lines::int as lines from staging.stg_mkt__settlements order by settlement_id`);
+  const settled = (id: string) => ({ settlement_id: id, total: '8.5000', amounts: '8.5000', lines: 2 });
+
+  beforeAll(async () => {
+    ({ wh, dir } = await makeHome());
+    for (const id of ['6001', '6002', '6003']) await landSettlement(id);
+    await runModels(wh, { select: ['staging.stg_mkt__settlements'] });
+  });
+
+  afterAll(async () => wh?.close());
+
+  it('fails on a new settlement that does not add up, and keeps the settlements built before', async () => {
+    const file = await landSettlement('6004');
+    await wh.sql.run(`update raw.get_v2_settlement_report_data_flat_file_v2 set total_amount = 9.50 where settlement_id = '6004' and total_amount is not null`);
+    expect((await keyedRun(file)).map((r) => [r.model, r.status, r.findings.map((f) => f.badRows)])).toEqual([
+      ['staging.stg_mkt__settlement_rows', 'success', []],
+      ['staging.stg_mkt__settlements', 'error', [1]],
+    ]);
+    expect(await settlements()).toEqual(['6001', '6002', '6003'].map(settled));
+  });
+
+  it('adds a new settlement that adds up, alone', async () => {
+    const file = await landSettlement('6005');
+    expect((await keyedRun(file)).map((r) => r.status)).toEqual(['success', 'success']);
+    expect(await settlements()).toEqual(['6001', '6002', '6003', '6005'].map(settled));
+  });
+});
