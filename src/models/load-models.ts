@@ -137,16 +137,27 @@ function parseModels(dir: string): Model[] {
   }
   const sorted = sortByDependencies(models);
   checkRuleHomes(sorted);
-  for (const model of sorted) checkIncrement(model);
+  const byId = new Map(sorted.map((m) => [m.id, m]));
+  for (const model of sorted) checkIncrement(model, byId);
   return sorted;
 }
 
-/** A keyed model reads the table its run restricts to the changed keys: else the run would add every row again. */
-function checkIncrement(model: Model): void {
+/**
+ * A keyed model reads the table its run restricts to the changed keys (else the run would add every row again); one
+ * that `reads` another model reads one keyed on the same raw table, by that model's key.
+ */
+function checkIncrement(model: Model, byId: Map<string, Model>): void {
   const increment = model.config.increment;
-  const input = increment?.reads ?? increment?.raw;
-  if (input && !new RegExp(`\\b${input.replace('.', '\\.')}\\b`).test(model.sql)) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment`, reason: `${model.id} does not read ${input}` });
+  if (!increment) return;
+  const refuse = (reason: string) => {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment`, reason });
+  };
+  const input = increment.reads ?? increment.raw;
+  if (!new RegExp(`\\b${input.replace('.', '\\.')}\\b`).test(model.sql)) refuse(`${model.id} does not read ${input}`);
+  if (!increment.reads) return;
+  const read = byId.get(increment.reads)?.config.increment;
+  if (read?.raw !== increment.raw || read.key.join(',') !== increment.reads_key!.join(',')) {
+    refuse(`reads ${increment.reads}, which is not a model keyed on ${increment.raw} by (${increment.reads_key!.join(', ')})`);
   }
 }
 

@@ -199,7 +199,10 @@ async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRun) {
   const { raw, raw_key: rawKey, key, reads = raw, reads_key: readsKey = rawKey } = model.config.increment!;
   const exists = (await tableColumns(sql, model.id)) !== undefined;
   if (!exists || !(await sameColumns(sql, model))) return runTable(sql, model);
-  const unchanged = async () => (run.keyed.add(model.id), { rows: await countRows(sql, model.id), findings: [] });
+  const unchanged = async () => {
+    run.keyed.add(model.id);
+    return { rows: await countRows(sql, model.id), findings: [] };
+  };
   if (run.files.length === 0) return unchanged();
   const keysOf = `${raw} (${rawKey.join(', ')})`;
   if (run.changedOf !== keysOf) {
