@@ -1,6 +1,7 @@
 import { MktdataError } from '../errors.ts';
 import type { Column } from '../models/load-models.ts';
 import type { Aggregation, ExportRequest, FilterGroup, FilterRule } from './export-request.ts';
+import { localDate } from '../time/zone.ts';
 
 /** The catalog table an export reads, as the published snapshot holds it. */
 export interface ExportTable {
@@ -141,8 +142,8 @@ function scope(request: ExportRequest, table: ExportTable, connections: ExportCo
       periods.set('', [...(periods.get('') ?? []), ...ids]);
       continue;
     }
-    const from = localDate(request.from!, c.timezone);
-    const to = localDate(request.to!, c.timezone);
+    const from = localDateOf(request.from!, c.timezone);
+    const to = localDateOf(request.to!, c.timezone);
     if (from > to || Date.parse(request.from!) > Date.parse(request.to!)) throw invalid('from', `from ${request.from} is after to ${request.to}`);
     const key = `${from}/${to}`;
     periods.set(key, [...(periods.get(key) ?? []), ...ids]);
@@ -157,9 +158,9 @@ function scope(request: ExportRequest, table: ExportTable, connections: ExportCo
 }
 
 /** The marketplace-local date of a date-time; a plain date is taken as it is. */
-export function localDate(value: string, timezone: string): string {
+export function localDateOf(value: string, timezone: string): string {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(value));
+  return localDate(Date.parse(value), timezone);
 }
 
 /**

@@ -3,6 +3,7 @@ import { Cron } from 'croner';
 import type { ExportTables } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
+import { addDays, localDate } from '../time/zone.ts';
 import { exportRequestSchema, type ExportRequest } from './export-request.ts';
 import { checkWebhookUrl, type Networks } from '../webhooks/address.ts';
 import { findExportSource, organizationAccounts, resolveExport } from './export-source.ts';
@@ -22,18 +23,13 @@ export interface ScheduleInput extends Omit<ExportRequest, 'from' | 'to'> {
 
 const invalid = (where: string, reason: string) => new MktdataError('ERR_INPUT_INVALID', { where, reason });
 
-/** The local date of an instant in a timezone, as YYYY-MM-DD. */
-const dayIn = (at: Date, timezone: string) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-
-const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The period a run at `at` exports: the `lastDays` days before the run's local date, or the previous month. */
 export function periodOf(period: RelativePeriod, timezone: string, at: Date): { from: string; to: string } {
-  const today = dayIn(at, timezone);
-  if ('lastDays' in period) return { from: shift(today, -period.lastDays), to: shift(today, -1) };
+  const today = localDate(at.getTime(), timezone);
+  if ('lastDays' in period) return { from: addDays(today, -period.lastDays), to: addDays(today, -1) };
   const firstOfThisMonth = `${today.slice(0, 8)}01`;
-  const to = shift(firstOfThisMonth, -1);
+  const to = addDays(firstOfThisMonth, -1);
   return { from: `${to.slice(0, 8)}01`, to };
 }
 

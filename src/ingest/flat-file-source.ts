@@ -1,7 +1,7 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { headerFields, insertOrExplain, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stagedBefore, stageFlatFile, typedSelectList, type FlatFormat } from './flat-file.ts';
 import { RefusedFile, type BatchFile, type Source } from './source.ts';
-import { fallbackEncoding } from './text-file.ts';
+import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
 
 /** A source whose file is one delimited file landed as delivered into `table`. */
 export function flatFileSource(name: string, table: string, format: FlatFormat): Source {
@@ -15,7 +15,11 @@ export function flatFileSource(name: string, table: string, format: FlatFormat):
       const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
       return Number(result.rowsChanged);
     },
-    landMany: (sql, header, files) => landFlatFiles(sql, table, format, header, files),
+    batch: {
+      // Plain files with the same header line; gzip ones land on their own.
+      key: (file) => (isGzip(file.path) ? null : readFirstLine(file.path, fallbackEncoding(file.connection.marketplaceId)) || null),
+      land: (sql, header, files) => landFlatFiles(sql, table, format, header, files),
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import { inTransaction } from '../models/tables.ts';
 import { receivingConnections } from '../webhooks/order-events.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
-import { fallbackEncoding, hashFile, isGzip, readFirstLine } from './text-file.ts';
+import { hashFile } from './text-file.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {
@@ -18,20 +18,21 @@ export interface WaitingFile {
 /**
  * Lands files of one source, in their order per connection: an agency's hundreds of connections each bring a file
  * or a few a day, and landing them one transaction each costs more than their rows. Files of connections whose
- * every waiting file is new, plain (not gzip) and has one header shared with other files are landed together, one
- * transaction per header (`Source.landMany`); the rest, and every file of a batch that fails, one by one.
+ * every waiting file is new and has one batch key (a plain flat file's header line) shared with other files are
+ * landed together, one transaction per key (`Source.batch`); the rest, and every file of a batch that fails, one by
+ * one.
  */
 export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingFile[]): Promise<LandResult[]> {
   const results: (LandResult | undefined)[] = waiting.map(() => undefined);
-  if (source.landMany && waiting.length > 1) {
+  if (source.batch && waiting.length > 1) {
     const { groups, hashes, receiving } = await batches(wh, source, waiting);
-    for (const [header, indexes] of groups) {
+    for (const [key, indexes] of groups) {
       if (indexes.length < 2) continue;
       const started = Date.now();
       // Landing times one millisecond apart, in order: a connection's later file is its later version, as one by one.
       const files = indexes.map((i, k) => ({ ...waiting[i]!, path: waiting[i]!.file, sha256: hashes[i]!, fileId: randomUUID(), landedAt: new Date(started + k).toISOString() }));
       try {
-        const rows = await landBatch(wh, source, header, files, receiving);
+        const rows = await landBatch(wh, source, key, files, receiving);
         indexes.forEach((i, k) => (results[i] = { status: 'landed', file: files[k]!.file, fileId: files[k]!.fileId, rows: rows.get(files[k]!.fileId) ?? 0 }));
       } catch {
         // (One by one below: the file at fault is refused there, with its line and reason.)
@@ -42,18 +43,18 @@ export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingF
   return results as LandResult[];
 }
 
-/** The files that may land together, by header line: those of connections whose every waiting file qualifies. */
+/** The files that may land together, by batch key: those of connections whose every waiting file has one. */
 async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
   const hashes = await Promise.all(waiting.map((w) => hashFile(w.file)));
   const reader = await wh.sql.runAndReadAll(`select connection_id || '/' || sha256 from control.landed_files where source = $source and sha256 in (select unnest($hashes))`,
     { source: source.name, hashes: listValue(hashes) }, { hashes: LIST(VARCHAR) });
   const landed = new Set(reader.getRowsJson().map(([key]) => String(key)));
   const seen = new Set<string>();
-  const headers = waiting.map((w, i) => {
-    const key = `${w.connection.id}/${hashes[i]}`;
-    if (landed.has(key) || seen.has(key) || isGzip(w.file)) return null;
-    seen.add(key);
-    return readFirstLine(w.file, fallbackEncoding(w.connection.marketplaceId)) || null;
+  const keys = waiting.map((w, i) => {
+    const content = `${w.connection.id}/${hashes[i]}`;
+    if (landed.has(content) || seen.has(content)) return null;
+    seen.add(content);
+    return source.batch!.key({ path: w.file, connection: w.connection });
   });
   const byConnection = new Map<string, number[]>();
   waiting.forEach((w, i) => byConnection.set(w.connection.id, [...(byConnection.get(w.connection.id) ?? []), i]));
@@ -62,18 +63,18 @@ async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
   const receiving = source.events ? await receivingConnections(wh.sql, [...byConnection.keys()]) : new Set<string>();
   const groups = new Map<string, number[]>();
   for (const [connectionId, indexes] of byConnection) {
-    const header = headers[indexes[0]!];
-    if (!header || indexes.some((i) => headers[i] !== header) || (indexes.length > 1 && receiving.has(connectionId))) continue;
-    groups.set(header, [...(groups.get(header) ?? []), ...indexes]);
+    const key = keys[indexes[0]!];
+    if (!key || indexes.some((i) => keys[i] !== key) || (indexes.length > 1 && receiving.has(connectionId))) continue;
+    groups.set(key, [...(groups.get(key) ?? []), ...indexes]);
   }
   return { groups, hashes, receiving };
 }
 
 /** Lands a batch in one transaction: the rows, their webhook events, and the files' records, all or nothing. */
-async function landBatch(wh: Warehouse, source: Source, header: string, files: (BatchFile & { file: string; sha256: string })[], receiving: Set<string>): Promise<Map<string, number>> {
+async function landBatch(wh: Warehouse, source: Source, key: string, files: (BatchFile & { file: string; sha256: string })[], receiving: Set<string>): Promise<Map<string, number>> {
   await wh.sql.run(source.createTable);
   return inTransaction(wh.sql, async () => {
-    const rows = await source.landMany!(wh.sql, header, files);
+    const rows = await source.batch!.land(wh.sql, key, files);
     for (const f of files.filter((f) => receiving.has(f.connection.id))) await source.events?.({ ...f, sql: wh.sql, fileName: basename(f.path) });
     const list = (values: (string | number)[]) => listValue(values.map(String));
     await wh.sql.run(`

@@ -41,11 +41,15 @@ export interface Source {
   /** Lands the rows; `staged` is what `stage` returned, for a source that has it. */
   land(ctx: LandContext, staged?: StagedFile): Promise<number>;
   /**
-   * Lands several files with the same header line at once, inside the caller's transaction (ingest/land-files.ts),
-   * and returns each one's rows by file id. It throws for any bad file: the caller lands them one by one instead.
-   * A source whose `land` does more than another's (checks, other tables) must not take that one's `landMany`.
+   * Lands several files at once, inside the caller's transaction (ingest/land-files.ts). `key` says which files may
+   * land together (those with the same key; null: this one lands on its own); `land` returns each one's rows by file
+   * id, and throws for any bad file: the caller then lands them one by one, where the bad one is named.
+   * A source whose `land` does more than another's (checks, other tables) must not take that one's `batch`.
    */
-  landMany?(sql: DuckDBConnection, header: string, files: BatchFile[]): Promise<Map<string, number>>;
+  batch?: {
+    key(file: Pick<BatchFile, 'path' | 'connection'>): string | null;
+    land(sql: DuckDBConnection, key: string, files: BatchFile[]): Promise<Map<string, number>>;
+  };
   /**
    * Derives the webhook events of what this file changed (webhooks/outbox.ts `appendEvents`), inside the same
    * transaction as `land`: an event exists if and only if its change was committed.

@@ -5,13 +5,22 @@ export const addDays = (date: string, days: number): string => new Date(Date.par
 
 /** The local date of an instant in a time zone. */
 export function localDate(ms: number, timezone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+  return formatter(dateFormats, timezone, (timeZone) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(ms);
+}
+
+/** Formatters per time zone: making one costs far more than formatting with it, and fetches and generators call these per record. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const partFormats = new Map<string, Intl.DateTimeFormat>();
+function formatter(cache: Map<string, Intl.DateTimeFormat>, timezone: string, make: (timezone: string) => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  let made = cache.get(timezone);
+  if (!made) cache.set(timezone, (made = make(timezone)));
+  return made;
 }
 
 /** The zone's offset from UTC at an instant, in milliseconds (Los Angeles in summer: -7 h). */
 export function offsetMs(ms: number, timezone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    formatter(partFormats, timezone, (timeZone) => new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }))
       .formatToParts(ms)
       .map((p) => [p.type, p.value]),
   );

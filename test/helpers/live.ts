@@ -16,7 +16,7 @@ import { startFakeMarketplace, type FakeMarketplace, type FakeMarketplaceOptions
 import { resolveHome, type Home } from '../../src/home.ts';
 import { sidecarOf } from '../../src/pipelines/landing.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
-import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
+import { publishDeferred, runPipeline, type RunSummary } from '../../src/pipelines/run-pipeline.ts';
 
 /** A fast clock a test can also move forward by whole days (both the fake and the connectors read it). */
 export interface TestClock extends Clock {
@@ -120,12 +120,16 @@ export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof live
   const seen = new Set<string>();
   for (let day = 0; day < 4; day++) {
     if (day > 0) live.clock.jump(DAY);
+    // As `mktdata run` does: every pipeline, then one publish per home.
+    const runs: { a: RunSummary[]; b: RunSummary[] } = { a: [], b: [] };
     for (const pipeline of loadPipelines()) {
       const now = new Date(live.clock.now());
-      await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher });
+      runs.a.push(await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher, deferPublish: true }));
       dropNewDocuments(a.home, b.home, seen);
-      await runPipeline(b.wh, pipeline, { now });
+      runs.b.push(await runPipeline(b.wh, pipeline, { now, deferPublish: true }));
     }
+    await publishDeferred(a.wh, runs.a);
+    await publishDeferred(b.wh, runs.b);
   }
   return { a, b, documents: seen.size };
 }

@@ -2,13 +2,14 @@
 // numbers and connections; a bad file among them is refused alone, with its line, and the others land.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
+import { findSource } from '../../src/ingest/sources/index.ts';
 import { landWaitingFiles } from '../../src/pipelines/landing.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { DE, land, makeHome, ordersHeader, rows, US, writeOrders, type OrderLine } from '../helpers/home.ts';
-import { writeSettlement } from '../helpers/profit.ts';
+import { writeJson, writeSettlement } from '../helpers/profit.ts';
 
 const SOURCE = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
 const raw = 'raw.get_flat_file_all_orders_data_by_order_date_general';
@@ -121,5 +122,62 @@ describe('landing the waiting files of many connections together', () => {
     const results = await landWaitingFiles(wh, [SOURCE]);
     expect(results.map((r) => r.status)).toEqual(['landed', 'landed', 'landed', 'landed']);
     expect((await landed(wh)).filter((r) => r._connection_id === DE.id).map((r) => `${r.file_name} ${r.line} ${r.amazon_order_id}`)).toEqual(['a.tsv 2 D-1', 'a.tsv 3 D-2', 'b.tsv.gz 2 D-3']);
+  });
+
+  describe('JSON documents', () => {
+    const OFFERS = 'replenishment.listOffers';
+    const offer = (sku: string, marketplaceId: string, more: object = {}) => ({ asin: `B-${sku}`, sku, marketplaceId, eligibility: 'ELIGIBLE', price: 2.5, ...more });
+    const folder = (id: string) => {
+      const path = join(home.landing, id, OFFERS);
+      mkdirSync(path, { recursive: true });
+      return path;
+    };
+    const offers = (wh: Warehouse) =>
+      rows(wh, `select _connection_id = '${US.id}' as us, f.file_name, _line_number::integer as line, sku, price::varchar as price, _extra::varchar as extra
+        from raw.replenishment_list_offers as r join control.landed_files as f on f.id = r._file_id order by all`);
+
+    it('land together, each record with its file, number and unknown fields, as one by one would (gzip too)', async () => {
+      const batch = vi.spyOn(findSource(OFFERS).batch!, 'land');
+      // US: two pages (the second gzip), DE: one; an unknown field goes to _extra.
+      writeJson(folder(US.id), 'page-1.json', { offers: [offer('U1', US.marketplaceId), offer('U2', US.marketplaceId, { newField: 7 })] });
+      writeJson(folder(US.id), 'page-2.json.gz', { offers: [offer('U3', US.marketplaceId, { price: 4 })] }, { gzip: true });
+      writeJson(folder(DE.id), 'page-1.json', { offers: [offer('D1', DE.marketplaceId)] });
+      const results = await landWaitingFiles(wh, [OFFERS]);
+      expect(results.map((r) => r.status)).toEqual(['landed', 'landed', 'landed']);
+      // US's folder comes first (its id ends a001, DE's a002): its pages hold 2 and 1 records, DE's 1.
+      expect(results.map((r) => r.status === 'landed' && r.rows)).toEqual([2, 1, 1]);
+      expect(batch).toHaveBeenCalledTimes(1);
+      expect(batch.mock.calls[0]![2]).toHaveLength(3);
+      batch.mockRestore();
+      // Records are numbered from 1 in their own file; prices are DECIMAL(18,4).
+      expect(await offers(wh)).toEqual([
+        { us: false, file_name: 'page-1.json', line: 1, sku: 'D1', price: '2.5000', extra: null },
+        { us: true, file_name: 'page-1.json', line: 1, sku: 'U1', price: '2.5000', extra: null },
+        { us: true, file_name: 'page-1.json', line: 2, sku: 'U2', price: '2.5000', extra: '{"newField":7}' },
+        { us: true, file_name: 'page-2.json.gz', line: 1, sku: 'U3', price: '4.0000', extra: null },
+      ]);
+      // The same documents one by one, in a home of their own, land the same rows.
+      const other = await makeHome();
+      try {
+        for (const [connection, name] of [[DE, 'page-1.json'], [US, 'page-1.json'], [US, 'page-2.json.gz']] as const) {
+          await land(other.wh, OFFERS, connection, join(home.root, 'landed', connection.id, OFFERS, readdirSync(join(home.root, 'landed', connection.id, OFFERS)).find((f) => f.endsWith(`-${name}`))!));
+        }
+        // (There, the files are named by their archived copies: compared without their names, by SKU.)
+        const bySku = async (w: Warehouse) => (await offers(w)).map(({ file_name: _, ...rest }) => rest).sort((x, y) => String(x.sku).localeCompare(String(y.sku)));
+        expect(await bySku(other.wh)).toEqual(await bySku(wh));
+      } finally {
+        await other.wh.close();
+      }
+    });
+
+    it('refuse a bad document alone, naming its record, and land the others', async () => {
+      writeJson(folder(US.id), 'page-1.json', { offers: [offer('U1', US.marketplaceId)] });
+      // Its second record is of the US marketplace, not of its connection's.
+      writeJson(folder(DE.id), 'page-1.json', { offers: [offer('D1', DE.marketplaceId), offer('D2', US.marketplaceId)] });
+      const results = await landWaitingFiles(wh, [OFFERS]);
+      expect(results.map((r) => r.status)).toEqual(['landed', 'refused']);
+      expect(results[1]).toMatchObject({ line: 2, reason: `record 2: marketplaceId ${US.marketplaceId} is not the connection's marketplace ${DE.marketplaceId}` });
+      expect((await offers(wh)).map((r) => r.sku)).toEqual(['U1']);
+    });
   });
 });

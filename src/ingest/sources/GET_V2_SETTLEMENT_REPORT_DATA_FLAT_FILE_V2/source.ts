@@ -32,7 +32,7 @@ async function checkTotals(ctx: LandContext): Promise<void> {
 export const source: Source = {
   ...flat,
   // Each file's totals are checked after its rows land: it lands on its own.
-  landMany: undefined,
+  batch: undefined,
   async land(ctx, staged) {
     const rows = await flat.land(ctx, staged);
     await checkTotals(ctx);

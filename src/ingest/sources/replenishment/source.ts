@@ -1,5 +1,4 @@
-import { jsonSource, landJsonRecords, readJsonDocument, type JsonRecord } from '../../json-records.ts';
-import { rawTableDdl } from '../../flat-file.ts';
+import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile, type Source } from '../../source.ts';
 import { offerJsonFields, replenishmentColumns } from './columns.ts';
 
@@ -66,15 +65,6 @@ const offers = (document: unknown, marketplaceId: string) =>
     return flat;
   });
 
-/** Like `jsonSource`, but the records are checked against the connection's marketplace. */
-const listOffersTable = 'raw.replenishment_list_offers';
-const listOffers: Source = {
-  name: 'replenishment.listOffers',
-  table: listOffersTable,
-  createTable: rawTableDdl(listOffersTable, { columns: replenishmentColumns.listOffers, delimiter: '\t', quoted: false }),
-  land: (ctx) => landJsonRecords(ctx, listOffersTable, replenishmentColumns.listOffers, offers(readJsonDocument(ctx.path), ctx.connection.marketplaceId)),
-};
-
 /**
  * The Replenishment API 2022-11-07 responses (Subscribe and Save), saved as returned by
  * POST /replenishment/2022-11-07/sellingPartners/metrics/search, /offers/metrics/search and /offers/search.
@@ -83,5 +73,6 @@ const listOffers: Source = {
 export const replenishmentSources: Source[] = [
   jsonSource('replenishment.getSellingPartnerMetrics', 'raw.replenishment_get_selling_partner_metrics', replenishmentColumns.getSellingPartnerMetrics, sellingPartnerMetrics),
   jsonSource('replenishment.listOfferMetrics', 'raw.replenishment_list_offer_metrics', replenishmentColumns.listOfferMetrics, offerMetrics),
-  listOffers,
+  // Its records are checked against the connection's marketplace.
+  jsonSource('replenishment.listOffers', 'raw.replenishment_list_offers', replenishmentColumns.listOffers, (document, connection) => offers(document, connection.marketplaceId)),
 ];
