@@ -35,6 +35,9 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     // Two files at a time on the two-core machines this runs on (vitest's default is one fewer than the cores: one).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker runs its files one after another without importing every module again for each (1–3 s a file): no
+    // test mocks a module, and those that set an environment variable restore it.
+    isolate: false,
     // The model-graph cache of the run's temporary model folders stays out of the user's ~/.cache.
     env: { TZ: 'UTC', TMPDIR: root, MKTDATA_CACHE_DIR: join(root, 'model-cache') },
   },

@@ -11,7 +11,7 @@ import { orderLine } from '../helpers/profit.ts';
 describe('the keyless catalog endpoints', () => {
   it('answer from a cached freshness that a publish in the same process renews at once', async () => {
     const { home, wh } = await makeHome();
-    const app = await buildApp({ wh, home, requestsPerSecond: 100 });
+    const app = await buildApp({ wh, home, logger: false, requestsPerSecond: 100 });
     const freshness = async () => {
       const scheme = (await app.inject({ method: 'GET', url: '/api/v1/spec/data-scheme?query=mkt_profit_by_date' })).json();
       return scheme.sources.find((s: { tableName: string }) => s.tableName === 'mkt_profit_by_date').freshness;
@@ -32,7 +32,7 @@ describe('the keyless catalog endpoints', () => {
 
   it('are sent gzipped to clients that accept gzip, the same document once unzipped, and as they are to the others', async () => {
     const { home, wh } = await makeHome();
-    const app = await buildApp({ wh, home, requestsPerSecond: 100 });
+    const app = await buildApp({ wh, home, logger: false, requestsPerSecond: 100 });
     for (const url of ['/spec/data-scheme', '/spec/data-scheme?query=profit', '/spec/data-scheme.md', '/spec/data-scheme/mkt_profit_by_date.md', '/spec/webhook-scheme', '/spec/service_api.md']) {
       const plain = await app.inject({ method: 'GET', url: `/api/v1${url}` });
       const zipped = await app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { 'accept-encoding': 'gzip, deflate, br' } });
