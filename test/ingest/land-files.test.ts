@@ -1,6 +1,6 @@
 // Files of many connections landed together (ingest/land-files.ts) land exactly as one by one: the same rows, line
 // numbers and connections; a bad file among them is refused alone, with its line, and the others land.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
@@ -170,13 +170,15 @@ describe('landing the waiting files of many connections together', () => {
       }
     });
 
-    it('refuse a bad document alone, naming its record, and land the others', async () => {
+    it('refuse a bad document alone, saying why and naming its record, and land the others', async () => {
+      // An empty US document beside a good one; DE's second record is of the US marketplace, not of its connection's.
+      writeFileSync(join(folder(US.id), 'page-0.json'), '');
       writeJson(folder(US.id), 'page-1.json', { offers: [offer('U1', US.marketplaceId)] });
-      // Its second record is of the US marketplace, not of its connection's.
       writeJson(folder(DE.id), 'page-1.json', { offers: [offer('D1', DE.marketplaceId), offer('D2', US.marketplaceId)] });
       const results = await landWaitingFiles(wh, [OFFERS]);
-      expect(results.map((r) => r.status)).toEqual(['landed', 'refused']);
-      expect(results[1]).toMatchObject({ line: 2, reason: `record 2: marketplaceId ${US.marketplaceId} is not the connection's marketplace ${DE.marketplaceId}` });
+      expect(results.map((r) => r.status)).toEqual(['refused', 'landed', 'refused']);
+      expect(results[0]).toMatchObject({ line: null, reason: 'the file is empty' });
+      expect(results[2]).toMatchObject({ line: 2, reason: `record 2: marketplaceId ${US.marketplaceId} is not the connection's marketplace ${DE.marketplaceId}` });
       expect((await offers(wh)).map((r) => r.sku)).toEqual(['U1']);
     });
   });
