@@ -12,11 +12,21 @@ contexts as (
     where connection_id in $connection_ids
 ),
 
+-- The orders the rows name, as one list unnested: DuckDB then takes them for few and hashes them, probing the order
+-- lines with them, instead of hashing every order line of the history (2.1 → 1.2 s a connection's next-day window on
+-- four years). It reads the rows of settlement_rows again, two columns of them: a CTE read twice is kept whole.
+named_orders as (
+    select unnest(list(distinct {'connection_id': connection_id, 'order_id': order_id}), recursive := true)
+    from staging.stg_mkt__settlement_rows
+    where connection_id in $connection_ids and posted_at >= $from::date - interval 1 day and order_id is not null
+),
+
 -- Keyed by connection: a statement builds several connections, and an order id is only unique within one.
 order_dates as (
-    select seller_or_vendor_id as connection_id, mkt_order_id as order_id, min(date) as order_date
-    from marts.mkt_order_items_with_cogs
-    where seller_or_vendor_id in $connection_ids
+    select o.seller_or_vendor_id as connection_id, o.mkt_order_id as order_id, min(o.date) as order_date
+    from marts.mkt_order_items_with_cogs as o
+    join named_orders as named on named.connection_id = o.seller_or_vendor_id and named.order_id = o.mkt_order_id
+    where o.seller_or_vendor_id in $connection_ids
     group by all
 ),
 
