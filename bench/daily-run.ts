@@ -115,12 +115,15 @@ export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, lab
 }
 
 
-/** Records the generated files in control.landed_files, as landing would have: one row per new `_file_id`. */
+/**
+ * Records the generated files in control.landed_files, as landing would have: one row per new `_file_id`, landed when
+ * its first row was (a settlement's summary row is generated after its amount lines; no raw row is older than its file).
+ */
 export async function registerFiles(wh: Warehouse): Promise<void> {
   for (const [table, source] of Object.entries(rawSources)) {
     await wh.sql.run(`
       insert into control.landed_files
-      select _file_id, any_value(_connection_id), '${source}', sha256(_file_id), _file_id, 0, count(*), max(_landed_at)
+      select _file_id, any_value(_connection_id), '${source}', sha256(_file_id), _file_id, 0, count(*), min(_landed_at)
       from ${table}
       where _file_id not in (select id from control.landed_files)
       group by _file_id`);

@@ -207,7 +207,7 @@ async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRun) {
   const keysOf = `${raw} (${rawKey.join(', ')})`;
   if (run.changedOf !== keysOf) {
     // (Made before the transaction: DuckDB reads a table made inside one more slowly.)
-    const select = `select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${run.files.map(quote).join(', ')})`;
+    const select = `select distinct ${rawKey.map((c, i) => `${c} as k${i}`).join(', ')} from ${raw} where _file_id in (${run.files.map(quote).join(', ')})${await landedSince(sql, run.files)}`;
     await sql.run(`create or replace temp table changed as ${select}`);
     run.changedOf = keysOf;
   }
@@ -233,6 +233,17 @@ async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRun) {
   } finally {
     await sql.run('drop table changed_rows');
   }
+}
+
+/**
+ * ` and _landed_at >= '…'`, the files' first landing time, when every one of them is a landed file: a raw row's
+ * _landed_at is its file's landed_at, and the scan then skips the row groups of older files (267 → 45 ms on four
+ * years of orders).
+ */
+async function landedSince(sql: DuckDBConnection, files: string[]): Promise<string> {
+  const reader = await sql.runAndReadAll(`select count(*)::integer, min(landed_at)::varchar from control.landed_files where id in (${files.map(quote).join(', ')})`);
+  const [count, since] = reader.getRowsJson()[0] as [number, string | null];
+  return count === new Set(files).size && since ? ` and _landed_at >= ${quote(since)}::timestamptz` : '';
 }
 
 /** Keys of a column this few or fewer are also given to the scans as a literal list. */

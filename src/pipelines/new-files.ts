@@ -29,8 +29,9 @@ export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFi
 export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: NewFile[], connections: PlanConnection[]) {
   const touched = new Map<string, Map<string, DateRange[] | null>>();
   if (files.length === 0) return touched;
-  await wh.sql.run(`create or replace temp table new_files (file_id varchar)`);
-  await wh.sql.run(`insert into new_files select unnest($ids::varchar[])`, { ids: listValue(files.map((f) => f.id)) }, { ids: LIST(VARCHAR) });
+  // (A raw row's _landed_at is its file's landed_at: `_landed_at >= (select min(landed_at) from new_files)` lets a scan
+  // skip the row groups landed before.)
+  await wh.sql.run(`create or replace temp table new_files as select id as file_id, landed_at from control.landed_files where id in (select unnest($ids::varchar[]))`, { ids: listValue(files.map((f) => f.id)) }, { ids: LIST(VARCHAR) });
   await wh.sql.run(`create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`, {
     ids: listValue(connections.map((c) => c.id)),
     zones: listValue(connections.map((c) => c.timezone)),

@@ -37,7 +37,7 @@ const sourceSettingsSchema = z
     maxDaysPerRequest: z.number().int().positive().optional(),
     /**
      * SQL naming the dates that newly landed rows of this source touch, as rows (connection_id, date_from, date_to)
-     * of marketplace-local dates. It reads temp tables `new_files(file_id)` and `connection_zones(connection_id, timezone)`. Without it,
+     * of marketplace-local dates. It reads temp tables `new_files(file_id, landed_at)` and `connection_zones(connection_id, timezone)`. Without it,
      * a new file of the source makes the tables it feeds rebuild every date of its connection.
      */
     touchedDates: z.string().optional(),
