@@ -1,5 +1,5 @@
 -- Settlement events with amounts by category and unit costs: one row per connection and settlement event; date per PROFIT.md.
-with settlement_rows as (
+with settlement_rows as not materialized (
     select * from staging.stg_mkt__settlement_rows
     where connection_id in $connection_ids
         -- An event's date is its posting date or its order's date, never after the posting: a window needs only
@@ -14,11 +14,11 @@ contexts as (
 
 -- The orders the rows name, as one list unnested: DuckDB then takes them for few and hashes them, probing the order
 -- lines with them, instead of hashing every order line of the history (2.1 → 1.2 s a connection's next-day window on
--- four years). It reads the rows of settlement_rows again, two columns of them: a CTE read twice is kept whole.
+-- four years). (settlement_rows is not materialized: read twice, it would be kept whole, every column of it.)
 named_orders as (
     select unnest(list(distinct {'connection_id': connection_id, 'order_id': order_id}), recursive := true)
-    from staging.stg_mkt__settlement_rows
-    where connection_id in $connection_ids and posted_at >= $from::date - interval 1 day and order_id is not null
+    from settlement_rows
+    where order_id is not null
 ),
 
 -- Keyed by connection: a statement builds several connections, and an order id is only unique within one.
