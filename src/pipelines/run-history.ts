@@ -5,17 +5,18 @@ import { modelsDir } from '../models/load-models.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
 
-/** The connections a pipeline plans for, with their marketplace timezones. */
+/**
+ * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so
+ * that a fetch running beside a build (a first load's history) reads committed rows, never inside the build's
+ * transaction.
+ */
 export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> {
-  const reader = await wh.sql.runAndReadAll(`
-    select c.id, coalesce(m.timezone, 'UTC') as timezone
-    from control.connections as c left join seeds.marketplaces as m using (marketplace_id) order by c.id`).catch(async () =>
-    // Before the first build made seeds.marketplaces: the seed file itself.
-    wh.sql.runAndReadAll(`
-      select c.id, coalesce(m.timezone, 'UTC') as timezone
-      from control.connections as c left join read_csv($seed, header=true) as m using (marketplace_id) order by c.id`, { seed: join(modelsDir, 'seeds', 'marketplaces.csv') }),
-  );
-  return reader.getRowObjectsJson() as unknown as PlanConnection[];
+  const read = (marketplaces: ReturnType<typeof kysql>) =>
+    kysql<PlanConnection>`select c.id, coalesce(m.timezone, 'UTC') as timezone
+      from control.connections as c left join ${marketplaces} as m using (marketplace_id) order by c.id`.execute(wh.db);
+  // Before the first build made seeds.marketplaces: the seed file itself.
+  const { rows } = await read(kysql`seeds.marketplaces`).catch(() => read(kysql`read_csv(${join(modelsDir, 'seeds', 'marketplaces.csv')}, header=true)`));
+  return rows;
 }
 
 /** Per (connection, table), what earlier successful windows of the pipeline tell the planner. */

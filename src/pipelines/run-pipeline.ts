@@ -21,7 +21,22 @@ export interface RunFetcher {
   /** The time fetching lives by (the run plans with it too). */
   now(): Date;
   /** Fetches and lands; returns the landing results of the documents fetched. */
-  fetch(wh: Warehouse, phase: { runId: string; pipeline: Pipeline; windows: PlannedWindow[]; now: Date; first: boolean }): Promise<LandResult[]>;
+  fetch(wh: Warehouse, phase: FetchPhase): Promise<LandResult[]>;
+}
+
+/** What one fetch of a run is for. */
+export interface FetchPhase {
+  runId: string;
+  pipeline: Pipeline;
+  windows: PlannedWindow[];
+  now: Date;
+  /** The run's first fetch (it resumes what a killed run left in flight). */
+  first: boolean;
+  /**
+   * Documents land only once this settles: a first load's history downloads while its first stage builds, and lands
+   * after it. Until then the fetch writes only through the control connection.
+   */
+  landAfter?: Promise<void>;
 }
 
 export interface RunPipelineOptions {
@@ -37,7 +52,7 @@ export interface RunPipelineOptions {
   /**
    * Leave publishing to the caller, which runs several pipelines and publishes once after them (`mktdata run`): every
    * snapshot is then the state before the command or after it. Only a first load's first stage is still published
-   * on its own, before its second stage is fetched.
+   * on its own, before its second stage lands.
    */
   deferPublish?: boolean;
 }
@@ -85,7 +100,7 @@ async function lateWindowsOf(wh: Warehouse, pipeline: Pipeline, files: NewFile[]
 /**
  * One run of a pipeline: land what waits in landing/, plan, fetch what the windows need (with the live
  * connectors), rebuild exactly the planned windows (first stages first, fetched, built and published before the
- * second stages are fetched), publish, and record a row per (connection, table, window).
+ * second stages land; their history downloads meanwhile), publish, and record a row per (connection, table, window).
  */
 export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: RunPipelineOptions = {}): Promise<RunSummary> {
   const now = options.now ?? options.fetcher?.now() ?? new Date();
@@ -111,33 +126,45 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   let published = false;
   let unpublished = false;
   const phases = [rows.filter(early), rows.filter((w) => !early(w))];
-  for (const [index, phase] of phases.entries()) {
-    let keyed = index === 0 ? [...taken] : [];
-    if (index === 1 && options.fetcher && phase.length > 0) {
-      landedResults.push(...(await options.fetcher.fetch(wh, { runId, pipeline, windows: phase, now, first: false })));
-      const fetched = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
-      const late = await lateWindowsOf(wh, pipeline, fetched, rows, now);
-      await insertWindows(wh, runId, pipeline.name, late);
-      rows.push(...late);
-      phase.push(...late);
-      keyed = fetched.map((f) => f.id);
-      for (const id of keyed) taken.add(id);
+  // The first stages' history downloads while they build and publish (with many connections, their builds take a
+  // while), and lands after them.
+  let firstStageBuilt = () => {};
+  const landAfter = new Promise<void>((done) => (firstStageBuilt = done));
+  const history = options.fetcher && phases[1]!.length > 0 ? settled(options.fetcher.fetch(wh, { runId, pipeline, windows: [...phases[1]!], now, first: false, landAfter })) : null;
+  try {
+    for (const [index, phase] of phases.entries()) {
+      let keyed = index === 0 ? [...taken] : [];
+      if (index === 1 && history) {
+        firstStageBuilt();
+        landedResults.push(...(await history).value());
+        const fetched = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
+        const late = await lateWindowsOf(wh, pipeline, fetched, rows, now);
+        await insertWindows(wh, runId, pipeline.name, late);
+        rows.push(...late);
+        phase.push(...late);
+        keyed = fetched.map((f) => f.id);
+        for (const id of keyed) taken.add(id);
+      }
+      if (phase.length === 0 && keyed.length === 0) continue;
+      // Upstream models run in the first phase, and in a later one those that the fetched files change.
+      const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed));
+      if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
+      const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
+      await recordResults(wh, runId, phase, results);
+      if (results.some((r) => r.status === 'success')) unpublished = true;
+      // A first load's first stage is readable before the second stage lands.
+      const firstStageDone = index === 0 && firstLoading.size > 0 && phases[1]!.length > 0;
+      if (unpublished && firstStageDone) {
+        await publish(wh);
+        published = true;
+        unpublished = false;
+      }
+      await setStages(wh, phase, index === 0 ? phases[1]! : []);
     }
-    if (phase.length === 0 && keyed.length === 0) continue;
-    // Upstream models run in the first phase, and in a later one those that the fetched files change.
-    const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed));
-    if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
-    const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
-    await recordResults(wh, runId, phase, results);
-    if (results.some((r) => r.status === 'success')) unpublished = true;
-    // A first load's first stage is readable before the second stage is fetched.
-    const firstStageDone = index === 0 && firstLoading.size > 0 && phases[1]!.length > 0;
-    if (unpublished && firstStageDone) {
-      await publish(wh);
-      published = true;
-      unpublished = false;
-    }
-    await setStages(wh, phase, index === 0 ? phases[1]! : []);
+  } finally {
+    // Whatever ended the first stage, the history's documents land, and the fetch ends before the run does.
+    firstStageBuilt();
+    await history;
   }
   // (A snapshot an earlier, killed run left behind is brought up to date too.)
   if (!options.deferPublish && (unpublished || (await snapshotBehind(wh)))) {
@@ -175,3 +202,15 @@ export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): P
 }
 
 export { addDays, localClock };
+
+/** A promise that never rejects (so that nothing is left unhandled while it runs unawaited), unwrapped later. */
+function settled<T>(promise: Promise<T>): Promise<{ value(): T }> {
+  return promise.then(
+    (value) => ({ value: () => value }),
+    (error: unknown) => ({
+      value: () => {
+        throw error;
+      },
+    }),
+  );
+}

@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
 import { landAndArchive, landDocuments, type WaitingDocument } from '../../pipelines/landing.ts';
-import type { Pipeline } from '../../pipelines/pipeline-config.ts';
 import { planConnections } from '../../pipelines/run-history.ts';
-import type { PlannedWindow } from '../../pipelines/plan.ts';
-import type { RunFetcher } from '../../pipelines/run-pipeline.ts';
+import type { FetchPhase, RunFetcher } from '../../pipelines/run-pipeline.ts';
 import { appCredentials } from '../config.ts';
 import type { Connectors } from '../connectors.ts';
 import { readAllCredentials, type Api, type Credentials } from '../credentials.ts';
@@ -79,7 +77,7 @@ async function settleDownloaded(wh: Warehouse, request: FetchRequest, connection
 export function connectorFetcher(connectors: Connectors, options: FetcherOptions = {}): RunFetcher {
   return {
     now: () => new Date(connectors.clock.now()),
-    async fetch(wh, phase: { runId: string; pipeline: Pipeline; windows: PlannedWindow[]; now: Date; first: boolean }) {
+    async fetch(wh, phase: FetchPhase) {
       const live = await liveConnections(wh, connectors, options.onWarning);
       if (live.size === 0) return [];
       const inPipeline = (r: FetchRequest) => r.source in phase.pipeline.sources && live.has(r.connectionId);
@@ -115,6 +113,7 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
       };
       const all = [...open, ...created];
       const land = async (documents: WaitingDocument[]) => {
+        await phase.landAfter;
         const started = performance.now();
         const results = await landDocuments(wh, documents);
         options.onLanded?.(results, performance.now() - started);
