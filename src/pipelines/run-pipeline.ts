@@ -34,7 +34,8 @@ export interface FetchPhase {
   first: boolean;
   /**
    * Documents land only once this settles: a first load's history downloads while its first stage builds, and lands
-   * after it. Until then the fetch writes only through the control connection.
+   * after it. Until then the fetch uses only the control connection (`wh.db`), never `wh.sql`, whose transactions
+   * the build holds.
    */
   landAfter?: Promise<void>;
 }

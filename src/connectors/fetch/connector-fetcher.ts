@@ -121,7 +121,11 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
       };
       const execute = { wh, clock: connectors.clock, contextOf, land, onFetched: options.onFetched, onDownloaded: options.onDownloaded };
       const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
-      results.push(...(await executeFetches(execute, all.filter((r) => runsLast.has(r.source)))));
+      // The last ones read what landed (the seller's listings), through the warehouse's connection: after the build
+      // this fetch runs beside, even when nothing before them had a document to land.
+      const last = all.filter((r) => runsLast.has(r.source));
+      if (last.length > 0) await phase.landAfter;
+      results.push(...(await executeFetches(execute, last)));
       return results;
     },
   };
