@@ -84,14 +84,11 @@ export async function benchFetch(log: (message: string) => void) {
     await setCredentials(a.wh, us.id, { api: 'sp-api', refreshToken: granted.sp, sellingPartnerId: us.sellerId });
     if (granted.ads) await setCredentials(a.wh, us.id, { api: 'ads', refreshToken: granted.ads.token, profileId: granted.ads.profile });
     const connectors = new Connectors(loadConnectorConfig(a.home, fake.env), fake.clock);
-    const live = { clock: fake.clock, fetcher: connectorFetcher(connectors, {
-        onDownloaded: () => downloads.push(performance.now()),
-        onLanded: (_results, ms) => {
-          landingMs += ms;
-          landings.push(performance.now() - ms);
-        },
-      }),
+    const onLanded = (_results: unknown, ms: number) => {
+      landingMs += ms;
+      landings.push(performance.now() - ms);
     };
+    const live = { clock: fake.clock, fetcher: connectorFetcher(connectors, { onDownloaded: () => downloads.push(performance.now()), onLanded }) };
     const pipeline = loadPipelines().find((p) => p.name === 'profit')!;
     const now = new Date(live.clock.now());
     const phases: Phase[] = [];
