@@ -5,6 +5,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
 import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
+import { replaceRows } from '../models/tables.ts';
 import { isPublished, unpublishedChanges } from './changes.ts';
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
@@ -88,9 +89,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
           if (!before || change === 'whole' || !model.config.window) {
             await sql.run(`create or replace table ${target} as select * from ${model.id}`);
           } else {
-            const replaced = windowRows(model, change!);
-            await sql.run(`delete from ${target} where ${replaced}`);
-            await sql.run(`insert into ${target} select * from ${model.id} where ${replaced} order by ${model.config.window.date_column}`);
+            await replaceRows(sql, target, model.id, windowRows(model, change!), model.config.window.date_column);
           }
           const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
           tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
