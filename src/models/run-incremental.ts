@@ -3,7 +3,7 @@ import { recordChange } from '../publish/changes.ts';
 import { allDates, mergeRanges, quote, windowRows, type DateRange } from './date-ranges.ts';
 import type { Model } from './load-models.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
-import { columnDdl, countRows, describe, inTransaction, tableColumns, tableMatches } from './tables.ts';
+import { columnDdl, countRows, describe, inTransaction, replaceRows, tableColumns, tableMatches } from './tables.ts';
 
 /** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
 export interface SliceConnection {
@@ -115,26 +115,38 @@ export async function runIncremental(sql: DuckDBConnection, model: Model, connec
   }
 }
 
-/** Deletes (or creates the table without) the slices' rows and writes them again; call it in a transaction. */
+/**
+ * Deletes (or creates the table without) the slices' rows and writes them again, or, for a window that holds a small
+ * part of the table, writes only the rows that differ from those it held; call it in a transaction.
+ */
 async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[], create: boolean) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
   // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
-  const insert = `insert into ${model.id} by name select * from (${model.sql}) where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
+  const insert = (table: string) => `insert into ${table} by name select * from (${model.sql}) where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
   const changed = slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges }));
   const replaced = windowRows(model, changed);
   // Every date of every connection sliced: the next publish copies the table rather than replacing its rows.
   const everyDate = slices.every((s) => s.ranges.some((r) => r.from <= allDates.from && r.to >= allDates.to));
   const windows: WindowResult[] = [];
+  // A window that holds a small part of the table (a daily run's) mostly gets back the rows it had: they are made
+  // aside, and only those that differ are written (replaceRows; 2 s of a next-day run's 19 on two years).
+  const aside = !create && !everyDate && (await countRows(sql, `(select 1 from ${model.id} where ${replaced})`)) * 2 < (await countRows(sql, model.id));
+  const into = aside ? 'window_rows' : model.id;
   if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
+  else if (aside) await sql.run(`create or replace temp table window_rows as select * from ${model.id} limit 0`);
   else await sql.run(`delete from ${model.id} where ${replaced}`);
   for (const batch of batchesOf(model, slices)) {
     const ids = batch.map((s) => s.connection.connection_id);
     for (const range of batch[0]!.ranges) {
-      const result = await sql.run(inline(insert, { ...batch[0]!.connection, connection_ids: ids, ...range }));
+      const result = await sql.run(inline(insert(into), { ...batch[0]!.connection, connection_ids: ids, ...range }));
       if (batch.length === 1) windows.push({ connectionId: ids[0]!, ...range, rows: Number(result.rowsChanged) });
-      else windows.push(...(await rowsByConnection(sql, model, ids, range)));
+      else windows.push(...(await rowsByConnection(sql, model, into, ids, range)));
     }
+  }
+  if (aside) {
+    await replaceRows(sql, model.id, 'window_rows', replaced, dateColumn);
+    await sql.run('drop table window_rows');
   }
   await recordChange(sql, model, create || everyDate ? 'whole' : changed);
   // Only the replaced rows: every other row was checked when it was written.
@@ -142,11 +154,11 @@ async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[
   return { windows, findings };
 }
 
-/** The rows a batch's statement wrote for each of its connections in a range. */
-async function rowsByConnection(sql: DuckDBConnection, model: Model, ids: string[], range: DateRange): Promise<WindowResult[]> {
+/** The rows a batch's statement wrote into `table` for each of its connections in a range. */
+async function rowsByConnection(sql: DuckDBConnection, model: Model, table: string, ids: string[], range: DateRange): Promise<WindowResult[]> {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   const reader = await sql.runAndReadAll(inline(`
-    select ${connectionColumn}, count(*)::bigint from ${model.id}
+    select ${connectionColumn}, count(*)::bigint from ${table}
     where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date group by all`, { connection_ids: ids, ...range }));
   const counts = new Map(reader.getRowsJson().map(([id, n]) => [String(id), Number(n)]));
   return ids.map((connectionId) => ({ connectionId, ...range, rows: counts.get(connectionId) ?? 0 }));
