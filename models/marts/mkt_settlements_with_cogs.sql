@@ -43,7 +43,6 @@ events as (
         merchant_adjustment_item_id,
         sku,
         posted_at,
-        md5(concat_ws('|', settlement_id, transaction_type, coalesce(order_id, ''), coalesce(adjustment_id, ''), coalesce(shipment_id, ''), coalesce(order_item_code, ''), coalesce(merchant_adjustment_item_id, ''), coalesce(sku, ''), posted_at)) as settlement_event_id,
         any_value(merchant_order_id) as merchant_order_id,
         any_value(fulfillment_id) as fulfillment_id,
         any_value(currency) as currency,
@@ -83,6 +82,8 @@ events as (
 dated as (
     select
         events.*,
+        -- (Of the event, not of each of its rows: a third as many hashes.)
+        md5(concat_ws('|', events.settlement_id, events.transaction_type, coalesce(events.order_id, ''), coalesce(events.adjustment_id, ''), coalesce(events.shipment_id, ''), coalesce(events.order_item_code, ''), coalesce(events.merchant_adjustment_item_id, ''), coalesce(events.sku, ''), events.posted_at)) as settlement_event_id,
         timezone($timezone, events.posted_at)::date as posted_date,
         if(events.order_dated and order_dates.order_date is not null, order_dates.order_date, timezone($timezone, events.posted_at)::date) as event_date,
         if(events.order_dated and order_dates.order_date is not null, 'order', 'posting') as date_basis,
