@@ -1,4 +1,5 @@
 import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -42,6 +43,47 @@ function diskFull(error: unknown): string | undefined {
   return String((error as Error)?.message ?? error).split('\n').find((line) => saying.test(line))?.trim();
 }
 
+/** A copy of the published snapshot started ahead of a publish, by home folder (see copySnapshotAhead). */
+const aheadCopies = new Map<string, { snapshotId: string; path: string; copied: Promise<boolean> }>();
+
+/**
+ * Starts copying the published snapshot in the background, for the next publish to start from: the copy grows with
+ * history (0.3 s of a next-day run on two years of the bench, 0.85 s on four) and is then made while the models run.
+ * Does nothing when the publish could not start from the snapshot, or a copy is under way. The next publish takes the
+ * copy when the snapshot is still the one copied, else deletes it; discardSnapshotAhead deletes one no publish took.
+ */
+export async function copySnapshotAhead(wh: Warehouse): Promise<void> {
+  if (aheadCopies.has(wh.home.root)) return;
+  const previous = await startingPoint(wh);
+  if (!previous) return;
+  const path = join(wh.home.publishedDir, `.next-${randomUUID()}.duckdb`);
+  // (A failed copy is deleted and the publish copies again: its own error is the one to report.)
+  const copied = copyFile(wh.home.published, path, constants.COPYFILE_FICLONE).then(
+    () => true,
+    () => (rmSync(path, { force: true }), false),
+  );
+  aheadCopies.set(wh.home.root, { snapshotId: previous.snapshotId, path, copied });
+}
+
+/** Deletes the copy copySnapshotAhead started, when no publish took it. */
+export async function discardSnapshotAhead(wh: Warehouse): Promise<void> {
+  const ahead = aheadCopies.get(wh.home.root);
+  if (!ahead) return;
+  aheadCopies.delete(wh.home.root);
+  await ahead.copied;
+  rmSync(ahead.path, { force: true });
+}
+
+/** The copy made ahead when it is of `snapshotId` and whole, else null (a copy of another one is deleted). */
+async function takeAheadCopy(wh: Warehouse, snapshotId: string | undefined): Promise<string | null> {
+  const ahead = aheadCopies.get(wh.home.root);
+  if (!ahead) return null;
+  aheadCopies.delete(wh.home.root);
+  if ((await ahead.copied) && ahead.snapshotId === snapshotId) return ahead.path;
+  rmSync(ahead.path, { force: true });
+  return null;
+}
+
 let publishes = 0;
 /** How many snapshots this process has published: what depends on the published state is cached by it. */
 export const publishCount = () => publishes;
@@ -57,22 +99,23 @@ export const publishCount = () => publishes;
 export async function publish(wh: Warehouse): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
-  // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind; no reader opened them.
-  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-') || f.startsWith('.manifest-'))) {
-    rmSync(join(home.publishedDir, stale), { force: true });
-  }
-  const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const built = await builtTables(wh);
   const changes = await unpublishedChanges(sql);
   // A build that replaced every table whole gains nothing from the last snapshot.
   const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
   const previous = everyTableReplaced ? null : await startingPoint(wh);
+  const ahead = await takeAheadCopy(wh, previous?.snapshotId);
+  // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind; no reader opened them.
+  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-') || f.startsWith('.manifest-'))) {
+    if (join(home.publishedDir, stale) !== ahead) rmSync(join(home.publishedDir, stale), { force: true });
+  }
+  const next = ahead ?? join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const tables: PublishResult['tables'] = [];
   const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
   let result: PublishResult;
   try {
     // A copy-on-write clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
-    if (previous) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
+    if (previous && !ahead) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
     // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
     await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
     try {

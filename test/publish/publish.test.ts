@@ -6,7 +6,7 @@ import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { loadModels } from '../../src/models/load-models.ts';
 import { runModels } from '../../src/models/run-models.ts';
-import { publish } from '../../src/publish/publish.ts';
+import { copySnapshotAhead, discardSnapshotAhead, publish } from '../../src/publish/publish.ts';
 import { withSnapshot } from '../../src/publish/open-snapshot.ts';
 import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
 
@@ -80,6 +80,35 @@ describe('publish', () => {
     const rebuilt = await publish(wh);
     expect(rebuilt.incremental).toBe(false);
     await expectSameAsWarehouse(rebuilt.tables.map((t) => t.name));
+  });
+
+  it('starts from a copy of the last snapshot made while the models ran, and never from a copy of another one', async () => {
+    const files = () => readdirSync(home.publishedDir).sort();
+    // The copy starts before the models run; the publish after them takes it.
+    await copySnapshotAhead(wh);
+    const more = [{ 'amazon-order-id': 'N-1', 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '2', currency: 'USD' }];
+    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'more.tsv', more));
+    await runModels(wh, { from: '2026-03-02', to: '2026-03-02' });
+    const second = await publish(wh);
+    expect(second.incremental).toBe(true);
+    // 50 order lines on March 1st and the new one.
+    expect(await published(home, `select count(*)::int as n from mkt_order_items_with_cogs`)).toEqual([{ n: 51 }]);
+    await expectSameAsWarehouse(second.tables.map((t) => t.name));
+    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
+
+    // A snapshot changed after it was copied: the copy is deleted, and every table is copied from the warehouse.
+    await copySnapshotAhead(wh);
+    utimesSync(home.published, new Date(), new Date(Date.now() + 5_000));
+    await runModels(wh, { from: '2026-03-02', to: '2026-03-02' });
+    const third = await publish(wh);
+    expect(third.incremental).toBe(false);
+    await expectSameAsWarehouse(third.tables.map((t) => t.name));
+    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
+
+    // A run that publishes nothing deletes its copy (once it is whole).
+    await copySnapshotAhead(wh);
+    await discardSnapshotAhead(wh);
+    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
   });
 
   /** Every published table holds exactly the warehouse's rows (as multisets). */
