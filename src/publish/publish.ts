@@ -1,4 +1,4 @@
-import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -49,13 +49,18 @@ const aheadCopies = new Map<string, { snapshotId: string; path: string; copied: 
 /**
  * Starts copying the published snapshot in the background, for the next publish to start from: the copy grows with
  * history (0.3 s of a next-day run on two years of the bench, 0.85 s on four) and is then made while the models run.
- * Does nothing when the publish could not start from the snapshot, or a copy is under way. The next publish takes the
- * copy when the snapshot is still the one copied, else deletes it; discardSnapshotAhead deletes one no publish took.
+ * Does nothing when the publish could not start from the snapshot, a copy is under way, or the disk is nearly full.
+ * The next publish takes the copy when the snapshot is still the one copied, else deletes it; discardSnapshotAhead
+ * deletes one no publish took.
  */
 export async function copySnapshotAhead(wh: Warehouse): Promise<void> {
   if (aheadCopies.has(wh.home.root)) return;
   const previous = await startingPoint(wh);
   if (!previous) return;
+  // With less room than twice the snapshot, the copy waits for the publish: made now, it could take the space the
+  // models' own writes need, and a full disk would then fail the models rather than only the publish.
+  const { bavail, bsize } = statfsSync(wh.home.publishedDir);
+  if (bavail * bsize < 2 * previous.file.size) return;
   const path = join(wh.home.publishedDir, `.next-${randomUUID()}.duckdb`);
   // (A failed copy is deleted and the publish copies again: its own error is the one to report.)
   const copied = copyFile(wh.home.published, path, constants.COPYFILE_FICLONE).then(
