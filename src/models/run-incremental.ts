@@ -122,8 +122,11 @@ export async function runIncremental(sql: DuckDBConnection, model: Model, connec
 async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[], create: boolean) {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
   // Each slice's rows are written in date order, so that replacing a recent window later deletes from only the
-  // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest.
-  const insert = (table: string) => `insert into ${table} by name select * from (${model.sql}) where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date order by ${dateColumn}`;
+  // few row groups that hold it (a checkpoint rewrites every row group with deleted rows) and readers skip the rest;
+  // rows made aside are not sorted (replaceRows writes those that differ in date order).
+  const insert = (table: string) =>
+    `insert into ${table} by name select * from (${model.sql}) where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date` +
+    (table === model.id ? ` order by ${dateColumn}` : '');
   const changed = slices.map((s) => ({ connectionId: s.connection.connection_id, ranges: s.ranges }));
   const replaced = windowRows(model, changed);
   // Every date of every connection sliced: the next publish copies the table rather than replacing its rows.
