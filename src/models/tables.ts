@@ -55,7 +55,7 @@ export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promis
  * Both tables have the same columns in the same order; the rows written go in `orderBy` order. Call it in a transaction.
  */
 export async function replaceRows(sql: DuckDBConnection, target: string, source: string, where: string, orderBy: string): Promise<void> {
-  await sql.run(`create or replace temp table fresh_row_hashes as select hash(r) as h from ${source} as r where ${where}`);
+  await sql.run(`create or replace temp table fresh_row_hashes as select r.rowid as id, hash(r) as h from ${source} as r where ${where}`);
   await sql.run(`create or replace temp table stale_row_hashes as select r.rowid as id, hash(r) as h from ${target} as r where ${where}`);
   const reader = await sql.runAndReadAll(`
     select (select count(*) = count(distinct h) from fresh_row_hashes) and (select count(*) = count(distinct h) from stale_row_hashes)`);
@@ -65,8 +65,8 @@ export async function replaceRows(sql: DuckDBConnection, target: string, source:
   } else {
     await sql.run(`delete from ${target} where rowid in (select id from stale_row_hashes anti join fresh_row_hashes using (h))`);
     await sql.run(`
-      insert into ${target} select * from ${source} as r
-      where (${where}) and hash(r) in (select h from fresh_row_hashes anti join stale_row_hashes using (h))
+      insert into ${target} select * from ${source}
+      where rowid in (select id from fresh_row_hashes anti join stale_row_hashes using (h))
       order by ${orderBy}`);
   }
   // (Not in a `finally`: after a failed statement the transaction takes no other, and the failure must be the one
