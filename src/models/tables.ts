@@ -52,7 +52,8 @@ export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promis
  * commit that stores the row groups they changed). Rows are told apart by the hash of the whole row; when either
  * side has two rows with one hash (the same row twice, or two that collide), every row there is replaced instead.
  * (A changed row is missed only when its 64-bit hash equals that of a row it does not equal in the same window.)
- * Both tables have the same columns in the same order; the rows written go in `orderBy` order. Call it in a transaction.
+ * Both tables have the same columns in the same order, and `source` is a table (its rows are written by rowid); the
+ * rows written go in `orderBy` order. Call it in a transaction.
  */
 export async function replaceRows(sql: DuckDBConnection, target: string, source: string, where: string, orderBy: string): Promise<void> {
   await sql.run(`create or replace temp table fresh_row_hashes as select r.rowid as id, hash(r) as h from ${source} as r where ${where}`);

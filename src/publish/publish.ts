@@ -72,14 +72,10 @@ export async function copySnapshotAhead(wh: Warehouse): Promise<void> {
 
 /** Deletes the copy copySnapshotAhead started, when no publish took it. */
 export async function discardSnapshotAhead(wh: Warehouse): Promise<void> {
-  const ahead = aheadCopies.get(wh.home.root);
-  if (!ahead) return;
-  aheadCopies.delete(wh.home.root);
-  await ahead.copied;
-  rmSync(ahead.path, { force: true });
+  await takeAheadCopy(wh, undefined);
 }
 
-/** The copy made ahead when it is of `snapshotId` and whole, else null (a copy of another one is deleted). */
+/** The copy made ahead when it is of `snapshotId` and whole, else null (any other copy is deleted, once whole). */
 async function takeAheadCopy(wh: Warehouse, snapshotId: string | undefined): Promise<string | null> {
   const ahead = aheadCopies.get(wh.home.root);
   if (!ahead) return null;
