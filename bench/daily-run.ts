@@ -132,9 +132,10 @@ export async function registerFiles(wh: Warehouse): Promise<void> {
 
 /**
  * A day's files per connection (by default the day after the generated two years): an orders report of the last 28
- * days (the lines bought in the 27 days before, those unshipped now shipped, and the day's new orders, copies of the
- * day before's), a settlement of the newly shipped lines, and a day of traffic and of each ads report (copies of the
- * day before's rows).
+ * days (the lines bought in the 27 days before, those of the last two days unshipped now shipped, and the day's new
+ * orders, copies of the day before's), a settlement of the newly shipped lines, and a day of traffic and of each ads
+ * report (copies of the day before's rows). (The generator leaves every 20th order unshipped at any age; an order
+ * ships within days, so the older ones stay as they were, like the rest of the 27 days.)
  */
 export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void> {
   const previous = addDays(day, -1);
@@ -150,11 +151,11 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
       qualify row_number() over (partition by _connection_id, amazon_order_id, sku order by _landed_at desc, _line_number) = 1
     ),
     delivered as (
-      select * replace (
-        if(order_status = 'Unshipped', 'Shipped', order_status) as order_status,
-        if(item_status = 'Unshipped', 'Shipped', item_status) as item_status,
-        if(order_status = 'Unshipped', ${shippedAt}, last_updated_date) as last_updated_date)
-      from current
+      select * exclude (shipping) replace (
+        if(shipping, 'Shipped', order_status) as order_status,
+        if(shipping and item_status = 'Unshipped', 'Shipped', item_status) as item_status,
+        if(shipping, ${shippedAt}, last_updated_date) as last_updated_date)
+      from (select *, order_status = 'Unshipped' and purchase_date > ${cutoff} - interval 2 day as shipping from current)
       union all by name
       select * replace (amazon_order_id || '-${day}' as amazon_order_id, purchase_date + interval 1 day as purchase_date, last_updated_date + interval 1 day as last_updated_date)
       from current

@@ -184,6 +184,7 @@ export interface PipelineTables {
     retried: Generated<boolean>;
   };
   'control.pipeline_files': { pipeline: string; file_id: string; run_id: string };
+  'control.model_inputs': { model: string; fingerprint: string };
 }
 
 /** A request the live connectors make upstream, from planned to landed (migration 006). */

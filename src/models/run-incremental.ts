@@ -72,14 +72,23 @@ function batchesOf(model: Model, slices: Slice[]): Slice[][] {
  * upstream model failed for them) are not run. `whole`, or a table whose columns no longer match the `.yml`,
  * rebuilds every connection's every date.
  */
-export async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, excluded: ReadonlySet<string>) {
+export async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, excluded: ReadonlySet<string>, changed?: Map<string, DateRange[]>) {
   await checkColumns(sql, model);
   // A table with other columns than the .yml is rebuilt whole; a missing one is created and gets the ranges asked for.
   const exists = (await tableColumns(sql, model.id)) !== undefined;
   const rebuild = ranges === 'whole' || (exists && !(await tableMatches(sql, model)));
   const create = rebuild || !exists;
+  if (rebuild) return buildSlices(sql, model, connections, 'whole', create, excluded);
+  if (create || !changed) return buildSlices(sql, model, connections, ranges, create, excluded);
+  const outcome = await buildSlices(sql, model, connections, changed, create, excluded);
+  // The windows asked for, with the rows they hold now: those of the dates not rebuilt are as they were.
+  const failed = new Set(outcome.unbuilt.map((u) => u.connectionId));
+  return { ...outcome, windows: await heldRows(sql, model, new Map([...ranges].filter(([id]) => !failed.has(id)))) };
+}
+
+async function buildSlices(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, create: boolean, excluded: ReadonlySet<string>) {
   const slices = connections
-    .map((connection) => ({ connection, ranges: rebuild ? [allDates] : mergeRanges((ranges as Map<string, DateRange[]>).get(connection.connection_id) ?? []) }))
+    .map((connection) => ({ connection, ranges: ranges === 'whole' ? [allDates] : mergeRanges(ranges.get(connection.connection_id) ?? []) }))
     .filter((slice) => slice.ranges.length > 0);
   // A rebuilt table holds every connection: one whose upstream rows failed is built from the rows they kept.
   const wanted = create ? slices : slices.filter((s) => !excluded.has(s.connection.connection_id));
@@ -155,6 +164,20 @@ async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[
   // Only the replaced rows: every other row was checked when it was written.
   const findings = await runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
   return { windows, findings };
+}
+
+/** The rows the model's table holds in each connection's ranges, a statement per distinct range. */
+async function heldRows(sql: DuckDBConnection, model: Model, ranges: Map<string, DateRange[]>): Promise<WindowResult[]> {
+  const byRange = new Map<string, { range: DateRange; ids: string[] }>();
+  for (const [id, list] of ranges) {
+    for (const range of mergeRanges(list)) {
+      const key = `${range.from}/${range.to}`;
+      byRange.set(key, { range, ids: [...(byRange.get(key)?.ids ?? []), id] });
+    }
+  }
+  const windows: WindowResult[] = [];
+  for (const { range, ids } of byRange.values()) windows.push(...(await rowsByConnection(sql, model, model.id, ids, range)));
+  return windows;
 }
 
 /** The rows a batch's statement wrote into `table` for each of its connections in a range. */

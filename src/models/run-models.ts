@@ -6,6 +6,7 @@ import { recordChange } from '../publish/changes.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
 import { loadMacros, loadModels, type Model } from './load-models.ts';
 import { allDates, quote, type DateRange } from './date-ranges.ts';
+import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from './model-inputs.ts';
 import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
 import { columnDdl, countRows, describe, inTransaction, tableColumns } from './tables.ts';
 
@@ -40,6 +41,12 @@ export interface RunWork {
   /** Keyed models (`increment`), run for the keys of these newly landed files. */
   keyed: Set<string>;
   newFiles: string[];
+  /**
+   * Windowed models whose routine windows need only some dates while their other inputs are as at their last build
+   * by a pipeline run (model-inputs.ts): those dates per connection, to which the dates their windowed upstream
+   * models replace are added.
+   */
+  changed?: Map<string, Map<string, DateRange[]>>;
 }
 
 /**
@@ -59,7 +66,7 @@ export interface ModelResult {
   ms: number;
 }
 
-type Outcome = Pick<ModelResult, 'rows' | 'windows' | 'unbuilt' | 'findings'>;
+type Outcome = Pick<ModelResult, 'rows' | 'windows' | 'unbuilt' | 'findings'> & { fingerprint?: string };
 
 /** Runs the models in dependency order; never throws for a model's failure, it reports it. */
 export async function runModels(wh: Warehouse, options: RunOptions = {}): Promise<ModelResult[]> {
@@ -87,6 +94,9 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   // Looked up once per run, when the first incremental model needs them (seeds may be built before).
   let connections: Promise<SliceConnection[]> | undefined;
   const keyedRun: KeyedRun = { files: work?.newFiles ?? [], keyed: new Set() };
+  const byId = new Map(all.map((m) => [m.id, m]));
+  // Per windowed model run, the dates it replaced per connection (its readers replace them too).
+  const replaced = new Map<string, Map<string, DateRange[]>>();
   for (const [index, model] of models.entries()) {
     options.onModel?.(model, index, models.length);
     const started = Date.now();
@@ -101,13 +111,14 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       // another's rows is rebuilt whole when that one was.
       const reads = model.config.increment?.reads;
       const whole = (work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window) || (reads !== undefined && !keyedRun.keyed.has(reads));
-      const outcome: Outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
+      const { fingerprint, ...outcome }: Outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
         : model.config.increment && !whole ? await runKeyed(wh.sql, model, keyedRun)
-        : model.config.window ? await runIncremental(wh.sql, model, await (connections ??= sliceConnections(wh.sql)), whole ? 'whole' : windowsOf(model, options, await connections),
-          new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])))
+        : model.config.window ? await runWindowed(wh.sql, model, whole, await (connections ??= sliceConnections(wh.sql)))
         : model.config.materialized === 'view' ? await runView(wh.sql, model)
         : await runTable(wh.sql, model);
       const unbuilt = outcome.unbuilt?.length ? outcome.unbuilt : undefined;
+      // A pipeline run's build keeps its fingerprint; a build outside one forgets it (it may have used other inputs).
+      if (model.config.window && !unbuilt && (!work || fingerprint)) await keepFingerprint(wh.sql, model.id, fingerprint);
       if (!unbuilt) {
         report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started });
         continue;
@@ -123,6 +134,27 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     }
   }
   return results;
+
+  /**
+   * A windowed model's run: its windows, or only the dates `work.changed` names and those its windowed upstream
+   * models replaced, when its inputs' fingerprint is the one kept at its last build by a pipeline run.
+   */
+  async function runWindowed(sql: DuckDBConnection, model: Model, whole: boolean, connections: SliceConnection[]): Promise<Outcome> {
+    const ranges = whole ? 'whole' : windowsOf(model, options, connections);
+    const changed = whole ? undefined : work?.changed?.get(model.id);
+    const fingerprint = changed && (await inputsFingerprint(sql, behind(model, byId), macros));
+    const compute = changed && fingerprint === (await storedFingerprint(sql, model.id)) ? withUpstream(changed, model.deps.map((dep) => replaced.get(dep))) : undefined;
+    const outcome = await runIncremental(sql, model, connections, ranges, new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])), compute);
+    replaced.set(model.id, compute ?? (ranges === 'whole' ? new Map(connections.map((c) => [c.connection_id, [allDates]])) : ranges));
+    return { ...outcome, fingerprint };
+  }
+}
+
+/** `changed` with the dates of upstream replacements added, per connection. */
+function withUpstream(changed: Map<string, DateRange[]>, upstream: (Map<string, DateRange[]> | undefined)[]): Map<string, DateRange[]> {
+  const all = new Map([...changed].map(([id, ranges]) => [id, [...ranges]]));
+  for (const [id, ranges] of upstream.flatMap((m) => [...(m ?? [])])) all.set(id, [...(all.get(id) ?? []), ...ranges]);
+  return all;
 }
 
 /** The ranges to replace per connection: the work's, or the build's one window for every connection. */

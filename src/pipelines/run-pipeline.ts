@@ -88,7 +88,7 @@ export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?
     touched,
     retries,
   });
-  return { windows, files, retries };
+  return { windows, files, retries, touched };
 }
 
 /** LATE_DATA windows for files landed after the run was planned, beyond every window it planned. */
@@ -119,7 +119,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const early = (w: PlannedWindow) => w.stage === 'FIRST_STAGE' || !firstLoading.has(w.connectionId);
   if (options.fetcher) landedResults.push(...(await options.fetcher.fetch(wh, { runId, pipeline, windows: first.windows.filter(early), now, first: true })));
   // Documents fetched for the first phase may touch dates beyond its windows: plan again with them.
-  const { windows, files, retries } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill }) : first;
+  const { windows, files, retries, touched } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill }) : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
   await insertWindows(wh, runId, pipeline.name, rows);
   // The publish that follows starts from a copy of the last snapshot: it is made while the models run.
@@ -150,7 +150,8 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       }
       if (phase.length === 0 && keyed.length === 0) continue;
       // Upstream models run in the first phase, and in a later one those that the fetched files change.
-      const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed));
+      // (The first phase's routine windows rebuild what the files planned with touch; a later phase's, every date.)
+      const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed), { pipeline, dates: index === 0 ? touched : undefined });
       if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
       const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
       await recordResults(wh, runId, phase, results);

@@ -4,7 +4,9 @@ import { findSource } from '../ingest/sources/index.ts';
 import type { Model } from '../models/load-models.ts';
 import type { DateRange } from '../models/date-ranges.ts';
 import type { RunWork } from '../models/run-models.ts';
-import type { PlannedWindow } from './plan.ts';
+import { behind } from '../models/model-inputs.ts';
+import type { Pipeline } from './pipeline-config.ts';
+import { subtractRanges, type PlannedWindow, type PlanInput, type WindowKind } from './plan.ts';
 
 const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };
 
@@ -14,12 +16,25 @@ export type Upstream = 'all' | 'none' | ReadonlySet<string>;
 /** The raw tables a model's SQL names. */
 const rawTablesRead = (model: Model) => [...model.sql.matchAll(/\braw\.[a-z0-9_]+/g)].map((m) => m[0]);
 
+/** Routine re-pulls (not a first load's stages): the dates of their windows that no new row touches mostly come out as they are. */
+const routineKinds = new Set<WindowKind>(['RECURRING_DAILY', 'REFRESH', 'RECURRING_MONTHLY', 'CONTINUOUS']);
+const isRoutine = (w: PlannedWindow) => w.stage === null && routineKinds.has(w.kind);
+
+/** What newly landed rows touch (plan.ts), for narrowing the routine windows of a pipeline's tables. */
+export interface Touched {
+  pipeline: Pipeline;
+  /** undefined: not known (routine windows keep every date) */
+  dates: PlanInput['touched'];
+}
+
 /**
  * The models a phase runs: the windows of dated tables, snapshot tables whole, and the models upstream of them that
  * `upstream` says changed: keyed staging models take in the new files, other non-catalog models are rebuilt whole.
+ * With `touched`, a windowed model whose rows come from sources whose touched dates are known (and not from the
+ * clock) also gets the narrower dates its routine windows need while its other inputs are unchanged (`changed`).
  */
-export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: Upstream): RunWork {
-  const work: RunWork = { windows: new Map(), whole: new Set(), keyed: new Set(), newFiles: files };
+export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: Upstream, touched?: Touched): RunWork {
+  const work: RunWork = { windows: new Map(), whole: new Set(), keyed: new Set(), newFiles: files, changed: new Map() };
   const byId = new Map(models.map((m) => [m.id, m]));
   for (const w of phase) {
     const model = byId.get(`marts.${w.table}`)!;
@@ -30,6 +45,12 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     const byConnection = work.windows.get(model.id) ?? new Map<string, DateRange[]>();
     work.windows.set(model.id, byConnection);
     byConnection.set(w.connectionId, [...(byConnection.get(w.connectionId) ?? []), w.from === null ? everyDate : { from: w.from, to: w.to! }]);
+  }
+  if (touched) {
+    for (const id of work.windows.keys()) {
+      const changed = changedDates(byId.get(id)!, byId, phase, touched);
+      if (changed) work.changed!.set(id, changed);
+    }
   }
   // Upstream of what runs: a model changed when it reads a changed raw table or a changed model.
   const changed = new Map<string, boolean>();
@@ -46,6 +67,28 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
   };
   [...work.windows.keys(), ...work.whole].forEach(visit);
   return work;
+}
+
+/**
+ * Per connection, the dates of a windowed model's phase windows that its newly landed rows touch, routine windows
+ * cut to those; undefined when some raw table behind the model has no touched dates in the pipeline, or its SQL
+ * reads the clock.
+ */
+function changedDates(model: Model, byId: Map<string, Model>, phase: PlannedWindow[], touched: Touched): Map<string, DateRange[]> | undefined {
+  const table = touched.pipeline.tables.find((t) => t.model === model.id);
+  if (!table) return undefined;
+  const tracked = new Set(table.sources.filter((s) => touched.pipeline.sources[s]?.touchedDates).map((s) => findSource(s).table));
+  const found = behind(model, byId);
+  if (found.clock || [...found.raw].some((t) => !tracked.has(t))) return undefined;
+  const changed = new Map<string, DateRange[]>();
+  for (const w of phase.filter((w) => w.table === table.name)) {
+    const window = w.from === null ? everyDate : { from: w.from, to: w.to! };
+    const dates = touched.dates ? touched.dates.get(w.connectionId)?.get(table.name) : null;
+    // The window's part that no new row touches: what is left to rebuild is the rest.
+    const ranges = !isRoutine(w) || dates === null ? [window] : subtractRanges([window], subtractRanges([window], dates ?? []));
+    changed.set(w.connectionId, [...(changed.get(w.connectionId) ?? []), ...ranges]);
+  }
+  return changed;
 }
 
 /** The raw tables that hold rows of these landed files: those of their sources, for the files with rows. */

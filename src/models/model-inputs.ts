@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Model } from './load-models.ts';
+
+/**
+ * What a windowed model's rows are made of, besides the dated rows of its sources that newly landed files touch
+ * (pipelines' `touchedDates`) and the dates its windowed upstream models replaced. A pipeline's routine window
+ * (a daily or monthly re-pull, a refresh) rebuilds only the dates those touch while these stay as they were at the
+ * model's last build: the others would come out as they are.
+ */
+interface Behind {
+  /** raw tables read by the model or by the views and keyed models it reads, which touched dates must cover */
+  raw: Set<string>;
+  /** tables whose content is fingerprinted: the whole tables and seeds it reads, the control tables read */
+  tables: Set<string>;
+  /** SQL that reads the clock: its rows change with the day, not with the data */
+  clock: boolean;
+  /** every model read on the way, whose SQL is fingerprinted */
+  models: Model[];
+}
+
+const isWhole = (m: Model) => m.kind === 'seed' || (!m.config.window && !m.config.increment && m.config.materialized !== 'view');
+const clockPattern = /\b(current_date|current_timestamp|now\s*\(|today\s*\(|get_current_timestamp\s*\()/i;
+
+/** What the model's rows depend on, up to its windowed upstream models (their changes come as replaced dates). */
+export function behind(model: Model, byId: ReadonlyMap<string, Model>): Behind {
+  const found: Behind = { raw: new Set(), tables: new Set(), clock: false, models: [] };
+  const visit = (m: Model) => {
+    if (found.models.includes(m)) return;
+    found.models.push(m);
+    for (const [table] of m.sql.matchAll(/\braw\.[a-z0-9_]+/g)) found.raw.add(table);
+    for (const [table] of m.sql.matchAll(/\bcontrol\.[a-z0-9_]+/g)) found.tables.add(table);
+    found.clock ||= clockPattern.test(m.sql);
+    for (const dep of m.deps.map((id) => byId.get(id)!)) {
+      if (isWhole(dep)) {
+        found.tables.add(dep.id);
+        found.models.push(dep);
+      } else if (!dep.config.window) visit(dep);
+    }
+  };
+  visit(model);
+  return found;
+}
+
+/**
+ * A digest of the SQL of the model and of what it reads up to its windowed and whole upstream models, of the macros,
+ * and of the rows of those whole tables, seeds and control tables (small tables, rebuilt whole at each run).
+ */
+export async function inputsFingerprint(sql: DuckDBConnection, found: Behind, macros: string): Promise<string> {
+  const digest = createHash('sha256').update(macros);
+  for (const m of found.models) digest.update(`\0${m.id}\0${m.sql}`);
+  for (const table of [...found.tables].sort()) {
+    const reader = await sql.runAndReadAll(`select count(*)::varchar || ':' || coalesce(bit_xor(hash(t)), 0)::varchar || ':' || coalesce(sum(hash(t)::hugeint), 0)::varchar from ${table} as t`);
+    digest.update(`\0${table}\0${String(reader.getRowsJson()[0]![0])}`);
+  }
+  return digest.digest('hex');
+}
+
+/** The fingerprint of the model's inputs at its last build by a pipeline run, if one is kept. */
+export async function storedFingerprint(sql: DuckDBConnection, modelId: string): Promise<string | undefined> {
+  const reader = await sql.runAndReadAll(`select fingerprint from control.model_inputs where model = $model`, { model: modelId });
+  return reader.getRowsJson()[0]?.[0] as string | undefined;
+}
+
+/** Keeps the fingerprint of a pipeline run's build, or forgets it (`undefined`: a build outside a pipeline run). */
+export async function keepFingerprint(sql: DuckDBConnection, modelId: string, fingerprint: string | undefined): Promise<void> {
+  await sql.run(`delete from control.model_inputs where model = $model`, { model: modelId });
+  if (fingerprint) await sql.run(`insert into control.model_inputs (model, fingerprint) values ($model, $fingerprint)`, { model: modelId, fingerprint });
+}
