@@ -109,6 +109,12 @@ export const modelConfigSchema = z
         key: z.array(z.string()).min(1),
         reads: z.string().regex(/^staging\.[a-z0-9_]+$/).optional(),
         reads_key: z.array(z.string()).min(1).optional(),
+        /**
+         * For a model that keeps each key's latest version: a key whose rows a new file repeats exactly as the key's
+         * last landed file before had them (every column but the lineage ones, in the same order) is not taken in
+         * again; its rows keep naming the file they were taken from.
+         */
+        skip_repeated: z.boolean().default(false),
       })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })

@@ -64,6 +64,12 @@ describe('runPipeline: routine windows rebuild the dates new rows change', () =>
       { mkt_order_id: 'B', mkt_order_status: 'Shipped' },
       { mkt_order_id: 'C', mkt_order_status: 'Shipped' },
     ]);
+    // Staging took in A again, not B and C (repeated as they were: skip_repeated); they still name the first file.
+    expect(await rows(wh, `select order_id, file_id = (select file_id from staging.stg_mkt__order_items where order_id = 'A') as with_a from staging.stg_mkt__order_items order by 1`)).toEqual([
+      { order_id: 'A', with_a: true },
+      { order_id: 'B', with_a: false },
+      { order_id: 'C', with_a: false },
+    ]);
     // The same rows as a rebuild of every date.
     const incremental = await catalogRows(wh);
     await runModels(wh, { select: TABLES, fullRefresh: true });
