@@ -15,6 +15,8 @@ interface Behind {
   tables: Set<string>;
   /** SQL that reads the clock: its rows change with the day, not with the data */
   clock: boolean;
+  /** windowed models read (their replaced dates are added to the model's) */
+  windowed: Set<string>;
   /** every model read on the way, whose SQL is fingerprinted */
   models: Model[];
 }
@@ -24,7 +26,7 @@ const clockPattern = /\b(current_date|current_timestamp|now\s*\(|today\s*\(|get_
 
 /** What the model's rows depend on, up to its windowed upstream models (their changes come as replaced dates). */
 export function behind(model: Model, byId: ReadonlyMap<string, Model>): Behind {
-  const found: Behind = { raw: new Set(), tables: new Set(), clock: false, models: [] };
+  const found: Behind = { raw: new Set(), tables: new Set(), clock: false, windowed: new Set(), models: [] };
   const visit = (m: Model) => {
     if (found.models.includes(m)) return;
     found.models.push(m);
@@ -35,7 +37,8 @@ export function behind(model: Model, byId: ReadonlyMap<string, Model>): Behind {
       if (isWhole(dep)) {
         found.tables.add(dep.id);
         found.models.push(dep);
-      } else if (!dep.config.window) visit(dep);
+      } else if (dep.config.window) found.windowed.add(dep.id);
+      else visit(dep);
     }
   };
   visit(model);

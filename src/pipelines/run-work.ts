@@ -71,15 +71,17 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
 
 /**
  * Per connection, the dates of a windowed model's phase windows that its newly landed rows touch, routine windows
- * cut to those; undefined when some raw table behind the model has no touched dates in the pipeline, or its SQL
- * reads the clock.
+ * cut to those; undefined when some raw table behind the model has no touched dates in the pipeline, it reads a
+ * windowed model of another pipeline, or its SQL reads the clock.
  */
 function changedDates(model: Model, byId: Map<string, Model>, phase: PlannedWindow[], touched: Touched): Map<string, DateRange[]> | undefined {
   const table = touched.pipeline.tables.find((t) => t.model === model.id);
   if (!table) return undefined;
   const tracked = new Set(table.sources.filter((s) => touched.pipeline.sources[s]?.touchedDates).map((s) => findSource(s).table));
   const found = behind(model, byId);
-  if (found.clock || [...found.raw].some((t) => !tracked.has(t))) return undefined;
+  // (A windowed model of another pipeline changes in that pipeline's runs, which do not tell this one its dates.)
+  const ours = new Set(touched.pipeline.tables.map((t) => t.model));
+  if (found.clock || [...found.raw].some((t) => !tracked.has(t)) || [...found.windowed].some((id) => !ours.has(id))) return undefined;
   const changed = new Map<string, DateRange[]>();
   for (const w of phase.filter((w) => w.table === table.name)) {
     const window = w.from === null ? everyDate : { from: w.from, to: w.to! };
