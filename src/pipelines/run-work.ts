@@ -48,8 +48,8 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
   }
   if (touched) {
     for (const id of work.windows.keys()) {
-      const changed = changedDates(byId.get(id)!, byId, phase, touched);
-      if (changed) work.changed!.set(id, changed);
+      const dates = changedDates(byId.get(id)!, byId, phase, touched);
+      if (dates) work.changed!.set(id, dates);
     }
   }
   // Upstream of what runs: a model changed when it reads a changed raw table or a changed model.
