@@ -115,9 +115,16 @@ export const modelConfigSchema = z
          * again; its rows keep naming the file they were taken from.
          */
         skip_repeated: z.boolean().default(false),
+        /**
+         * With skip_repeated: a raw column whose value a key keeps in every version (an order's purchase date). The
+         * key's last landed file before is then looked for only among the rows at or after the new rows' first value,
+         * and the scan skips the row groups of the older history.
+         */
+        skip_repeated_since: z.string().optional(),
       })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
+      .refine((i) => i.skip_repeated || i.skip_repeated_since === undefined, { message: 'skip_repeated_since goes with skip_repeated: true' })
       .refine((i) => (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length, {
         message: 'reads and reads_key go together, and reads_key names as many columns as key',
       })

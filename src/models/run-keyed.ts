@@ -31,14 +31,14 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
     return { rows: await countRows(sql, model.id), findings: [] };
   };
   if (run.files.length === 0) return unchanged();
-  const skipRepeated = model.config.increment!.skip_repeated;
-  const keysOf = `${raw} (${rawKey.join(', ')})${skipRepeated ? ' skip_repeated' : ''}`;
+  const { skip_repeated: skipRepeated, skip_repeated_since: since } = model.config.increment!;
+  const keysOf = `${raw} (${rawKey.join(', ')})${skipRepeated ? ` skip_repeated ${since ?? ''}` : ''}`;
   if (run.changedOf !== keysOf) {
     // (Made before the transaction: DuckDB reads a table made inside one more slowly.)
     const files = run.files.map(quote).join(', ');
     const keys = rawKey.map((c, i) => `${c} as k${i}`).join(', ');
     const newRows = `${raw} where _file_id in (${files})${await landedSince(sql, run.files)}`;
-    await sql.run(`create or replace temp table changed as ${skipRepeated ? changedKeys(raw, rawKey, files, newRows) : `select distinct ${keys} from ${newRows}`}`);
+    await sql.run(`create or replace temp table changed as ${skipRepeated ? changedKeys(raw, rawKey, files, newRows, since) : `select distinct ${keys} from ${newRows}`}`);
     run.changedOf = keysOf;
   }
   const changed = await countRows(sql, 'changed');
@@ -70,9 +70,10 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
  * count, row hashes (every column but the lineage ones), or order (n·Σ(h·line) − Σh·Σline does not change when the
  * rows shift together in the file). That file is looked for among the connection's files landed in the day before
  * its last one (a daily report repeats yesterday's), so that the scan skips the history; a key in none of them is
- * taken as changed. `newRows` is `raw where <the new files' rows>`.
+ * taken as changed; with `since` (skip_repeated_since), only its rows at or after the new rows' first value of that
+ * column are read. `newRows` is `raw where <the new files' rows>`.
  */
-function changedKeys(raw: string, rawKey: string[], files: string, newRows: string): string {
+function changedKeys(raw: string, rawKey: string[], files: string, newRows: string, since?: string): string {
   const key = rawKey.join(', ');
   const on = (a: string, b: string) => rawKey.map((c) => `${a}.${c} = ${b}.${c}`).join(' and ');
   const hashed = `${key}, _file_id, _landed_at, _line_number, hash(*columns(* exclude (_file_id, _line_number, _landed_at))) as h`;
@@ -91,7 +92,8 @@ function changedKeys(raw: string, rawKey: string[], files: string, newRows: stri
     previous_rows as (
         select ${hashed} from ${raw} as r
         semi join new_rows as n on ${on('n', 'r')}
-        where r._file_id in (select id from recent) and r._landed_at >= (select min(landed_at) from recent)
+        where r._file_id in (select id from recent) and r._landed_at >= (select min(landed_at) from recent)${since ? `
+            and r.${since} >= (select min(${since}) from ${newRows})` : ''}
     ),
     previous as (select ${key}, arg_max(_file_id, _landed_at) as _file_id from previous_rows group by all),
     versions as (
