@@ -74,4 +74,33 @@ describe('a keyed model with skip_repeated', () => {
     await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
     expect(await rows(wh, `select * exclude (file_id, line_number) from ${model} order by all`)).toEqual(incremental);
   });
+
+  // skip_repeated_since: an order's last version before is looked for among the lines purchased since the new ones'
+  // first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
+  // row of the earlier date.
+  it('replaces an order whose new version moves its purchase date', async () => {
+    const V = line('V', 'SKU-V', { 'purchase-date': '2026-11-01T09:00:00+00:00' });
+    await landOrders(wh, dir, DE, [V, W, ...X, Y, Z], 'orders-1.tsv');
+    expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    const [{ id: f1 }] = (await rows(wh, `select id from control.landed_files`)) as [{ id: string }];
+
+    // W on 11-12, not 11-10: its row of 11-10 goes, V's of 11-01 stays. (One order of five: the run replaces that
+    // order's rows, it does not rebuild the table.)
+    const f2 = await takeIn('orders-2.tsv', [{ ...W, 'purchase-date': '2026-11-12T09:00:00+00:00' }]);
+    const purchased = `select order_id, file_id, strftime(purchased_at at time zone 'UTC', '%Y-%m-%d %H:%M') as purchased from ${model} where order_id in ('V', 'W') order by 1`;
+    expect(await rows(wh, purchased)).toEqual([
+      { order_id: 'V', file_id: f1, purchased: '2026-11-01 09:00' },
+      { order_id: 'W', file_id: f2, purchased: '2026-11-12 09:00' },
+    ]);
+    expect(await files(wh)).toEqual([
+      { order_id: 'V', files: [f1], n: 1 },
+      { order_id: 'W', files: [f2], n: 1 },
+      { order_id: 'X', files: [f1], n: 2 },
+      { order_id: 'Y', files: [f1], n: 1 },
+      { order_id: 'Z', files: [f1], n: 1 },
+    ]);
+    const incremental = await rows(wh, `select * from ${model} order by all`);
+    await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
+    expect(await rows(wh, `select * from ${model} order by all`)).toEqual(incremental);
+  });
 });
