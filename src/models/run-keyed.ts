@@ -89,11 +89,14 @@ function changedKeys(raw: string, rawKey: string[], files: string, newRows: stri
         )
         where landed_at >= last - interval 1 day
     ),
+    -- (Hashed before the join: DuckDB may build its hash table on this side, and then carries only the hash.)
     previous_rows as (
-        select ${hashed} from ${raw} as r
+        select r.* from (
+            select ${hashed} from ${raw} as r
+            where r._file_id in (select id from recent) and r._landed_at >= (select min(landed_at) from recent)${since ? `
+                and r.${since} >= (select min(${since}) from ${newRows})` : ''}
+        ) as r
         semi join new_rows as n on ${on('n', 'r')}
-        where r._file_id in (select id from recent) and r._landed_at >= (select min(landed_at) from recent)${since ? `
-            and r.${since} >= (select min(${since}) from ${newRows})` : ''}
     ),
     previous as (select ${key}, arg_max(_file_id, _landed_at) as _file_id from previous_rows group by all),
     versions as (
