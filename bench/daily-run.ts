@@ -7,21 +7,8 @@ import type { ModelResult } from '../src/models/run-models.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../src/pipelines/pipeline-config.ts';
 import { addDays, runPipeline, type RunSummary } from '../src/pipelines/run-pipeline.ts';
 import { publish } from '../src/publish/publish.ts';
+import { addDay, count, countRaw, registerFiles } from './daily-files.ts';
 import { generate, lastDay, sizes } from './profit.ts';
-
-/** The raw tables the generator fills, with the source that lands each. */
-const rawSources: Record<string, string> = {
-  'raw.get_flat_file_all_orders_data_by_order_date_general': 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
-  'raw.get_v2_settlement_report_data_flat_file_v2': 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
-  'raw.get_sales_and_traffic_report': 'GET_SALES_AND_TRAFFIC_REPORT',
-  'raw.ads_sp_advertised_product': 'ads.spAdvertisedProduct',
-  'raw.ads_sb_campaigns': 'ads.sbCampaigns',
-  'raw.ads_sb_purchased_product': 'ads.sbPurchasedProduct',
-  'raw.ads_sp_targeting': 'ads.spTargeting',
-};
-
-/** The day after the generated two years. */
-export const nextDay = addDays(lastDay, 1);
 
 /** 10:30 in Los Angeles (the first connection's zone; Berlin is on the same date then) on `date`, after the 10am refresh. */
 export const clockAt = (date: string) => {
@@ -42,53 +29,93 @@ export interface TimedRun {
   files: number;
 }
 
+/** Days run after the history; the median one is reported (one run's time moves by a tenth or more from run to run). */
+const NEXT_DAYS = 3;
+
+/** The run of one day after the history, with the raw rows of that day's files. */
+export type DayRun = TimedRun & { dayRows: number };
+
 export interface DailyRunBenchResult {
+  years: number;
   generateMs: number;
   rawRows: number;
   full: TimedRun;
-  /** raw rows of the next day's files */
-  dayRows: number;
-  daily: TimedRun;
+  /** the runs of the days after the history, in day order */
+  days: DayRun[];
+  /** the median of `days` by whole time */
+  daily: DayRun;
   /** a publish that copies every catalog table, on its own (the daily run's publish starts from the last snapshot) */
   fullPublishMs: number;
 }
 
-/**
- * `years` of history (bench/profit.ts's generator, as the files a pipeline lands; default two), a first run of the
- * profit pipeline (INITIAL 730 days: the full build), then the next day's files and the run that takes them in.
- */
-export async function benchDailyRun(workDir: string, log: (message: string) => void, years = 2): Promise<DailyRunBenchResult> {
-  const wh = await openWarehouse(resolveHome(join(workDir, 'home')), 'bench', { create: true });
+const openHome = (dir: string, create = false) => openWarehouse(resolveHome(join(dir, 'home')), 'bench', { create });
+
+/** The history's warehouse in `dir`, opened for one step and closed after it. */
+async function inHome<T>(dir: string, step: (wh: Warehouse) => Promise<T>, create = false): Promise<T> {
+  const wh = await openHome(dir, create);
   try {
-    const pipeline = findPipeline(loadPipelines(), 'profit');
-    let start = performance.now();
-    await generate(wh, { files: true, years });
-    await registerFiles(wh);
-    const generateMs = performance.now() - start;
-    const rawRows = await countRaw(wh);
-    log(`  generated ${rawRows} raw rows of ${await count(wh, 'select count(*) from control.landed_files')} files in ${generateMs.toFixed(0)} ms`);
-
-    const full = await timedRun(wh, pipeline, clockAt(lastDay), 'full', log);
-    const before = await countRaw(wh);
-    await addDay(wh);
-    await registerFiles(wh);
-    const dayRows = (await countRaw(wh)) - before;
-    log(`  next day (${nextDay}): ${dayRows} raw rows`);
-    const daily = await timedRun(wh, pipeline, clockAt(nextDay), 'daily', log);
-
-    log(`  daily run, models by time:`);
-    for (const r of [...daily.results].sort((a, b) => b.ms - a.ms)) log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
-
-    // Without a manifest to start from, a publish copies every table.
-    rmSync(join(wh.home.publishedDir, 'manifest.json'));
-    start = performance.now();
-    await publish(wh);
-    const fullPublishMs = performance.now() - start;
-    log(`  one publish of every table, on its own: ${fullPublishMs.toFixed(0)} ms`);
-    return { generateMs, rawRows, full, dayRows, daily, fullPublishMs };
+    return await step(wh);
   } finally {
     await wh.close();
   }
+}
+
+/**
+ * Each history of `yearsList` (bench/profit.ts's generator, as the files a pipeline lands) with a first run of the
+ * profit pipeline (INITIAL 730 days: the full build); then, day after day, each history's next day: that day's files
+ * and the run that takes them in. The histories take turns day by day, so that a slower spell of the machine falls on
+ * both, and their warehouses stay open from day to day, as `mktdata serve` keeps its own.
+ */
+export async function benchDailyRuns(workDir: string, log: (message: string) => void, yearsList: number[]): Promise<DailyRunBenchResult[]> {
+  const pipeline = findPipeline(loadPipelines(), 'profit');
+  const histories = [];
+  for (const years of yearsList) {
+    const dir = join(workDir, `${years}y`);
+    const first = await inHome(dir, async (wh) => {
+      const start = performance.now();
+      await generate(wh, { files: true, years });
+      await registerFiles(wh);
+      const generateMs = performance.now() - start;
+      const rawRows = await countRaw(wh);
+      log(`  ${years} years: generated ${rawRows} raw rows of ${await count(wh, 'select count(*) from control.landed_files')} files in ${generateMs.toFixed(0)} ms`);
+      return { generateMs, rawRows, full: await timedRun(wh, pipeline, clockAt(lastDay), 'full', log) };
+    }, true);
+    histories.push({ years, dir, ...first, days: [] as DayRun[] });
+  }
+  const open: Warehouse[] = [];
+  try {
+    for (const h of histories) open.push(await openHome(h.dir));
+    for (let i = 1; i <= NEXT_DAYS; i++) {
+      const day = addDays(lastDay, i);
+      for (const [n, h] of histories.entries()) {
+        const wh = open[n]!;
+        const before = await countRaw(wh);
+        await addDay(wh, day);
+        await registerFiles(wh);
+        const dayRows = (await countRaw(wh)) - before;
+        log(`  ${h.years} years, day ${i} after the history (${day}): ${dayRows} raw rows`);
+        h.days.push({ ...(await timedRun(wh, pipeline, clockAt(day), `day ${i}`, log)), dayRows });
+      }
+    }
+  } finally {
+    for (const wh of open) await wh.close();
+  }
+  const results: DailyRunBenchResult[] = [];
+  for (const { dir, ...h } of histories) {
+    const daily = [...h.days].sort((a, b) => a.wholeMs - b.wholeMs)[Math.floor(NEXT_DAYS / 2)]!;
+    log(`  ${h.years} years, the median day's models by time:`);
+    for (const r of [...daily.results].sort((a, b) => b.ms - a.ms)) log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
+    // Without a manifest to start from, a publish copies every table.
+    const fullPublishMs = await inHome(dir, async (wh) => {
+      rmSync(join(wh.home.publishedDir, 'manifest.json'));
+      const start = performance.now();
+      await publish(wh);
+      return performance.now() - start;
+    });
+    log(`  ${h.years} years, one publish of every table, on its own: ${fullPublishMs.toFixed(0)} ms`);
+    results.push({ ...h, daily, fullPublishMs });
+  }
+  return results;
 }
 
 export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: string, log: (message: string) => void): Promise<TimedRun> {
@@ -116,126 +143,20 @@ export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, lab
 
 
 /**
- * Records the generated files in control.landed_files, as landing would have: one row per new `_file_id`, landed when
- * its first row was (a settlement's summary row is generated after its amount lines; no raw row is older than its file).
- */
-export async function registerFiles(wh: Warehouse): Promise<void> {
-  for (const [table, source] of Object.entries(rawSources)) {
-    await wh.sql.run(`
-      insert into control.landed_files
-      select _file_id, any_value(_connection_id), '${source}', sha256(_file_id), _file_id, 0, count(*), min(_landed_at)
-      from ${table}
-      where _file_id not in (select id from control.landed_files)
-      group by _file_id`);
-  }
-}
-
-/**
- * A day's files per connection (by default the day after the generated two years): an orders report of the last 28
- * days (the lines bought in the 27 days before, those of the last two days unshipped now shipped, and the day's new
- * orders, copies of the day before's), a settlement of the newly shipped lines, and a day of traffic and of each ads
- * report (copies of the day before's rows). (The generator leaves every 20th order unshipped at any age; an order
- * ships within days, so the older ones stay as they were, like the rest of the 27 days.)
- */
-export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void> {
-  const previous = addDays(day, -1);
-  const orders = 'raw.get_flat_file_all_orders_data_by_order_date_general';
-  const cutoff = `timestamptz '${previous} 12:00:00+00'`;
-  const shippedAt = `timestamptz '${day} 06:00:00+00'`;
-  const file = (source: string) => `'${source}/' || _connection_id || '/${day}'`;
-  await wh.sql.run(`
-    insert into ${orders} by name
-    with current as (
-      select * from ${orders}
-      where purchase_date > ${cutoff} - interval 27 day
-      qualify row_number() over (partition by _connection_id, amazon_order_id, sku order by _landed_at desc, _line_number) = 1
-    ),
-    delivered as (
-      select * exclude (shipping) replace (
-        if(shipping, 'Shipped', order_status) as order_status,
-        if(shipping and item_status = 'Unshipped', 'Shipped', item_status) as item_status,
-        if(shipping, ${shippedAt}, last_updated_date) as last_updated_date)
-      from (select *, order_status = 'Unshipped' and purchase_date > ${cutoff} - interval 2 day as shipping from current)
-      union all by name
-      select * replace (amazon_order_id || '-${day}' as amazon_order_id, purchase_date + interval 1 day as purchase_date, last_updated_date + interval 1 day as last_updated_date)
-      from current
-      where purchase_date > ${cutoff} - interval 1 day
-    )
-    select * replace (${file('orders')} as _file_id, row_number() over (partition by _connection_id order by purchase_date, _line_number) as _line_number, now() as _landed_at)
-    from delivered`);
-  // The settlement of the lines that shipped since: principal, commission and FBA fee, VAT for EUR; then its summary line.
-  const settlements = 'raw.get_v2_settlement_report_data_flat_file_v2';
-  await wh.sql.run(`
-    insert into ${settlements} by name
-    with shipped as (
-      select * from ${orders}
-      where _file_id = ${file('orders')} and last_updated_date = ${shippedAt}
-    ),
-    lines as (
-      select shipped.*, kind from shipped, (values ('Principal'), ('Commission'), ('FBAPerUnitFulfillmentFee'), ('Tax')) as k(kind)
-      where kind <> 'Tax' or currency = 'EUR'
-    )
-    select
-      'S' || _connection_id[-4:] || '-${day}' as settlement_id,
-      'Order' as transaction_type,
-      amazon_order_id as order_id,
-      if(kind in ('Principal', 'Tax'), 'ItemPrice', 'ItemFees') as amount_type,
-      kind as amount_description,
-      case kind when 'Principal' then item_price when 'Tax' then item_tax when 'Commission' then -round(item_price * 0.15, 2) else -3.22 end as amount,
-      'AFN' as fulfillment_id,
-      ${shippedAt} as posted_date_time,
-      sku,
-      quantity as quantity_purchased,
-      'settlement/' || _connection_id || '/' || settlement_id as _file_id,
-      row_number() over (partition by _connection_id) as _line_number, now() as _landed_at, _connection_id, _marketplace_id
-    from lines`);
-  await wh.sql.run(`
-    insert into ${settlements} by name
-    select settlement_id, sum(amount) as total_amount, any_value(_file_id) as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
-    from ${settlements}
-    where settlement_id like '%-${day}'
-    group by settlement_id, _connection_id`);
-  const daily: Record<string, string> = {
-    'raw.get_sales_and_traffic_report': 'traffic',
-    'raw.ads_sp_advertised_product': 'ads.spAdvertisedProduct',
-    'raw.ads_sb_campaigns': 'ads.sbCampaigns',
-    'raw.ads_sb_purchased_product': 'ads.sbPurchasedProduct',
-    'raw.ads_sp_targeting': 'ads.spTargeting',
-  };
-  for (const [table, source] of Object.entries(daily)) {
-    await wh.sql.run(`
-      insert into ${table} by name
-      select * replace (date '${day}' as date, ${file(source)} as _file_id, now() as _landed_at)
-      from ${table}
-      where date = date '${previous}'`);
-  }
-}
-
-async function countRaw(wh: Warehouse): Promise<number> {
-  let rows = 0;
-  for (const table of Object.keys(rawSources)) rows += await count(wh, `select count(*) from ${table}`);
-  return rows;
-}
-
-async function count(wh: Warehouse, query: string): Promise<number> {
-  return Number((await wh.sql.runAndReadAll(query)).getRowsJson()[0]?.[0] ?? 0);
-}
-
-/**
  * The daily-run bench on each history of `yearsList` (`npm run bench -- daily --years 2,4`): table lines and summary
  * lines, with how much slower the next day's run is on the longest history than on the shortest.
  */
 export async function dailyRunReport(workDir: string, log: (message: string) => void, yearsList: number[]) {
   // `--years 2,4`: the same bench on each history, and how much slower the next day's run is on the longest.
-  const runs: { years: number; r: Awaited<ReturnType<typeof benchDailyRun>> }[] = [];
-  for (const years of yearsList) runs.push({ years, r: await benchDailyRun(join(workDir, `${years}y`), log, years) });
+  const runs = (await benchDailyRuns(workDir, log, yearsList)).map((r) => ({ years: r.years, r }));
   const target = 0.03;
   const steps = runs.flatMap(({ years, r }) => [
     { step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
     { step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`, ms: r.full.wholeMs, rows: r.rawRows },
     { step: `${years} years: first profit pipeline run, models only`, ms: r.full.modelsMs, rows: r.rawRows },
-    { step: `${years} years: next day's run (${r.daily.files} new files), whole run`, ms: r.daily.wholeMs, rows: r.dayRows },
-    { step: `${years} years: next day's run, models only`, ms: r.daily.modelsMs, rows: r.dayRows },
+    ...r.days.map((d, i) => ({ step: `${years} years: day ${i + 1} after the history (${d.files} new files), whole run`, ms: d.wholeMs, rows: d.dayRows })),
+    { step: `${years} years: next day's run (median of ${r.days.length} days), whole run`, ms: r.daily.wholeMs, rows: r.daily.dayRows },
+    { step: `${years} years: next day's run (median), models only`, ms: r.daily.modelsMs, rows: r.daily.dayRows },
     { step: `${years} years: publish copying every catalog table (once, on its own)`, ms: r.fullPublishMs, rows: r.rawRows },
   ]);
   const summary = runs.flatMap(({ years, r }) => {
@@ -244,7 +165,7 @@ export async function dailyRunReport(workDir: string, log: (message: string) => 
     const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
     return [
       `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
-        `whole next-day run (landing, plan, models, publish) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
+        `whole next-day run (landing, plan, models, publish; median of ${r.days.map((d) => (d.wholeMs / 1000).toFixed(1)).join(', ')} s) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
         (whole > target ? '  ← above target' : ''),
       `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
         `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
