@@ -1,7 +1,7 @@
 // The files of the days after the generated history (bench/profit.ts), recorded as landing would have.
 import type { Warehouse } from '../src/db/warehouse.ts';
 import { addDays } from '../src/pipelines/run-pipeline.ts';
-import { lastDay } from './profit.ts';
+import { lastDay, orderAmountColumns } from './profit.ts';
 
 /** The raw tables the generator fills, with the source that lands each. */
 const rawSources: Record<string, string> = {
@@ -79,12 +79,7 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
     )
     select
       'S' || _connection_id[-4:] || '-${day}' as settlement_id,
-      'Order' as transaction_type,
-      amazon_order_id as order_id,
-      if(kind in ('Principal', 'Tax'), 'ItemPrice', 'ItemFees') as amount_type,
-      kind as amount_description,
-      case kind when 'Principal' then item_price when 'Tax' then item_tax when 'Commission' then -round(item_price * 0.15, 2) else -3.22 end as amount,
-      'AFN' as fulfillment_id,
+      ${orderAmountColumns},
       ${shippedAt} as posted_date_time,
       sku,
       quantity as quantity_purchased,

@@ -10,6 +10,15 @@ import { ensureRawTables } from '../src/ingest/ensure-raw-tables.ts';
 import { loadModels } from '../src/models/load-models.ts';
 import { runModels, type ModelResult } from '../src/models/run-models.ts';
 
+/** The columns of a settlement's amount line for an order line (`kind`: Principal, Tax, Commission or an FBA fee). */
+export const orderAmountColumns = `
+      'Order' as transaction_type,
+      amazon_order_id as order_id,
+      if(kind in ('Principal', 'Tax'), 'ItemPrice', 'ItemFees') as amount_type,
+      kind as amount_description,
+      case kind when 'Principal' then item_price when 'Tax' then item_tax when 'Commission' then -round(item_price * 0.15, 2) else -3.22 end as amount,
+      'AFN' as fulfillment_id`;
+
 /** Data set size (issue 3): order lines, settlement rows, traffic rows, over two years and two connections. */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 export const sizes = { orderLines: 5_000_000 * scale, settlementRows: 15_000_000 * scale, trafficRows: 1_000_000 * scale };
@@ -188,12 +197,7 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
     )
     select
       'S' || _connection_id[-4:] || '-' || (epoch(purchase_date)::bigint // (14 * 86400)) as settlement_id,
-      'Order' as transaction_type,
-      amazon_order_id as order_id,
-      if(kind in ('Principal', 'Tax'), 'ItemPrice', 'ItemFees') as amount_type,
-      kind as amount_description,
-      case kind when 'Principal' then item_price when 'Tax' then item_tax when 'Commission' then -round(item_price * 0.15, 2) else -3.22 end as amount,
-      'AFN' as fulfillment_id,
+      ${orderAmountColumns},
       purchase_date + interval 2 day as posted_date_time,
       sku,
       quantity as quantity_purchased,
