@@ -118,7 +118,8 @@ export const modelConfigSchema = z
         /**
          * With skip_repeated: a raw column whose value a key keeps in every version (an order's purchase date). The
          * key's last landed file before is then looked for only among the rows at or after the new rows' first value,
-         * and the scan skips the row groups of the older history.
+         * and the scan skips the row groups of the older history. A key whose value moved is not found there and is
+         * taken in again; only a value that moved away and back to an older version's could hide a change.
          */
         skip_repeated_since: z.string().optional(),
       })
