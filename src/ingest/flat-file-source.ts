@@ -1,6 +1,9 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import { headerFields, insertOrExplain, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stagedBefore, stageFlatFile, typedSelectList, type FlatFormat } from './flat-file.ts';
-import { RefusedFile, type BatchFile, type Source } from './source.ts';
+import {
+  explainBadValue, fileStage, headerFields, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stagedBefore,
+  stageFlatFile, typedSelectList, type FlatFormat, type StagedFile,
+} from './flat-file.ts';
+import { RefusedFile, type BatchFile, type LandContext, type Source } from './source.ts';
 import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
 
 /** A source whose file is one delimited file landed as delivered into `table`. */
@@ -9,10 +12,9 @@ export function flatFileSource(name: string, table: string, format: FlatFormat):
     name,
     table,
     createTable: rawTableDdl(table, format),
-    stage: (ctx) => stageFlatFile(ctx, format, fallbackEncoding(ctx.connection.marketplaceId)),
+    stage: (ctx) => stageTyped(ctx, format, fallbackEncoding(ctx.connection.marketplaceId)),
     async land(ctx, staged = stagedBefore()) {
-      const insert = `insert into ${table} select ${typedSelectList(staged, format.columns)}, ${lineageSelectList(staged)} from ${staged.stage}`;
-      const result = await insertOrExplain(ctx, staged, format.columns, insert, lineageParams(ctx));
+      const result = await ctx.sql.run(`insert into ${table} select * exclude (_path), ${lineageSelectList(staged)} from ${staged.stage}`, lineageParams(ctx));
       return Number(result.rowsChanged);
     },
     batch: {
@@ -22,6 +24,33 @@ export function flatFileSource(name: string, table: string, format: FlatFormat):
     },
   };
 }
+
+/**
+ * Reads a delimited file straight into the raw table's typed columns and `_extra`, so that a good file is read once
+ * and the insert only copies it (landing 1M order lines: 4.3 s through a text stage, 3.5 s so). A file that fails
+ * to read so (a ragged line, a value that does not parse) is staged again as text, where its first bad line is named.
+ */
+async function stageTyped(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
+  const staged = fileStage(ctx, format, fallback, (fields, mapped) => typedRows(fields, mapped, format, '$path'));
+  try {
+    await staged.restage();
+    return staged;
+  } catch (error) {
+    await staged.drop();
+    const text = await stageFlatFile(ctx, format, fallback);
+    try {
+      await explainBadValue(ctx.sql, text, format.columns);
+    } finally {
+      await text.drop();
+    }
+    throw new RefusedFile(null, String(error instanceof Error ? error.message : error).split('\n')[0]!);
+  }
+}
+
+/** The rows of delimited files (`readStage`) in the raw table's typed columns, `_extra` and `_path`; a ragged line fails. */
+const typedRows = (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra'>, format: FlatFormat, paths: string) =>
+  `select ${typedSelectList(mapped, format.columns)}, _path from (${readStage(fields, format, paths)})
+   where case when _fields = 0 then true else error('a line with another number of fields than its header') end`;
 
 /**
  * Lands files with the same header (not gzip) in one read and one insert: a line's file id and number are its
@@ -34,10 +63,8 @@ async function landFlatFiles(sql: DuckDBConnection, table: string, format: FlatF
   const list = (values: string[]) => listValue(values);
   const types = { paths: LIST(VARCHAR), ids: LIST(VARCHAR), landed: LIST(VARCHAR), connections: LIST(VARCHAR), marketplaces: LIST(VARCHAR) };
   try {
-    await sql.run(`create or replace temp table _batch_stage as ${readStage(fields, format, '$paths')}`,
+    await sql.run(`create or replace temp table _batch_stage as ${typedRows(fields, mapped, format, '$paths')}`,
       { paths: list(files.map((f) => f.path)), delim: format.delimiter, compression: 'none' }, { paths: LIST(VARCHAR) });
-    const ragged = await sql.runAndReadAll(`select 1 from _batch_stage where _fields <> 0 limit 1`);
-    if (ragged.currentRowCount > 0) throw new RefusedFile(null, 'a line with another number of fields than its header');
     // Each file's first row: rows read into a transaction-local table get rowids contiguous in file order.
     await sql.run(`
       create or replace temp table _batch_files as
@@ -49,7 +76,7 @@ async function landFlatFiles(sql: DuckDBConnection, table: string, format: FlatF
         connections: list(files.map((f) => f.connection.id)), marketplaces: list(files.map((f) => f.connection.marketplaceId)) }, types);
     await sql.run(`
       insert into ${table}
-      select ${typedSelectList(mapped, format.columns)}, files.file_id as _file_id, stage_rows.rowid - files.base + 2 as _line_number,
+      select stage_rows.* exclude (_path), files.file_id as _file_id, stage_rows.rowid - files.base + 2 as _line_number,
              files.landed_at as _landed_at, files.connection_id as _connection_id, files.marketplace_id as _marketplace_id
       from _batch_stage as stage_rows join _batch_files as files on files.path = stage_rows._path`);
     const reader = await sql.runAndReadAll(`select file_id, rows from _batch_files`);

@@ -65,35 +65,45 @@ export function stagedBefore(): never {
   throw new Error('this source lands a staged file: call its stage() before land()');
 }
 
-/** Reads a delimited file with DuckDB into a temp table, refusing a bad header or ragged lines. */
-export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
+/**
+ * A file to be read into a temp table as `select` of its header fields and their mapping (its `restage` reads it);
+ * refuses an empty file or a bad header. A fresh table's rowids are contiguous in file order, which gives the lines.
+ */
+export function fileStage(ctx: LandContext, format: FlatFormat, fallback: string, select: (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra'>) => string) {
   const header = readFirstLine(ctx.path, fallback);
   if (header === null || header.trim() === '') throw new RefusedFile(1, 'the file is empty: no header line');
   const fields = headerFields(header, format);
   const { present, extra } = mapHeader(fields, format.columns);
   const stage = `_stage_${ctx.fileId.replace(/-/g, '')}`;
-  const n = fields.length;
-  const staged: StagedFile = {
+  const staged: StagedFile & { fields: string[] } = {
     stage,
     present,
     extra,
+    fields,
     line: '',
     drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
     restage: async () => {
-      await ctx.sql.run(`create or replace temp table ${stage} as ${readStage(fields, format, '$path')}`,
-        // By content, not by name: a gzip download saved as `.tsv` is still gzip.
+      // By content, not by name: a gzip download saved as `.tsv` is still gzip.
+      await ctx.sql.run(`create or replace temp table ${stage} as ${select(fields, { present, extra })}`,
         { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' });
-      // A fresh table's rowids are contiguous in file order, from 0 (or from a large base inside a transaction).
+      // Rowids start from 0, or from a large base inside a transaction.
       const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];
       staged.line = `(rowid - ${String(base)} + 2)`;
     },
   };
+  return staged;
+}
+
+/** Reads a delimited file with DuckDB into a temp table of text, refusing a bad header or ragged lines. */
+export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallback: string): Promise<StagedFile> {
+  const staged = fileStage(ctx, format, fallback, (fields) => readStage(fields, format, '$path'));
+  const n = staged.fields.length;
   try {
     await staged.restage();
   } catch (error) {
     throw refusalFromCsvError(error, n);
   }
-  const ragged = (await ctx.sql.runAndReadAll(`select ${staged.line}, _fields from ${stage} where _fields <> 0 order by 1 limit 1`)).getRowsJson()[0];
+  const ragged = (await ctx.sql.runAndReadAll(`select ${staged.line}, _fields from ${staged.stage} where _fields <> 0 order by 1 limit 1`)).getRowsJson()[0];
   if (ragged) {
     await staged.drop();
     const more = Number(ragged[1]) > 0;
@@ -203,7 +213,7 @@ function badValue(column: FlatColumn, ref: string): string | null {
 }
 
 /** Finds the first bad value of a staged file in one scan and throws it as a RefusedFile. */
-async function explainBadValue(sql: DuckDBConnection, staged: StagedFile, columns: FlatColumn[]): Promise<void> {
+export async function explainBadValue(sql: DuckDBConnection, staged: StagedFile, columns: FlatColumn[]): Promise<void> {
   const probes: { why: string; select: string }[] = [];
   for (const column of columns) {
     const ref = staged.present.get(column.name);
