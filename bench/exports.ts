@@ -13,11 +13,12 @@ import { copyOptions } from '../src/exports/write-export.ts';
 import { resolveHome, type Home } from '../src/home.ts';
 import { loadModels } from '../src/models/load-models.ts';
 import { publish } from '../src/publish/publish.ts';
+import { medianRatio, takeTurns } from './paired.ts';
 
 /** Rows of the exported table (issue 20 item 4): 2M order lines at BENCH_SCALE=1, split over two connections and two years. */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const exportRows = Math.round(2_000_000 * scale);
-/** Measurements per side and format, alternating which side goes first; the best of each is kept. */
+/** Measurements per side and format, taking turns at going first. */
 const ATTEMPTS = 5;
 const table = 'mkt_order_items_with_cogs';
 const lastDay = '2026-10-31';
@@ -37,7 +38,7 @@ export interface ExportFormatResult {
   exportMs: number;
   /** best wall time of `COPY (select * from the table)` on a bare read-only DuckDB connection to the published file */
   bareMs: number;
-  /** exportMs / bareMs */
+  /** the median of the attempts' export / bare ratios (paired.ts) */
   ratio: number;
 }
 
@@ -85,23 +86,19 @@ export async function benchExports(workDir: string, log: (message: string) => vo
         to: lastDay,
         outputType: format,
       });
-      const exported: Measured[] = [];
-      const bare: Measured[] = [];
-      // Alternate which side goes first so neither always runs on the colder cache.
-      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-        const sides = [
-          async () => exported.push(await timeExportPath(wh, home, worker, organizationId, request)),
-          async () => bare.push(await timeBareCopy(home, format, join(workDir, `bare-${attempt}.${format.toLowerCase()}`))),
-        ];
-        for (const side of attempt % 2 === 1 ? sides : sides.reverse()) await side();
-        const [e, b] = [exported.at(-1)!, bare.at(-1)!];
-        log(`  ${format} #${attempt}: export path ${e.ms.toFixed(0)} ms (cpu ${e.cpuMs.toFixed(0)} ms), bare COPY ${b.ms.toFixed(0)} ms (cpu ${b.cpuMs.toFixed(0)} ms): ` +
-          `${(e.ms / b.ms).toFixed(2)}x wall, ${(e.cpuMs / b.cpuMs).toFixed(2)}x cpu; ${(e.bytes / 1e6).toFixed(0)} MB / ${(b.bytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`);
-        for (const m of [e, b]) if (m.rows !== exportRows) throw new Error(`${format}: wrote ${m.rows} rows, expected ${exportRows}`);
-      }
+      const [exported, bare] = await takeTurns(
+        ATTEMPTS,
+        () => timeExportPath(wh, home, worker, organizationId, request),
+        (attempt) => timeBareCopy(home, format, join(workDir, `bare-${attempt}.${format.toLowerCase()}`)),
+        (attempt, e, b) => {
+          log(`  ${format} #${attempt}: export path ${e.ms.toFixed(0)} ms (cpu ${e.cpuMs.toFixed(0)} ms), bare COPY ${b.ms.toFixed(0)} ms (cpu ${b.cpuMs.toFixed(0)} ms): ` +
+            `${(e.ms / b.ms).toFixed(2)}x wall, ${(e.cpuMs / b.cpuMs).toFixed(2)}x cpu; ${(e.bytes / 1e6).toFixed(0)} MB / ${(b.bytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`);
+          for (const m of [e, b]) if (m.rows !== exportRows) throw new Error(`${format}: wrote ${m.rows} rows, expected ${exportRows}`);
+        },
+      );
       const exportMs = Math.min(...exported.map((m) => m.ms));
       const bareMs = Math.min(...bare.map((m) => m.ms));
-      formats.push({ format, rows: exportRows, bytes: exported[0]!.bytes, exportMs, bareMs, ratio: exportMs / bareMs });
+      formats.push({ format, rows: exportRows, bytes: exported[0]!.bytes, exportMs, bareMs, ratio: medianRatio(exported.map((m) => m.ms), bare.map((m) => m.ms)) });
     }
     return { rows: exportRows, attempts: ATTEMPTS, generateMs, publishMs, formats };
   } finally {

@@ -9,6 +9,7 @@ import { duckDbOptions, openWarehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';
 import { landFile } from '../src/ingest/land-file.ts';
 import { findSource } from '../src/ingest/sources/index.ts';
+import { medianRatio, takeTurns } from './paired.ts';
 
 /** Where generated input files are cached between runs (gitignored). */
 export const benchDataDir = fileURLToPath(new URL('./.data/', import.meta.url));
@@ -18,8 +19,8 @@ const MARKETPLACE_ID = 'ATVPDKIKX0DER';
 const SOURCE = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
 /** Bump when the generator changes so a stale cached file is not reused. */
 const GENERATOR_VERSION = 1;
-/** Measurements per side, alternating which side goes first; the best of each is kept. */
-const ATTEMPTS = 3;
+/** Measurements per side, taking turns at going first. */
+const ATTEMPTS = 5;
 
 const header =
   'amazon-order-id merchant-order-id purchase-date last-updated-date order-status fulfillment-channel sales-channel order-channel ship-service-level product-name sku asin item-status quantity currency item-price item-tax shipping-price shipping-tax gift-wrap-price gift-wrap-tax item-promotion-discount ship-promotion-discount ship-city ship-state ship-postal-code ship-country promotion-ids cpf is-business-order purchase-order-number price-designation'.split(
@@ -34,7 +35,7 @@ export interface IngestOrdersResult {
   bareMs: number;
   /** best wall time of `landFile(…)` + checkpoint */
   mktdataMs: number;
-  /** mktdataMs / bareMs */
+  /** the median of the attempts' mktdata / bare ratios (paired.ts) */
   ratio: number;
 }
 
@@ -52,19 +53,13 @@ export async function benchIngestOrders(workDir: string, options: BenchOptions =
   mkdirSync(workDir, { recursive: true });
   const file = await ordersFile(log);
 
-  const bare: number[] = [];
-  const mktdata: number[] = [];
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const sides = [
-      async () => bare.push(await timeBareReadCsv(join(workDir, `bare-${attempt}.duckdb`), file)),
-      async () => mktdata.push(await timeMktdataLand(join(workDir, `home-${attempt}`), file)),
-    ];
-    for (const side of attempt % 2 === 1 ? sides : sides.reverse()) await side();
-    log(`  #${attempt}: bare read_csv ${formatMs(bare.at(-1)!)} ms, mktdata land ${formatMs(mktdata.at(-1)!)} ms`);
-  }
-  const bareMs = Math.min(...bare);
-  const mktdataMs = Math.min(...mktdata);
-  return { lines: LINES, attempts: ATTEMPTS, bareMs, mktdataMs, ratio: mktdataMs / bareMs };
+  const [bare, mktdata] = await takeTurns(
+    ATTEMPTS,
+    (attempt) => timeBareReadCsv(join(workDir, `bare-${attempt}.duckdb`), file),
+    (attempt) => timeMktdataLand(join(workDir, `home-${attempt}`), file),
+    (attempt, b, m) => log(`  #${attempt}: bare read_csv ${formatMs(b)} ms, mktdata land ${formatMs(m)} ms: ${(m / b).toFixed(2)}x`),
+  );
+  return { lines: LINES, attempts: ATTEMPTS, bareMs: Math.min(...bare), mktdataMs: Math.min(...mktdata), ratio: medianRatio(mktdata, bare) };
 }
 
 /** (a) A fresh DuckDB file database: `create table t as select * from read_csv(…)`, then checkpoint. */

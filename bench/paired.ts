@@ -1,0 +1,25 @@
+/**
+ * Measures two sides `attempts` times, back to back, taking turns at going first so that neither always runs on the
+ * colder cache; `each` sees every attempt's pair as it comes.
+ */
+export async function takeTurns<T>(attempts: number, a: (attempt: number) => Promise<T>, b: (attempt: number) => Promise<T>, each: (attempt: number, a: T, b: T) => void): Promise<[T[], T[]]> {
+  const as: T[] = [];
+  const bs: T[] = [];
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const sides = [async () => as.push(await a(attempt)), async () => bs.push(await b(attempt))];
+    for (const side of attempt % 2 === 1 ? sides : sides.reverse()) await side();
+    each(attempt, as.at(-1)!, bs.at(-1)!);
+  }
+  return [as, bs];
+}
+
+/**
+ * The median of the attempts' ratios a[i] / b[i]. Each ratio compares two runs a few seconds apart, and the median
+ * is not moved by one slow or lucky attempt on either side, as a ratio of the best times is: this machine's speed
+ * drifts by more than the targets between minutes.
+ */
+export function medianRatio(a: number[], b: number[]): number {
+  const ratios = a.map((x, i) => x / b[i]!).sort((x, y) => x - y);
+  const middle = Math.floor(ratios.length / 2);
+  return ratios.length % 2 === 1 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+}
