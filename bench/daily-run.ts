@@ -165,7 +165,7 @@ export async function dailyRunReport(workDir: string, log: (message: string) => 
     const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
     return [
       `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
-        `whole next-day run (landing, plan, models, publish; median of ${r.days.map((d) => (d.wholeMs / 1000).toFixed(1)).join(', ')} s) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
+        `whole next-day run (plan, models, publish, its files landed before it; median of ${r.days.map((d) => (d.wholeMs / 1000).toFixed(1)).join(', ')} s) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
         (whole > target ? '  ← above target' : ''),
       `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
         `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
