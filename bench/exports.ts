@@ -19,7 +19,7 @@ import { medianRatio, takeTurns } from './paired.ts';
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const exportRows = Math.round(2_000_000 * scale);
 /** Measurements per side and format, taking turns at going first. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 9;
 const table = 'mkt_order_items_with_cogs';
 const lastDay = '2026-10-31';
 const days = 730;

@@ -20,7 +20,7 @@ const SOURCE = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
 /** Bump when the generator changes so a stale cached file is not reused. */
 const GENERATOR_VERSION = 1;
 /** Measurements per side, taking turns at going first. */
-const ATTEMPTS = 5;
+const ATTEMPTS = 7;
 
 const header =
   'amazon-order-id merchant-order-id purchase-date last-updated-date order-status fulfillment-channel sales-channel order-channel ship-service-level product-name sku asin item-status quantity currency item-price item-tax shipping-price shipping-tax gift-wrap-price gift-wrap-tax item-promotion-discount ship-promotion-discount ship-city ship-state ship-postal-code ship-country promotion-ids cpf is-business-order purchase-order-number price-designation'.split(
