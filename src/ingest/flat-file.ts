@@ -44,7 +44,10 @@ export function rawTableDdl(table: string, format: FlatFormat): string {
 export const lineageDdl =
   '_file_id varchar not null, _line_number bigint not null, _landed_at timestamptz not null, _connection_id varchar not null, _marketplace_id varchar not null';
 
-/** A file read into a temporary all-text table `stage`, with its header mapped to canonical columns. */
+/**
+ * A file read into a temporary table `stage` (text columns f0…, or the raw table's typed ones), with its header
+ * mapped to canonical columns.
+ */
 export interface StagedFile {
   stage: string;
   /** canonical column → stage column, for the columns present in the header */

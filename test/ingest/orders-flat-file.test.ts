@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { land, makeHome, ordersHeader, rows, US, DE, writeOrders } from '../helpers/home.ts';
@@ -76,6 +76,23 @@ describe('ingest GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', () => {
   it('refuses a bad value with its line and column', async () => {
     const file = writeOrders(dir, 'bad.tsv', [shipped, { ...shipped, 'amazon-order-id': '111-0000004-0000004', 'item-price': '12,x' }]);
     expect(await land(wh, SOURCE, US, file)).toMatchObject({ status: 'refused', line: 3, reason: 'item-price: 12,x is not a valid decimal' });
+  });
+
+  it('refuses a value too large for its type with its line and column, leaving no rows and no stage behind', async () => {
+    // 20 digits: above a BIGINT's 9,223,372,036,854,775,807, so the quantity cannot be read.
+    const file = writeOrders(dir, 'huge.tsv', [shipped, { ...shipped, 'amazon-order-id': '111-0000006-0000006', quantity: '99999999999999999999' }]);
+    expect(await land(wh, SOURCE, US, file)).toMatchObject({ status: 'refused', line: 3, reason: 'quantity: 99999999999999999999 is not a valid integer' });
+    expect(await rows(wh, `select count(*)::int as n from ${raw}`)).toEqual([{ n: 0 }]);
+    expect(await rows(wh, `select count(*)::int as n from duckdb_tables() where temporary`)).toEqual([{ n: 0 }]);
+  });
+
+  it('names a ragged line before a bad value on an earlier line, as the text stage reads them', async () => {
+    const bad = { ...shipped, 'amazon-order-id': '111-0000007-0000007', 'item-price': 'abc' };
+    const file = writeOrders(dir, 'both.tsv', [shipped, bad, { ...shipped, 'amazon-order-id': '111-0000008-0000008' }]);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}111-0000009-0000009\textra\n`);
+    const result = await land(wh, SOURCE, US, file);
+    expect(result).toMatchObject({ status: 'refused', line: 5 });
+    expect((result as { reason: string }).reason).toMatch(/^expected 32 fields as in the header, found fewer/);
   });
 
   it('refuses a line whose required value is empty', async () => {
