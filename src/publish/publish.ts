@@ -1,5 +1,5 @@
-import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { copyFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -106,8 +106,10 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
   const previous = everyTableReplaced ? null : await startingPoint(wh);
   const ahead = await takeAheadCopy(wh, previous?.snapshotId);
-  // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind; no reader opened them.
-  for (const stale of readdirSync(home.publishedDir).filter((f) => f.startsWith('.next-') || f.startsWith('.manifest-'))) {
+  await replacedSnapshotRemoved(wh);
+  // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind, and one killed after
+  // it the snapshot it replaced; no reader opened them under those names.
+  for (const stale of readdirSync(home.publishedDir).filter((f) => ['.next-', '.manifest-', '.replaced-'].some((p) => f.startsWith(p)))) {
     if (join(home.publishedDir, stale) !== ahead) rmSync(join(home.publishedDir, stale), { force: true });
   }
   const next = ahead ?? join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
@@ -163,10 +165,28 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
     await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: result.snapshotId });
   });
+  // Renaming over the last snapshot would free its blocks on the way (0.1 s for two years of the bench's 580 MB on
+  // ext4): it is kept under another name until the new one is in place, and deleted in the background.
+  // (With no snapshot yet, or on a file system without hard links, the new one is renamed over the old.)
+  let replaced: string | null = join(home.publishedDir, `.replaced-${randomUUID()}.duckdb`);
+  try {
+    linkSync(home.published, replaced);
+  } catch {
+    replaced = null;
+  }
   renameSync(next, home.published);
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
+  if (replaced) removals.set(home.root, rm(replaced, { force: true }).catch(() => {}));
   publishes++;
   return result;
+}
+
+/** Deletions of replaced snapshots under way, by home folder (see publish). */
+const removals = new Map<string, Promise<void>>();
+
+/** Resolves once the snapshot the last publish replaced is deleted. */
+export async function replacedSnapshotRemoved(wh: Warehouse): Promise<void> {
+  await removals.get(wh.home.root);
 }
 
 /**

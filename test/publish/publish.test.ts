@@ -6,7 +6,7 @@ import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { loadModels } from '../../src/models/load-models.ts';
 import { runModels } from '../../src/models/run-models.ts';
-import { copySnapshotAhead, discardSnapshotAhead, publish } from '../../src/publish/publish.ts';
+import { copySnapshotAhead, discardSnapshotAhead, publish, replacedSnapshotRemoved } from '../../src/publish/publish.ts';
 import { withSnapshot } from '../../src/publish/open-snapshot.ts';
 import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
 
@@ -25,10 +25,11 @@ describe('publish', () => {
   });
   afterEach(async () => wh.close());
 
-  it('removes what a killed publish left in published/ (its unfinished file, DuckDB log and manifest) and nothing else', async () => {
-    const leftovers = ['.next-0000.duckdb', '.next-0000.duckdb.wal', '.manifest-0000.json'];
+  it('removes what a killed publish left in published/ (its unfinished file, DuckDB log and manifest, or the snapshot it replaced) and nothing else', async () => {
+    const leftovers = ['.next-0000.duckdb', '.next-0000.duckdb.wal', '.manifest-0000.json', '.replaced-0000.duckdb'];
     for (const name of leftovers) writeFileSync(join(home.publishedDir, name), 'partial');
     await publish(wh);
+    await replacedSnapshotRemoved(wh);
     expect(readdirSync(home.publishedDir).sort()).toEqual(['manifest.json', 'warehouse.duckdb']);
   });
 
@@ -83,7 +84,8 @@ describe('publish', () => {
   });
 
   it('starts from a copy of the last snapshot made while the models ran, and never from a copy of another one', async () => {
-    const files = () => readdirSync(home.publishedDir).sort();
+    // (The snapshot a publish replaced is deleted in the background.)
+    const files = async () => (await replacedSnapshotRemoved(wh), readdirSync(home.publishedDir).sort());
     // The copy starts before the models run; the publish after them takes it.
     await copySnapshotAhead(wh);
     const more = [{ 'amazon-order-id': 'N-1', 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '2', currency: 'USD' }];
@@ -94,7 +96,7 @@ describe('publish', () => {
     // 50 order lines on March 1st and the new one.
     expect(await published(home, `select count(*)::int as n from mkt_order_items_with_cogs`)).toEqual([{ n: 51 }]);
     await expectSameAsWarehouse(second.tables.map((t) => t.name));
-    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
+    expect(await files()).toEqual(['manifest.json', 'warehouse.duckdb']);
 
     // A snapshot changed after it was copied: the copy is deleted, and every table is copied from the warehouse.
     await copySnapshotAhead(wh);
@@ -103,12 +105,12 @@ describe('publish', () => {
     const third = await publish(wh);
     expect(third.incremental).toBe(false);
     await expectSameAsWarehouse(third.tables.map((t) => t.name));
-    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
+    expect(await files()).toEqual(['manifest.json', 'warehouse.duckdb']);
 
     // A run that publishes nothing deletes its copy (once it is whole).
     await copySnapshotAhead(wh);
     await discardSnapshotAhead(wh);
-    expect(files()).toEqual(['manifest.json', 'warehouse.duckdb']);
+    expect(await files()).toEqual(['manifest.json', 'warehouse.duckdb']);
   });
 
   /** Every published table holds exactly the warehouse's rows (as multisets). */
