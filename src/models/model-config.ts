@@ -110,22 +110,15 @@ export const modelConfigSchema = z
         reads: z.string().regex(/^staging\.[a-z0-9_]+$/).optional(),
         reads_key: z.array(z.string()).min(1).optional(),
         /**
-         * For a model that keeps each key's latest version: a key whose rows a new file repeats exactly as the key's
-         * last landed file before had them (every column but the lineage ones, in the same order) is not taken in
-         * again; its rows keep naming the file they were taken from.
+         * SQL naming the keys the new files change, as rows (k0, k1, …) of `raw_key`'s columns, when not every key
+         * they hold does (an order a daily report repeats as it was). It reads the temp table
+         * `new_files(file_id, landed_at)`; without it, every key of the new files' rows is changed. A pipeline's
+         * touchedDates may read the same keys (`changedKeysOf`).
          */
-        skip_repeated: z.boolean().default(false),
-        /**
-         * With skip_repeated: a raw column whose value a key keeps in every version (an order's purchase date). The
-         * key's last landed file before is then looked for only among the rows at or after the new rows' first value,
-         * and the scan skips the row groups of the older history. A key whose value moved is not found there and is
-         * taken in again; only a value that moved away and back to an older version's could hide a change.
-         */
-        skip_repeated_since: z.string().optional(),
+        changed: z.string().optional(),
       })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
-      .refine((i) => i.skip_repeated || i.skip_repeated_since === undefined, { message: 'skip_repeated_since goes with skip_repeated: true' })
       .refine((i) => (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length, {
         message: 'reads and reads_key go together, and reads_key names as many columns as key',
       })

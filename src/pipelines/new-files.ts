@@ -2,6 +2,8 @@ import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
+import { loadModels, type Model } from '../models/load-models.ts';
+import { makeChanged, makeNewFiles } from '../models/run-keyed.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { PlanConnection } from './plan.ts';
 
@@ -31,7 +33,8 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
   if (files.length === 0) return touched;
   // (A raw row's _landed_at is its file's landed_at: `_landed_at >= (select min(landed_at) from new_files)` lets a scan
   // skip the row groups landed before.)
-  await wh.sql.run(`create or replace temp table new_files as select id as file_id, landed_at from control.landed_files where id in (select unnest($ids::varchar[]))`, { ids: listValue(files.map((f) => f.id)) }, { ids: LIST(VARCHAR) });
+  const ids = files.map((f) => f.id);
+  await makeNewFiles(wh.sql, ids);
   await wh.sql.run(`create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`, {
     ids: listValue(connections.map((c) => c.id)),
     zones: listValue(connections.map((c) => c.timezone)),
@@ -45,7 +48,9 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
     }
   };
   for (const source of new Set(files.map((f) => f.source))) {
-    const query = pipeline.sources[source]?.touchedDates;
+    const { touchedDates: query, changedKeysOf } = pipeline.sources[source] ?? {};
+    // (The model's run takes the keys as they are: see makeChanged.)
+    if (query && changedKeysOf) await wh.sql.run(`create or replace temp view changed as select * from ${await makeChanged(wh.sql, findModel(changedKeysOf), ids)}`);
     if (!query) {
       for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id))) add(connectionId, source, null);
       continue;
@@ -64,3 +69,5 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
   }
   return touched;
 }
+
+const findModel = (id: string): Model => loadModels().find((m) => m.id === id)!;

@@ -41,8 +41,15 @@ const sourceSettingsSchema = z
      * a new file of the source makes the tables it feeds rebuild every date of its connection.
      */
     touchedDates: z.string().optional(),
+    /**
+     * A keyed model whose changed keys touchedDates reads, as temp table `changed` (k0, k1, …, its increment's
+     * raw_key): the keys the model's run then replaces (src/models/run-keyed.ts makeChanged), so that the dates
+     * rebuilt are those of exactly the keys taken in, found once.
+     */
+    changedKeysOf: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => s.touchedDates || !s.changedKeysOf, { message: 'changedKeysOf goes with touchedDates' });
 
 /** A pipeline file, `pipelines/<name>.yml`. */
 export const pipelineFileSchema = z
@@ -93,6 +100,7 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
   const sourceNames = new Set(ingestSources.map((s) => s.name));
   const marts = new Map(loadModels().filter((m) => m.schema === 'marts').map((m) => [m.name, m]));
   const windowed = new Set([...marts.values()].filter((m) => m.config.window).map((m) => m.name));
+  const keyed = new Set(loadModels().filter((m) => m.config.increment).map((m) => m.id));
   const owner = new Map<string, string>();
   const pipelines: Pipeline[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()) {
@@ -107,8 +115,10 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
     }
     const config = parsed.data!;
     const name = basename(file, '.yml');
-    for (const source of Object.keys(config.sources)) {
+    for (const [source, settings] of Object.entries(config.sources)) {
       if (!sourceNames.has(source)) fail(`sources.${source}`, 'not an ingest source (see INGEST.md)');
+      const keyedBy = settings.changedKeysOf;
+      if (keyedBy && !keyed.has(keyedBy)) fail(`sources.${source}.changedKeysOf`, `${keyedBy} is not a keyed model (one with \`increment\`)`);
     }
     const tables = config.tables.map((tableName, i): PipelineTable => {
       const entry = catalog.get(tableName) ?? fail(`tables.${i}`, `${tableName} is not a catalog table`);

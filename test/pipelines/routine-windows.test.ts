@@ -64,7 +64,7 @@ describe('runPipeline: routine windows rebuild the dates new rows change', () =>
       { mkt_order_id: 'B', mkt_order_status: 'Shipped' },
       { mkt_order_id: 'C', mkt_order_status: 'Shipped' },
     ]);
-    // Staging took in A again, not B and C (repeated as they were: skip_repeated); they still name the first file.
+    // Staging took in A again, not B and C (repeated as they were: its `changed` orders); they still name the first file.
     expect(await rows(wh, `select order_id, file_id = (select file_id from staging.stg_mkt__order_items where order_id = 'A') as with_a from staging.stg_mkt__order_items order by 1`)).toEqual([
       { order_id: 'A', with_a: true },
       { order_id: 'B', with_a: false },
@@ -98,5 +98,25 @@ describe('runPipeline: routine windows rebuild the dates new rows change', () =>
     await runPipeline(wh, pipeline, { now: new Date('2026-11-24T09:30:00Z'), deferPublish: true });
     // 24 Nov - 27 = 28 Oct; int_connections_described is every connection's.
     expect((await replaced(wh, 'mkt_order_items_with_cogs')).filter((r) => r.connection_id === DE.id)).toEqual([{ connection_id: DE.id, date_from: '2026-10-28', date_to: '2026-11-24' }]);
+  });
+
+  // One definition of the orders a report changes: the dates rebuilt are those of the orders staging takes in.
+  it('an order whose two lines of one SKU come back as one: staging takes it in and its date is rebuilt, as a rebuild gives', async () => {
+    // S on 12 Nov (10:00 in Berlin), two lines of SKU-A; the second one then comes back alone, and becomes the first.
+    const S = [de({ 'amazon-order-id': 'S', 'purchase-date': '2026-11-12T09:00:00+00:00', 'item-price': '5.00' }), de({ 'amazon-order-id': 'S', 'purchase-date': '2026-11-12T09:00:00+00:00', 'item-price': '7.00' })];
+    drop(home, 'orders-6.tsv', [A_SHIPPED, B, C, ...S]);
+    await runPipeline(wh, pipeline, { now: new Date('2026-11-25T09:30:00Z'), deferPublish: true });
+    await wh.sql.run(`delete from control.unpublished_changes`);
+    drop(home, 'orders-7.tsv', [A_SHIPPED, B, C, S[1]!]);
+    await runPipeline(wh, pipeline, { now: new Date('2026-11-26T09:30:00Z'), deferPublish: true });
+    expect(await replaced(wh, 'mkt_order_items_with_cogs')).toEqual([{ connection_id: DE.id, date_from: '2026-11-12', date_to: '2026-11-12' }]);
+    // The later landed version of S's first line (7.00) wins; its second line is orders-6's (7.00).
+    expect(await rows(wh, `select mkt_order_item_id, item_price_value::varchar as item_price from marts.mkt_order_items_with_cogs where mkt_order_id = 'S' order by 1`)).toEqual([
+      { mkt_order_item_id: 'S/SKU-A', item_price: '7.0000' },
+      { mkt_order_item_id: 'S/SKU-A#2', item_price: '7.0000' },
+    ]);
+    const incremental = await catalogRows(wh);
+    await runModels(wh, { select: TABLES, fullRefresh: true });
+    expect(await catalogRows(wh)).toEqual(incremental);
   });
 });

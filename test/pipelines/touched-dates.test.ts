@@ -1,8 +1,11 @@
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addConnection } from '../../src/control/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { newFiles, touchedDates } from '../../src/pipelines/new-files.ts';
-import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
+import { findPipeline, loadPipelines, pipelinesDir } from '../../src/pipelines/pipeline-config.ts';
 import { planConnections } from '../../src/pipelines/run-history.ts';
 import { makeHome } from '../helpers/home.ts';
 import { landOrders, orderLine } from '../helpers/profit.ts';
@@ -43,5 +46,22 @@ describe('the profit pipeline touchedDates', () => {
       { from: '2026-10-03', to: '2026-10-03' },
       { from: '2026-10-05', to: '2026-10-06' },
     ]);
+  });
+
+  it('are refused at load when changedKeysOf names a model that is not keyed, or goes without touchedDates', () => {
+    const edited = (file: string, from: string, to: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'mktdata-pipelines-'));
+      for (const name of ['profit', 'awd']) copyFileSync(join(pipelinesDir, `${name}.yml`), join(dir, `${name}.yml`));
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text).toContain(from);
+      writeFileSync(join(dir, file), text.replace(from, to));
+      return dir;
+    };
+    expect(() => loadPipelines(edited('profit.yml', 'changedKeysOf: staging.stg_mkt__order_items', 'changedKeysOf: marts.mkt_profit_by_date'))).toThrow(
+      'sources.GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL.changedKeysOf: marts.mkt_profit_by_date is not a keyed model (one with `increment`)',
+    );
+    expect(() => loadPipelines(edited('awd.yml', '  awd.listOutbounds:\n', '  awd.listOutbounds:\n    changedKeysOf: staging.stg_mkt__order_items\n'))).toThrow(
+      'sources.awd.listOutbounds: changedKeysOf goes with touchedDates',
+    );
   });
 });

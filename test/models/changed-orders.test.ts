@@ -5,8 +5,9 @@ import { runModels } from '../../src/models/run-models.ts';
 import { DE, makeHome, rows } from '../helpers/home.ts';
 import { landOrders, orderLine } from '../helpers/profit.ts';
 
-// stg_mkt__order_items has `skip_repeated`: an order that a new file repeats exactly as its last landed file had it
-// (same lines, every column but the lineage ones, in the same order) is not taken in again; any difference is.
+// stg_mkt__order_items' `increment.changed`: an order whose new lines each equal (every column but the lineage ones)
+// a line of its last landed version, neither version having two lines of one SKU, is not taken in again; any other
+// is. The rows of an order not taken in keep naming the file they were taken from.
 
 const model = 'staging.stg_mkt__order_items';
 const line = (order: string, sku: string, over: Record<string, string> = {}) =>
@@ -16,7 +17,7 @@ const X = [line('X', 'SKU-A'), line('X', 'SKU-B')];
 const Y = line('Y', 'SKU-Y', { quantity: '1' });
 const Z = line('Z', 'SKU-Z');
 
-describe('a keyed model with skip_repeated', () => {
+describe('a keyed model with `changed` (the orders a file changes)', () => {
   let wh: Warehouse;
   let dir: string;
   beforeEach(async () => ({ wh, dir } = await makeHome()));
@@ -37,46 +38,59 @@ describe('a keyed model with skip_repeated', () => {
   /** The file each order's lines name, and how many lines it has. */
   const files = (wh: Warehouse) => rows(wh, `select order_id, list(distinct file_id order by file_id) as files, count(*)::integer as n from ${model} group by 1 order by 1`);
 
-  it('takes in the changed order only, and again an order whose lines come in another order', async () => {
+  it('takes in the changed order only, not one whose lines come in another order or fewer', async () => {
     await landOrders(wh, dir, DE, [W, ...X, Y, Z], 'orders-1.tsv');
     expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
     const [{ id: f1 }] = (await rows(wh, `select id from control.landed_files`)) as [{ id: string }];
 
     // W, X and Z as they were, Y with another quantity: only Y is taken from f2.
     const f2 = await takeIn('orders-2.tsv', [W, ...X, { ...Y, quantity: '2' }, Z]);
-    expect(await files(wh)).toEqual([
+    const before = [
       { order_id: 'W', files: [f1], n: 1 },
       { order_id: 'X', files: [f1], n: 2 },
       { order_id: 'Y', files: [f2], n: 1 },
       { order_id: 'Z', files: [f1], n: 1 },
-    ]);
+    ];
+    expect(await files(wh)).toEqual(before);
     expect(await rows(wh, `select quantity::integer as quantity from ${model} where order_id = 'Y'`)).toEqual([{ quantity: 2 }]);
 
-    // X's two lines swapped (the same rows, in another order): X is taken in again. Y as f2 had it: not.
+    // X's two lines swapped, then X with one of its lines left out, Y as f2 had it: each line is one of the order's
+    // last version (f2's), so nothing is taken in; a rebuild would give the same rows, naming other files.
     const f3 = await takeIn('orders-3.tsv', [X[1]!, X[0]!, { ...Y, quantity: '2' }]);
-    expect(await files(wh)).toEqual([
-      { order_id: 'W', files: [f1], n: 1 },
-      { order_id: 'X', files: [f3], n: 2 },
-      { order_id: 'Y', files: [f2], n: 1 },
-      { order_id: 'Z', files: [f1], n: 1 },
-    ]);
+    await takeIn('orders-4.tsv', [X[0]!]);
+    expect(await files(wh)).toEqual(before);
 
-    // X with one of its lines left out differs from f3's X (one line, not two): taken in; the left-out line keeps
-    // its version from f3 (a line's latest version wins), as a rebuild from every file gives.
-    const f4 = await takeIn('orders-4.tsv', [X[0]!]);
+    // X's first line with another quantity: X is taken in; its other line's latest version is f3's (f3 is the last
+    // file landed with it), as a rebuild from every file gives.
+    const f5 = await takeIn('orders-5.tsv', [{ ...X[0]!, quantity: '3' }]);
+    expect(await files(wh)).toEqual([before[0], { order_id: 'X', files: [f3, f5].sort(), n: 2 }, before[2], before[3]]);
     const incremental = await rows(wh, `select * exclude (file_id, line_number) from ${model} order by all`);
-    expect(await files(wh)).toEqual([
-      { order_id: 'W', files: [f1], n: 1 },
-      { order_id: 'X', files: [f3, f4].sort(), n: 2 },
-      { order_id: 'Y', files: [f2], n: 1 },
-      { order_id: 'Z', files: [f1], n: 1 },
-    ]);
     await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
     expect(await rows(wh, `select * exclude (file_id, line_number) from ${model} order by all`)).toEqual(incremental);
   });
 
-  // skip_repeated_since: an order's last version before is looked for among the lines purchased since the new ones'
-  // first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
+  // Lines of one SKU are told apart by their order in the file: a version with two of them is never taken as repeated.
+  it('takes in an order whose last version had two lines of one SKU, though its new line is one of them', async () => {
+    const S = [line('S', 'SKU-S', { quantity: '1' }), line('S', 'SKU-S', { quantity: '2' })];
+    await landOrders(wh, dir, DE, [...S, W], 'orders-1.tsv');
+    expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+
+    // S's second line alone: it is now S's first line of SKU-S (the later landed version of that line wins), and
+    // the second line keeps f1's: quantities 2 and 2, as a rebuild gives.
+    await takeIn('orders-2.tsv', [S[1]!]);
+    const quantities = `select order_item_id, quantity::integer as quantity from ${model} where order_id = 'S' order by 1`;
+    expect(await rows(wh, quantities)).toEqual([
+      { order_item_id: 'S/SKU-S', quantity: 2 },
+      { order_item_id: 'S/SKU-S#2', quantity: 2 },
+    ]);
+    await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
+    expect(await rows(wh, quantities)).toEqual([
+      { order_item_id: 'S/SKU-S', quantity: 2 },
+      { order_item_id: 'S/SKU-S#2', quantity: 2 },
+    ]);
+  });
+
+  // An order's last version before is looked for among the lines purchased since the new ones' first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
   // row of the earlier date.
   it('replaces an order whose new version moves its purchase date', async () => {
     const V = line('V', 'SKU-V', { 'purchase-date': '2026-11-01T09:00:00+00:00' });
