@@ -36,7 +36,7 @@ export interface ExportFormatResult {
   bytes: number;
   /** best wall time from createExport to the job's COMPLETED row (worker.enqueue + worker.idle) */
   exportMs: number;
-  /** best wall time of `COPY (select * from the table)` on a bare read-only DuckDB connection to the published file */
+  /** best wall time of `COPY (select * from the table)` on a bare read-only DuckDB connection to the published file (one instance for all attempts) */
   bareMs: number;
   /** the median of the attempts' export / bare ratios (paired.ts) */
   ratio: number;
@@ -86,16 +86,19 @@ export async function benchExports(workDir: string, log: (message: string) => vo
         to: lastDay,
         outputType: format,
       });
+      // (Opened once, as the export path's readers share one: see src/publish/snapshot-instances.ts.)
+      const engine = await DuckDBInstance.create(home.published, { access_mode: 'READ_ONLY' });
       const [exported, bare] = await takeTurns(
         ATTEMPTS,
         () => timeExportPath(wh, home, worker, organizationId, request),
-        (attempt) => timeBareCopy(home, format, join(workDir, `bare-${attempt}.${format.toLowerCase()}`)),
+        (attempt) => timeBareCopy(engine, format, join(workDir, `bare-${attempt}.${format.toLowerCase()}`)),
         (attempt, e, b) => {
           log(`  ${format} #${attempt}: export path ${e.ms.toFixed(0)} ms (cpu ${e.cpuMs.toFixed(0)} ms), bare COPY ${b.ms.toFixed(0)} ms (cpu ${b.cpuMs.toFixed(0)} ms): ` +
             `${(e.ms / b.ms).toFixed(2)}x wall, ${(e.cpuMs / b.cpuMs).toFixed(2)}x cpu; ${(e.bytes / 1e6).toFixed(0)} MB / ${(b.bytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`);
           for (const m of [e, b]) if (m.rows !== exportRows) throw new Error(`${format}: wrote ${m.rows} rows, expected ${exportRows}`);
         },
       );
+      engine.closeSync();
       const exportMs = Math.min(...exported.map((m) => m.ms));
       const bareMs = Math.min(...bare.map((m) => m.ms));
       formats.push({ format, rows: exportRows, bytes: exported[0]!.bytes, exportMs, bareMs, ratio: medianRatio(exported.map((m) => m.ms), bare.map((m) => m.ms)) });
@@ -130,9 +133,8 @@ async function timeExportPath(wh: Warehouse, home: Home, worker: ExportWorker, o
   return { ms, cpuMs, rows: Number(row.row_count), bytes: Number(row.file_size_bytes) };
 }
 
-/** Bare DuckDB: the same published file opened read-only, `select *` of the table, the same COPY options; only the COPY is timed. */
-async function timeBareCopy(home: Home, format: OutputType, file: string): Promise<Measured> {
-  const instance = await DuckDBInstance.create(home.published, { access_mode: 'READ_ONLY' });
+/** Bare DuckDB: a connection to the same published file opened read-only, `select *` of the table, the same COPY options; only the COPY is timed. */
+async function timeBareCopy(instance: DuckDBInstance, format: OutputType, file: string): Promise<Measured> {
   const sql = await instance.connect();
   try {
     const cpu = process.cpuUsage();
@@ -143,7 +145,6 @@ async function timeBareCopy(home: Home, format: OutputType, file: string): Promi
     return { ms, cpuMs, rows: Number(result.rowsChanged), bytes: statSync(file).size };
   } finally {
     sql.closeSync();
-    instance.closeSync();
     rmSync(file, { force: true });
   }
 }

@@ -5,6 +5,7 @@ import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { PublishedConnection, PublishResult } from './publish.ts';
+import { withPublishedInstance } from './snapshot-instances.ts';
 
 /**
  * Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. In a
@@ -16,13 +17,20 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
   if (home.shards ? shards.length === 0 : !existsSync(home.published)) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
   const { memory_limit } = resourceOptions();
   const options = { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}) };
-  const instance = home.shards ? await DuckDBInstance.create(':memory:', options) : await DuckDBInstance.create(home.published, { ...options, access_mode: 'READ_ONLY' });
-  const sql = await instance.connect();
+  const connected = async (instance: DuckDBInstance) => {
+    const sql = await instance.connect();
+    try {
+      if (home.shards) await unionShards(sql, shards);
+      return await work(sql);
+    } finally {
+      sql.closeSync();
+    }
+  };
+  if (!home.shards) return withPublishedInstance(home.published, options, connected);
+  const instance = await DuckDBInstance.create(':memory:', options);
   try {
-    if (home.shards) await unionShards(sql, shards);
-    return await work(sql);
+    return await connected(instance);
   } finally {
-    sql.closeSync();
     instance.closeSync();
   }
 }
