@@ -1,8 +1,12 @@
 /**
  * Measures two sides `attempts` times, back to back, taking turns at going first so that neither always runs on the
- * colder cache; `each` sees every attempt's pair as it comes.
+ * colder cache; `each` sees every attempt's pair as it comes. Each side first runs once untimed (attempt 0): the
+ * first attempt after the setup ran in its aftermath (the exports bench's first CSV export, which goes first, took
+ * 1.4× its later ones with a third more CPU, in four runs out of four).
  */
 export async function takeTurns<T>(attempts: number, a: (attempt: number) => Promise<T>, b: (attempt: number) => Promise<T>, each: (attempt: number, a: T, b: T) => void): Promise<[T[], T[]]> {
+  await a(0);
+  await b(0);
   const as: T[] = [];
   const bs: T[] = [];
   for (let attempt = 1; attempt <= attempts; attempt++) {
