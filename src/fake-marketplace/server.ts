@@ -1,5 +1,6 @@
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { closeGracefully } from '../api/close-gracefully.ts';
 import { systemClock, type Clock } from '../connectors/clock.ts';
 import { fakeMarketplaceEndpoints, type Endpoints } from '../connectors/config.ts';
 import { adsApiRoutes } from './ads/ads-api.ts';
@@ -172,7 +173,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
     setSwitch: (operation, change) => switches.set(operation, change),
     notifications: queue,
     queueUrl: `${url}/sqs/000000000000/mktdata-notifications`,
-    close: () => app.close(),
+    close: () => closeGracefully(app),
   };
 }
 

@@ -88,5 +88,5 @@ describe('the orders-manager skill, unchanged', () => {
     } finally {
       await server.stop();
     }
-  }, 180_000); // the skill itself polls for up to 2 minutes; on a loaded 2-core CI machine an export has taken over 50 s
+  }, 180_000); // the skill itself polls for up to 2 minutes
 });

@@ -1,4 +1,5 @@
 import { buildApp } from '../../api/app.ts';
+import { closeGracefully } from '../../api/close-gracefully.ts';
 import { openWarehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { serverLogger } from '../output.ts';
@@ -67,7 +68,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   });
   await poller?.stop();
   await scheduler.stop();
-  await app.close();
+  await closeGracefully(app);
   await wh.close();
 }
 
@@ -92,7 +93,7 @@ async function serveReplica(config: ScaleConfig, options: ServeOptions, onListen
       process.once('SIGINT', () => resolve());
       process.once('SIGTERM', () => resolve());
     });
-    await app.close();
+    await closeGracefully(app);
   } finally {
     await store.close();
   }
