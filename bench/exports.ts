@@ -18,8 +18,12 @@ import { medianRatio, takeTurns } from './paired.ts';
 /** Rows of the exported table (issue 20 item 4): 2M order lines at BENCH_SCALE=1, split over two connections and two years. */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const exportRows = Math.round(2_000_000 * scale);
-/** Measurements per side and format, taking turns at going first. */
-const ATTEMPTS = 9;
+/**
+ * Measurements per side and format, taking turns at going first. Two runs of one COPY a few seconds apart differ by
+ * up to 20% here (CPU time with them: the machine's speed, not the code), so a single pair's ratio spans 0.8–1.2×;
+ * with nine pairs, runs averaging 1.04× gave 1.11× and 1.13× in two of fourteen.
+ */
+const ATTEMPTS = 15;
 const table = 'mkt_order_items_with_cogs';
 const lastDay = '2026-10-31';
 const days = 730;
