@@ -10,8 +10,11 @@ const SWEEP_MS = 100;
  * SWEEP_MS while requests finish, and whatever is still open after `graceMs` is cut.
  */
 export async function closeGracefully(app: FastifyInstance, graceMs = 10_000): Promise<void> {
+  let closed = false; // every connection ended (the close may still wait for its onClose hooks: exports being written)
+  app.server.once('close', () => (closed = true));
   const sweep = setInterval(() => app.server.closeIdleConnections(), SWEEP_MS);
   const cut = setTimeout(() => {
+    if (closed) return;
     app.log.warn(`requests still in flight ${graceMs} ms after the server began closing: their connections are cut`);
     app.server.closeAllConnections();
   }, graceMs);
