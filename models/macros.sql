@@ -25,3 +25,34 @@ create or replace macro latest_version(raw_table, key) as table
     from query_table(raw_table)
     window versions as (partition by _connection_id, key)
     qualify row_number() over (partition by _connection_id, key order by updated_at desc nulls last, _landed_at desc, _line_number desc) = 1;
+
+-- The parts of an AWD Address object (awd 2024-05-09), snake_case in the API's order; a model spreads them under its
+-- own prefix: a struct column `destination` holding it, then columns(destination.*) as 'destination_address_\0'.
+create or replace macro awd_address(j) as {
+    name: j ->> 'name',
+    address_line1: j ->> 'addressLine1',
+    address_line2: j ->> 'addressLine2',
+    address_line3: j ->> 'addressLine3',
+    city: j ->> 'city',
+    county: j ->> 'county',
+    district: j ->> 'district',
+    state_or_region: j ->> 'stateOrRegion',
+    postal_code: j ->> 'postalCode',
+    country_code: j ->> 'countryCode',
+    phone_number: j ->> 'phoneNumber',
+};
+
+-- The parts of a Fulfillment Inbound Address object (2024-03-20), as the catalog names them, to spread the same way.
+create or replace macro inbound_address(j) as {
+    name: j ->> 'name',
+    address_line1: j ->> 'addressLine1',
+    address_line2: j ->> 'addressLine2',
+    city: j ->> 'city',
+    company_name: j ->> 'companyName',
+    country_code: j ->> 'countryCode',
+    district_or_county: j ->> 'districtOrCounty',
+    email: j ->> 'email',
+    phone_number: j ->> 'phoneNumber',
+    postal_code: j ->> 'postalCode',
+    state_or_province_code: j ->> 'stateOrProvinceCode',
+};
