@@ -26,6 +26,20 @@ create or replace macro latest_version(raw_table, key) as table
     window versions as (partition by _connection_id, key)
     qualify row_number() over (partition by _connection_id, key order by updated_at desc nulls last, _landed_at desc, _line_number desc) = 1;
 
+-- The rows of each connection's latest landed file of a snapshot report, one per `key`, its later line winning: each
+-- such report is the whole current state, so the latest file replaces the earlier ones, and one with no rows empties
+-- it (control.landed_files knows files without rows). `raw_table` is the raw table's name, `source_name` its report.
+create or replace macro latest_snapshot(raw_table, source_name, key) as table
+    select landed.*
+    from query_table(raw_table) as landed
+    semi join (
+        select connection_id as _connection_id, arg_max(id, landed_at) as _file_id
+        from control.landed_files
+        where source = source_name
+        group by all
+    ) as latest_files using (_connection_id, _file_id)
+    qualify row_number() over (partition by _connection_id, key order by _line_number desc) = 1;
+
 -- The parts of an AWD Address object (awd 2024-05-09), snake_case in the API's order; a model spreads them under its
 -- own prefix: a struct column `destination` holding it, then columns(destination.*) as 'destination_address_\0'.
 create or replace macro awd_address(j) as {

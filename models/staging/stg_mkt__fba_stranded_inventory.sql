@@ -1,21 +1,7 @@
 -- Stranded inventory of each connection's latest report: one row per connection, SKU and FNSKU.
-with landed as (
-    select * from raw.get_stranded_inventory_ui_data
-),
-
--- The latest landed file is the whole current state, even when it is empty (nothing stranded any more).
-latest_files as (
-    select connection_id as _connection_id, arg_max(id, landed_at) as _file_id
-    from control.landed_files
-    where source = 'GET_STRANDED_INVENTORY_UI_DATA'
-    group by all
-),
-
-latest as (
-    select landed.*
-    from landed
-    semi join latest_files using (_connection_id, _file_id)
-    qualify row_number() over (partition by _connection_id, sku, fnsku order by _line_number desc) = 1
+-- The latest report is the whole current state, even when it is empty (nothing stranded any more).
+with latest as (
+    select * from latest_snapshot('raw.get_stranded_inventory_ui_data', 'GET_STRANDED_INVENTORY_UI_DATA', row(sku, fnsku))
 ),
 
 renamed as (

@@ -1,22 +1,7 @@
 -- Listings of the latest All Listings report of each connection: one row per connection and SKU.
-with landed as (
-    select * from raw.get_merchant_listings_all_data
-),
-
--- Each report is a full snapshot: the latest landed report of a connection replaces the earlier ones, so a
--- listing deleted upstream leaves the table (control.landed_files also knows reports that had no rows).
-latest_reports as (
-    select connection_id as _connection_id, arg_max(id, landed_at) as _file_id
-    from control.landed_files
-    where source = 'GET_MERCHANT_LISTINGS_ALL_DATA'
-    group by all
-),
-
-snapshot as (
-    select landed.*
-    from landed
-    semi join latest_reports using (_connection_id, _file_id)
-    qualify row_number() over (partition by _connection_id, seller_sku order by _line_number desc) = 1
+-- Each report is a full snapshot: a listing deleted upstream leaves the table.
+with snapshot as (
+    select * from latest_snapshot('raw.get_merchant_listings_all_data', 'GET_MERCHANT_LISTINGS_ALL_DATA', seller_sku)
 ),
 
 renamed as (
