@@ -185,32 +185,39 @@ estimated as (
     join report_as_of using (connection_id, report)
 ),
 
-attribution_summaries as (
+-- One row per report of the day: a report with no row that day has none, and its columns below are null.
+report_summaries as (
     select
         connection_id,
         date,
-        sum(spend) filter (where report = 'target') as ad_target_reported_spend,
-        sum(sales) filter (where report = 'target') as ad_target_reported_sales,
-        count(*) filter (where report = 'target') as ad_target_count,
-        sum(sales) filter (where report = 'target' and estimated_profit_after_ads is not null) as ad_target_costed_sales,
-        sum(spend) filter (where report = 'target' and estimated_profit_after_ads is not null) as ad_target_costed_spend,
-        0 as ad_target_unsupported_sales,
-        sum(sales) filter (where report = 'target' and estimated_profit_after_ads is null) as ad_target_missing_cost_sales,
-        sum(estimated_profit_after_ads) filter (where report = 'target') as ad_target_costed_estimated_profit_after_ads,
-        sum(spend) filter (where report = 'target' and sales = 0 and is_mature) as ad_target_mature_spend_without_sales,
-        sum(spend) filter (where report = 'search_term') as ad_search_term_reported_spend,
-        sum(sales) filter (where report = 'search_term') as ad_search_term_reported_sales,
-        count(*) filter (where report = 'search_term') as ad_search_term_count,
-        sum(sales) filter (where report = 'search_term' and estimated_profit_after_ads is not null) as ad_search_term_costed_sales,
-        sum(spend) filter (where report = 'search_term' and estimated_profit_after_ads is not null) as ad_search_term_costed_spend,
-        0 as ad_search_term_unsupported_sales,
-        sum(sales) filter (where report = 'search_term' and estimated_profit_after_ads is null) as ad_search_term_missing_cost_sales,
-        sum(estimated_profit_after_ads) filter (where report = 'search_term') as ad_search_term_costed_estimated_profit_after_ads,
-        sum(spend) filter (where report = 'search_term' and sales = 0 and is_mature) as ad_search_term_mature_spend_without_sales,
-        bool_or(report = 'target') as has_target,
-        bool_or(report = 'search_term') as has_search_term,
+        report,
+        coalesce(sum(spend), 0) as reported_spend,
+        coalesce(sum(sales), 0) as reported_sales,
+        count(*) as count,
+        coalesce(sum(sales) filter (where estimated_profit_after_ads is not null), 0) as costed_sales,
+        coalesce(sum(spend) filter (where estimated_profit_after_ads is not null), 0) as costed_spend,
+        0 as unsupported_sales,
+        coalesce(sum(sales) filter (where estimated_profit_after_ads is null), 0) as missing_cost_sales,
+        coalesce(sum(estimated_profit_after_ads), 0) as costed_estimated_profit_after_ads,
+        coalesce(sum(spend) filter (where sales = 0 and is_mature), 0) as mature_spend_without_sales,
     from estimated
     group by all
+),
+
+-- The reports side by side, target's columns then search_term's: target_reported_spend, …, search_term_reported_spend, ….
+attribution_summaries as (
+    select * from report_summaries pivot (
+        first(reported_spend) as reported_spend,
+        first(reported_sales) as reported_sales,
+        first(count) as count,
+        first(costed_sales) as costed_sales,
+        first(costed_spend) as costed_spend,
+        first(unsupported_sales) as unsupported_sales,
+        first(missing_cost_sales) as missing_cost_sales,
+        first(costed_estimated_profit_after_ads) as costed_estimated_profit_after_ads,
+        first(mature_spend_without_sales) as mature_spend_without_sales
+        for report in ('target', 'search_term')
+    )
 ),
 
 measures as (
@@ -240,24 +247,7 @@ amounts as (
         -- Rule 8: true when every shipped item and return has a cost, false if any lacks one, null when none contributes.
         if(coalesce(measures.costable_lines, 0) = 0, null, measures.uncosted_lines = 0) as cogs_present,
         -- All null when no summary of that report exists for the day.
-        if(summaries.has_target, coalesce(summaries.ad_target_reported_spend, 0), null) as ad_target_reported_spend,
-        if(summaries.has_target, coalesce(summaries.ad_target_reported_sales, 0), null) as ad_target_reported_sales,
-        if(summaries.has_target, summaries.ad_target_count, null) as ad_target_count,
-        if(summaries.has_target, coalesce(summaries.ad_target_costed_sales, 0), null) as ad_target_costed_sales,
-        if(summaries.has_target, coalesce(summaries.ad_target_costed_spend, 0), null) as ad_target_costed_spend,
-        if(summaries.has_target, summaries.ad_target_unsupported_sales, null) as ad_target_unsupported_sales,
-        if(summaries.has_target, coalesce(summaries.ad_target_missing_cost_sales, 0), null) as ad_target_missing_cost_sales,
-        if(summaries.has_target, coalesce(summaries.ad_target_costed_estimated_profit_after_ads, 0), null) as ad_target_costed_estimated_profit_after_ads,
-        if(summaries.has_target, coalesce(summaries.ad_target_mature_spend_without_sales, 0), null) as ad_target_mature_spend_without_sales,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_reported_spend, 0), null) as ad_search_term_reported_spend,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_reported_sales, 0), null) as ad_search_term_reported_sales,
-        if(summaries.has_search_term, summaries.ad_search_term_count, null) as ad_search_term_count,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_costed_sales, 0), null) as ad_search_term_costed_sales,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_costed_spend, 0), null) as ad_search_term_costed_spend,
-        if(summaries.has_search_term, summaries.ad_search_term_unsupported_sales, null) as ad_search_term_unsupported_sales,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_missing_cost_sales, 0), null) as ad_search_term_missing_cost_sales,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_costed_estimated_profit_after_ads, 0), null) as ad_search_term_costed_estimated_profit_after_ads,
-        if(summaries.has_search_term, coalesce(summaries.ad_search_term_mature_spend_without_sales, 0), null) as ad_search_term_mature_spend_without_sales,
+        columns('^(target|search_term)_') as 'ad_\0',
         coalesce(traffic.avg_buybox_percentage, 0) as avg_buybox_percentage,
         coalesce(traffic.avg_buybox_percentage_b2b, 0) as avg_buybox_percentage_b2b,
         if(traffic.has_traffic, traffic.avg_buybox_percentage_b2c, 0) as avg_buybox_percentage_b2c,
