@@ -41,6 +41,26 @@ export function loadMacros(dir: string = modelsDir): string {
 
 const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]*)\b/g;
 
+/** Each macro of `macros` by name, with its statement's text (comments left out: they name tables it may not read). */
+function macroTexts(macros: string): Map<string, string> {
+  const parts = macros.replace(/--[^\n]*/g, '').split(/(?=\bcreate or replace macro\s)/i);
+  return new Map(parts.flatMap((text) => {
+    const name = /^create or replace macro\s+([a-z_][a-z0-9_]*)\s*\(/i.exec(text)?.[1];
+    return name ? [[name, text] as const] : [];
+  }));
+}
+
+/** The models `sql` reads: those it names, and those the macros it calls name (a macro reading a table hides it). */
+function referencesOf(sql: string, macros: Map<string, string>, called = new Set<string>()): string[] {
+  const refs = [...sql.matchAll(referencePattern)].map((m) => `${m[1]}.${m[2]}`);
+  for (const [name, text] of macros) {
+    if (called.has(name) || !new RegExp(`\\b${name}\\s*\\(`).test(sql)) continue;
+    called.add(name);
+    refs.push(...referencesOf(text, macros, called));
+  }
+  return refs;
+}
+
 /**
  * Loads every model below `dir`, validating each `.yml`; order is dependency order.
  *
@@ -131,8 +151,9 @@ function parseModels(dir: string): Model[] {
     }
   }
   const ids = new Set(models.map((m) => m.id));
+  const macros = macroTexts(loadMacros(dir));
   for (const model of models) {
-    const refs = [...model.sql.matchAll(referencePattern)].map((m) => `${m[1]}.${m[2]}`);
+    const refs = referencesOf(model.sql, macros);
     model.deps = [...new Set(refs)].filter((ref) => ref !== model.id && ids.has(ref));
   }
   const sorted = sortByDependencies(models);

@@ -44,6 +44,28 @@ describe('model lineage', () => {
     expect(() => loadModels(dir)).toThrow(/mkt_c\.yml rules: "rule 1" lives in staging\.stg_b, which marts\.mkt_c does not read/);
   });
 
+  it('counts the models a macro reads as read by the models that call it, and orders the build by them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mktdata-macro-reads-'));
+    for (const schema of ['intermediate', 'marts']) mkdirSync(join(dir, schema));
+    // `a_dated` calls `costed`, which reads intermediate.z_costs; the comment names z_other, which no macro reads.
+    writeFileSync(join(dir, 'macros.sql'), [
+      '-- reads intermediate.z_other in a comment only',
+      'create or replace macro costed(t) as table select * from query_table(t) join intermediate.z_costs using (x);',
+      'create or replace macro dated(t) as table select * from costed(t);',
+      'create or replace macro unused(t) as table select * from intermediate.z_other;',
+    ].join('\n'));
+    const model = (path: string, sql: string) => {
+      writeFileSync(join(dir, `${path}.sql`), sql);
+      writeFileSync(join(dir, `${path}.yml`), 'description: m\ngrain: one row\n');
+    };
+    model('intermediate/z_costs', 'select 1 as x');
+    model('intermediate/z_other', 'select 1 as x');
+    model('marts/a_dated', 'with t as (select 1 as x) select * from dated(t)');
+    const models = loadModels(dir);
+    expect(lineage(models, 'marts.a_dated').reads).toEqual(['intermediate.z_costs']);
+    expect(models.map((m) => m.id).indexOf('intermediate.z_costs')).toBeLessThan(models.map((m) => m.id).indexOf('marts.a_dated'));
+  });
+
   it('refuses a keyed model that does not read its input, or reads a model not keyed on its raw table, naming the file', () => {
     const project = (settlementsSql: string, rowsIncrement: string) => {
       const dir = mkdtempSync(join(tmpdir(), 'mktdata-keyed-'));
