@@ -15,6 +15,7 @@ create or replace macro latest_landed(raw_table, key) as table
 -- The latest version of each key of a raw table whose records carry `updated_at` (the AWD operations): the greatest
 -- updated_at wins, then the latest landed file, then its later line; `first_seen_at` and `last_seen_at` are the
 -- first and last landings of the key. Lineage columns other than the connection and marketplace stay as landed.
+-- `raw_table` is the raw table's name, or a model's CTE of its raw rows (an operation's lines, unnested from them).
 create or replace macro latest_version(raw_table, key) as table
     select
         _connection_id as connection_id,
@@ -39,6 +40,13 @@ create or replace macro latest_snapshot(raw_table, source_name, key) as table
         group by all
     ) as latest_files using (_connection_id, _file_id)
     qualify row_number() over (partition by _connection_id, key order by _line_number desc) = 1;
+
+-- An AWD DistributionQuantity object (awd 2024-05-09) with its unit named as the enum names it: the sandbox writes CASE
+-- where the enum says CASES. NULL stays NULL.
+create or replace macro awd_quantity(q) as
+    if(q is null, null, json_merge_patch(q, json_object('unitOfMeasurement', case q ->> 'unitOfMeasurement'
+        when 'CASE' then 'CASES' when 'PALLET' then 'PALLETS' when 'PRODUCT_UNIT' then 'PRODUCT_UNITS'
+        else q ->> 'unitOfMeasurement' end)));
 
 -- The parts of an AWD Address object (awd 2024-05-09), snake_case in the API's order; a model spreads them under its
 -- own prefix: a struct column `destination` holding it, then columns(destination.*) as 'destination_address_\0'.
@@ -70,3 +78,32 @@ create or replace macro inbound_address(j) as {
     postal_code: j ->> 'postalCode',
     state_or_province_code: j ->> 'stateOrProvinceCode',
 };
+
+-- The rows of `staged` (a mart's import of a staging model: connection_id and the event's time) whose event falls in
+-- the window, dated in the marketplace timezone: `local_date` is `event_at`'s date in `tz`, and `common_columns` the
+-- connection's common columns C (intermediate.int_connections_described), which a mart's rows start with.
+create or replace macro localize(staged, event_at, tz, date_from, date_to) as table
+    select staged_rows.*, contexts.common_columns, timezone(tz, event_at)::date as local_date,
+    from query_table(staged) as staged_rows
+    join intermediate.int_connections_described as contexts using (connection_id)
+    where local_date between date_from::date and date_to::date;
+
+-- PROFIT.md "Unit cost": each row of `priced` (with connection_id) with the cost of `quantity_of` units at the unit cost
+-- of its lookup keys on `cost_date`, from the period of intermediate.int_unit_costs that holds the date: the cogs
+-- columns of the catalog (cogs_present false and the amounts null where no period holds it), and the supplier.
+-- `sku_key_of` and `asin_key_of` are the row's SKU and ASIN as the periods key them: '' for none.
+create or replace macro unit_costed(priced, sku_key_of, asin_key_of, cost_date, quantity_of) as table
+    select
+        priced_rows.*,
+        costs.cost_item_value * quantity_of as cogs_item_value,
+        costs.cost_item_shipping_value * quantity_of as cogs_shipping_value,
+        (costs.cost_item_value + costs.cost_item_shipping_value) * quantity_of as cogs_total_value,
+        costs.cost_item_value is not null as cogs_present,
+        costs.cost_currency as cogs_currency,
+        costs.item_supplier_name,
+    from query_table(priced) as priced_rows
+    left join intermediate.int_unit_costs as costs
+        on costs.connection_id = priced_rows.connection_id
+        and costs.sku_key = sku_key_of
+        and costs.asin_key = asin_key_of
+        and cost_date between costs.valid_from and costs.valid_to;

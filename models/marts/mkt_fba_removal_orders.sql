@@ -4,20 +4,9 @@ with removal_orders as (
     where connection_id in $connection_ids
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 -- A line is dated by the request date of its removal order, which does not change as the order progresses.
 localized as (
-    select
-        removal_orders.*,
-        contexts.* exclude (connection_id, marketplace_id, currency),
-        timezone($timezone, removal_orders.requested_at)::date as local_date,
-    from removal_orders
-    join contexts using (connection_id)
-    where local_date between $from::date and $to::date
+    select * from localize(removal_orders, requested_at, $timezone, $from, $to)
 ),
 
 final as (

@@ -4,20 +4,9 @@ with recommendations as (
     where connection_id in $connection_ids
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 -- A line without snapshot-date belongs to the day its file landed.
 localized as (
-    select
-        recommendations.*,
-        contexts.* exclude (connection_id, marketplace_id, currency),
-        timezone($timezone, coalesce(recommendations.snapshot_at, recommendations.landed_at))::date as local_date,
-    from recommendations
-    join contexts using (connection_id)
-    where local_date between $from::date and $to::date
+    select * from localize(recommendations, coalesce(snapshot_at, landed_at), $timezone, $from, $to)
 ),
 
 -- Each day's report is a whole snapshot: the latest file of a day replaces earlier ones, lines it lacks included.

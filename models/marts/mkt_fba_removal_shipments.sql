@@ -4,19 +4,8 @@ with removal_shipments as (
     where connection_id in $connection_ids
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 localized as (
-    select
-        removal_shipments.*,
-        contexts.* exclude (connection_id, marketplace_id, currency),
-        timezone($timezone, removal_shipments.shipped_at)::date as local_date,
-    from removal_shipments
-    join contexts using (connection_id)
-    where local_date between $from::date and $to::date
+    select * from localize(removal_shipments, shipped_at, $timezone, $from, $to)
 ),
 
 -- Re-pulled reports repeat a line: the latest file that holds it wins; lines repeated within that file are packages, so they add up.

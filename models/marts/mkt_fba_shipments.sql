@@ -4,20 +4,9 @@ with shipments as (
     where connection_id in $connection_ids
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 -- A line is dated by its shipment date in the marketplace timezone; the other dates are local too.
 localized as (
-    select
-        shipments.*,
-        contexts.* exclude (connection_id, marketplace_id, currency),
-        timezone($timezone, shipments.shipped_at)::date as local_date,
-    from shipments
-    join contexts using (connection_id)
-    where local_date between $from::date and $to::date
+    select * from localize(shipments, shipped_at, $timezone, $from, $to)
 ),
 
 final as (

@@ -6,35 +6,13 @@ with order_items as (
         and purchased_at >= $from::date - interval 1 day and purchased_at < $to::date + interval 2 day
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 localized as (
-    select
-        order_items.*,
-        contexts.* exclude (connection_id, marketplace_id, currency),
-        timezone($timezone, order_items.purchased_at)::date as local_date,
-    from order_items
-    join contexts using (connection_id)
-    where local_date between $from::date and $to::date
+    select * from localize(order_items, purchased_at, $timezone, $from, $to)
 ),
 
 -- PROFIT.md "Unit cost" on the order date (intermediate.int_unit_costs holds the periods per lookup key).
 costed as (
-    select
-        localized.*,
-        costs.cost_item_value,
-        costs.cost_item_shipping_value,
-        costs.cost_currency,
-        costs.item_supplier_name,
-    from localized
-    left join intermediate.int_unit_costs as costs
-        on costs.connection_id = localized.connection_id
-        and costs.sku_key = localized.sku
-        and costs.asin_key = coalesce(localized.asin, '')
-        and localized.local_date between costs.valid_from and costs.valid_to
+    select * from unit_costed(localized, sku, coalesce(asin, ''), local_date, quantity)
 ),
 
 final as (
@@ -76,11 +54,11 @@ final as (
         coalesce(ship_postal_code, '') as address_postal_code,
         is_business_order as order_is_business,
         purchase_order_number,
-        cost_item_value * quantity as cogs_item_value,
-        cost_item_shipping_value * quantity as cogs_shipping_value,
-        (cost_item_value + cost_item_shipping_value) * quantity as cogs_total_value,
-        cost_item_value is not null as cogs_present,
-        cost_currency as cogs_currency,
+        cogs_item_value,
+        cogs_shipping_value,
+        cogs_total_value,
+        cogs_present,
+        cogs_currency,
         item_supplier_name,
         local_date as order_date,
     from costed

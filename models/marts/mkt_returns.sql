@@ -4,11 +4,6 @@ with returns as (
     where connection_id in $connection_ids
 ),
 
-contexts as (
-    select * from intermediate.int_connections_described
-    where connection_id in $connection_ids
-),
-
 -- Keyed by connection: a statement builds several connections, and an order id is only unique within one.
 order_dates as (
     select items.seller_or_vendor_id as connection_id, items.mkt_order_id as order_id, min(items.date) as order_date
@@ -23,31 +18,16 @@ order_dates as (
 
 localized as (
     select
-        returns.*,
-        contexts.* exclude (connection_id, marketplace_id),
-        timezone($timezone, returns.returned_at)::date as local_date,
+        dated.*,
         order_dates.order_date,
-        md5(concat_ws('|', returns.order_id, returns.sku, returns.returned_at, coalesce(returns.license_plate_number, ''), coalesce(returns.fnsku, ''))) as return_id,
-    from returns
-    join contexts using (connection_id)
+        md5(concat_ws('|', dated.order_id, dated.sku, dated.returned_at, coalesce(dated.license_plate_number, ''), coalesce(dated.fnsku, ''))) as return_id,
+    from localize(returns, returned_at, $timezone, $from, $to) as dated
     left join order_dates using (connection_id, order_id)
-    where local_date between $from::date and $to::date
 ),
 
 -- PROFIT.md "Unit cost": the returned quantity, costed on the return date.
 costed as (
-    select
-        localized.*,
-        costs.cost_item_value,
-        costs.cost_item_shipping_value,
-        costs.cost_currency,
-        costs.item_supplier_name,
-    from localized
-    left join intermediate.int_unit_costs as costs
-        on costs.connection_id = localized.connection_id
-        and costs.sku_key = localized.sku
-        and costs.asin_key = coalesce(localized.asin, '')
-        and localized.local_date between costs.valid_from and costs.valid_to
+    select * from unit_costed(localized, sku, coalesce(asin, ''), local_date, quantity)
 ),
 
 final as (
@@ -69,11 +49,11 @@ final as (
         status,
         license_plate_number,
         customer_comments,
-        cost_item_value * quantity as cogs_item_value,
-        cost_item_shipping_value * quantity as cogs_shipping_value,
-        (cost_item_value + cost_item_shipping_value) * quantity as cogs_total_value,
-        cost_item_value is not null as cogs_present,
-        cost_currency as cogs_currency,
+        cogs_item_value,
+        cogs_shipping_value,
+        cogs_total_value,
+        cogs_present,
+        cogs_currency,
         item_supplier_name,
     from costed
 )

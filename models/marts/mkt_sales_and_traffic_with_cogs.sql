@@ -19,18 +19,7 @@ product_names as (
 
 -- PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.
 costed as (
-    select
-        traffic.*,
-        costs.cost_item_value,
-        costs.cost_item_shipping_value,
-        costs.cost_currency,
-        costs.item_supplier_name,
-    from traffic
-    left join intermediate.int_unit_costs as costs
-        on costs.connection_id = traffic.connection_id
-        and costs.sku_key = coalesce(traffic.sku, '')
-        and costs.asin_key = traffic.child_asin
-        and traffic.date between costs.valid_from and costs.valid_to
+    select * from unit_costed(traffic, coalesce(sku, ''), child_asin, date, coalesce(units_ordered, 0))
 ),
 
 final as (
@@ -65,11 +54,11 @@ final as (
         coalesce(costed.units_refunded_b2b, 0) as units_refunded_b2b,
         coalesce(costed.refund_rate, 0) as refund_rate,
         coalesce(costed.refund_rate_b2b, 0) as refund_rate_b2b,
-        costed.cost_item_value * coalesce(costed.units_ordered, 0) as cogs_item_value,
-        costed.cost_item_shipping_value * coalesce(costed.units_ordered, 0) as cogs_shipping_value,
-        (costed.cost_item_value + costed.cost_item_shipping_value) * coalesce(costed.units_ordered, 0) as cogs_total_value,
-        costed.cost_item_value is not null as cogs_present,
-        costed.cost_currency as cogs_currency,
+        costed.cogs_item_value,
+        costed.cogs_shipping_value,
+        costed.cogs_total_value,
+        costed.cogs_present,
+        costed.cogs_currency,
         costed.item_supplier_name,
     from costed
     join contexts using (connection_id)

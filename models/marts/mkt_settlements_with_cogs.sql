@@ -104,17 +104,7 @@ dated as (
 
 -- PROFIT.md "Unit cost", applied to the event's SKU and quantity on its date.
 costed as (
-    select
-        dated.*,
-        costs.cost_item_value,
-        costs.cost_item_shipping_value,
-        costs.cost_currency,
-    from dated
-    left join intermediate.int_unit_costs as costs
-        on costs.connection_id = dated.connection_id
-        and costs.sku_key = dated.sku
-        and costs.asin_key = coalesce(dated.asin, '')
-        and dated.event_date between costs.valid_from and costs.valid_to
+    select * from unit_costed(dated, sku, coalesce(asin, ''), event_date, quantity)
 ),
 
 final as (
@@ -166,11 +156,11 @@ final as (
         total_amount - coalesce(principal_amount, 0) - coalesce(refund_principal_amount, 0) as total_non_principal_amount,
         settlement_total_amount,
         uncategorized_descriptions,
-        cost_item_value * quantity as cogs_item_value,
-        cost_item_shipping_value * quantity as cogs_shipping_value,
-        (cost_item_value + cost_item_shipping_value) * quantity as cogs_total_value,
-        cost_item_value is not null as cogs_present,
-        cost_currency as cogs_currency,
+        cogs_item_value,
+        cogs_shipping_value,
+        cogs_total_value,
+        cogs_present,
+        cogs_currency,
     from costed
 )
 

@@ -23,10 +23,7 @@ renamed as (
         destination_region,
         warehouse_reference_id,
         shipment_container_quantities::json as shipment_container_quantities,
-        -- The sandbox writes CASE where the enum says CASES: units are named as the enum names them.
-        list_transform(received_quantity::json::json[], lambda q: json_merge_patch(q, json_object('unitOfMeasurement',
-            case q ->> 'unitOfMeasurement' when 'CASE' then 'CASES' when 'PALLET' then 'PALLETS' when 'PRODUCT_UNIT' then 'PRODUCT_UNITS'
-            else q ->> 'unitOfMeasurement' end)))::json as received_quantity,
+        list_transform(received_quantity::json::json[], lambda q: awd_quantity(q))::json as received_quantity,
         columns(destination.*) as 'destination_address_\0',
         columns(origin.*) as 'origin_address_\0',
         created_at,

@@ -21,20 +21,13 @@ lines as (
 
 -- A line is kept by its list and position: the order version of the greatest updatedAt wins, then the latest landed file.
 latest as (
-    select
-        *,
-        max(_landed_at) over (partition by _connection_id, order_id, line_item_source, line_item_no) as last_seen_at,
-    from lines
-    qualify row_number() over (
-        partition by _connection_id, order_id, line_item_source, line_item_no
-        order by updated_at desc nulls last, _landed_at desc, _line_number desc
-    ) = 1
+    select * from latest_version(lines, row(order_id, line_item_source, line_item_no))
 ),
 
 renamed as (
     select
-        _connection_id as connection_id,
-        _marketplace_id as marketplace_id,
+        connection_id,
+        marketplace_id,
         order_id,
         line_item_source,
         line_item_no,
