@@ -116,12 +116,20 @@ export const modelConfigSchema = z
          * touchedDates may read the same keys (`changedKeysOf`).
          */
         changed: z.string().optional(),
+        /**
+         * A column the history is laid out by (an order's purchase date): `raw` in the raw table, `column` in the
+         * model. A keyed run then reads and deletes only the rows at or after the least value among the new files'
+         * rows of the changed keys and the rows the model keeps for them (run-keyed.ts `leastSince`), so that the
+         * scans skip the older row groups.
+         */
+        since: z.object({ raw: z.string(), column: z.string() }).strict().optional(),
       })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
       .refine((i) => (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length, {
         message: 'reads and reads_key go together, and reads_key names as many columns as key',
       })
+      .refine((i) => !(i.since && i.reads), { message: 'since bounds the raw table: a model that reads another model cannot take it' })
       .optional(),
     catalog: catalogEntrySchema.optional(),
     /**

@@ -35,14 +35,17 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
   run.keyed.add(model.id);
   const keys = await describeKeys(sql, table, rawKey.length);
   const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
-  const narrowed = (alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
+  const listed = (alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
+  const since = model.config.increment!.since;
+  const least = since && (await leastSince(sql, model, table, run.files, keyMatch('this', key), listed('this', key)));
+  const narrowed = (alias: string, columns: string[], column?: string) => listed(alias, columns) + (least ? ` and ${alias}.${column} >= ${least}` : '');
   // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
-  await sql.run(`create or replace temp view changed_input as select input.* from ${reads} as input semi join ${table} as changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey)}`);
+  await sql.run(`create or replace temp view changed_input as select input.* from ${reads} as input semi join ${table} as changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey, since?.raw)}`);
   // The changed keys' rows after the run are exactly these: the checks read them, not the whole table.
   await sql.run(`create or replace temp table changed_rows as ${model.sql.replaceAll(reads, 'changed_input')}`);
   try {
     const findings = await inTransaction(sql, async () => {
-      await sql.run(`delete from ${model.id} as this using ${table} as changed where ${keyMatch('this', key)}${narrowed('this', key)}`);
+      await sql.run(`delete from ${model.id} as this using ${table} as changed where ${keyMatch('this', key)}${narrowed('this', key, since?.column)}`);
       await sql.run(`insert into ${model.id} by name select * from changed_rows`);
       return runChecks(sql, model, 'changed_rows');
     });
@@ -108,6 +111,25 @@ async function landedSince(sql: DuckDBConnection, files: string[]): Promise<stri
   const reader = await sql.runAndReadAll(`select count(*)::integer, min(landed_at)::varchar from control.landed_files where id in (${files.map(quote).join(', ')})`);
   const [count, since] = reader.getRowsJson()[0] as [number, string | null];
   return count === new Set(files).size && since ? ` and _landed_at >= ${quote(since)}::timestamptz` : '';
+}
+
+/**
+ * The least value of the increment's `since` column among the rows a keyed run can keep, as a literal: the files' rows
+ * of the changed keys, and the rows the model holds for them (`match` and `where` find them, as `this`). A row of the raw table
+ * below it is an older version that lost to a row the model holds, and loses again; so the run reads and deletes from
+ * there on, and the scans skip the older row groups. None when one of those rows has no value.
+ */
+async function leastSince(sql: DuckDBConnection, model: Model, table: string, files: string[], match: string, where: string): Promise<string | undefined> {
+  const { raw, raw_key: rawKey, since } = model.config.increment!;
+  const reader = await sql.runAndReadAll(`
+    select count(*) = count(v), min(v)::varchar, any_value(typeof(v)) from (
+      select ${since!.raw} as v from ${raw} as found semi join ${table} as changed on ${rawKey.map((c, i) => `found.${c} is not distinct from changed.k${i}`).join(' and ')}
+      where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}
+      union all
+      select this.${since!.column} from ${model.id} as this semi join ${table} as changed on ${match} where true${where}
+    )`);
+  const [valued, value, type] = reader.getRowsJson()[0] as [boolean, string | null, string | null];
+  return valued && value !== null ? `${quote(value)}::${type}` : undefined;
 }
 
 /** Keys of a column this few or fewer are also given to the scans as a literal list. */

@@ -90,6 +90,30 @@ describe('a keyed model with `changed` (the orders a file changes)', () => {
     ]);
   });
 
+  // increment.since: a run reads the raw lines and deletes the model's from the least purchase date among the new
+  // files' lines of the changed orders and the lines the model keeps for them; an older raw line lost to a kept one.
+  it('replaces an order moved to an earlier purchase date, and keeps a kept line over a stale version of a later date', async () => {
+    const V = line('V', 'SKU-V', { 'purchase-date': '2026-11-01T09:00:00+00:00' });
+    await landOrders(wh, dir, DE, [V, W, ...X, Y, Z], 'orders-1.tsv');
+    expect((await runModels(wh, { select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    const [{ id: f1 }] = (await rows(wh, `select id from control.landed_files`)) as [{ id: string }];
+
+    // W moved from 11-10 to 11-05 with quantity 4 (updated 11-12, later than f1's 11-11): f2's line replaces f1's.
+    const f2 = await takeIn('orders-2.tsv', [{ ...W, 'purchase-date': '2026-11-05T09:00:00+00:00', 'last-updated-date': '2026-11-12T09:00:00+00:00', quantity: '4' }]);
+    // Y filed on 11-20 with quantity 9 but updated 11-09, before f1's version (11-11): f1's line of 11-10 stays the
+    // latest version, though it lies before the one purchase date f3 holds.
+    await takeIn('orders-3.tsv', [{ ...Y, 'purchase-date': '2026-11-20T09:00:00+00:00', 'last-updated-date': '2026-11-09T09:00:00+00:00', quantity: '9' }]);
+    const kept = `select order_id, file_id, strftime(purchased_at at time zone 'UTC', '%Y-%m-%d') as purchased, quantity::integer as quantity from ${model} where order_id in ('V', 'W', 'Y') order by 1`;
+    expect(await rows(wh, kept)).toEqual([
+      { order_id: 'V', file_id: f1, purchased: '2026-11-01', quantity: 1 },
+      { order_id: 'W', file_id: f2, purchased: '2026-11-05', quantity: 4 },
+      { order_id: 'Y', file_id: f1, purchased: '2026-11-10', quantity: 1 },
+    ]);
+    const incremental = await rows(wh, `select * from ${model} order by all`);
+    await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
+    expect(await rows(wh, `select * from ${model} order by all`)).toEqual(incremental);
+  });
+
   // An order's last version before is looked for among the lines purchased since the new ones' first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
   // row of the earlier date.
   it('replaces an order whose new version moves its purchase date', async () => {

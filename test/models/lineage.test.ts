@@ -67,19 +67,21 @@ describe('model lineage', () => {
   });
 
   it('refuses a keyed model that does not read its input, or reads a model not keyed on its raw table, naming the file', () => {
-    const project = (settlementsSql: string, rowsIncrement: string) => {
+    const project = (settlementsSql: string, rowsIncrement: string, totalsExtra = '') => {
       const dir = mkdtempSync(join(tmpdir(), 'mktdata-keyed-'));
       mkdirSync(join(dir, 'staging'));
       const keyed = (raw: string, key: string, extra = '') => `description: k\ngrain: one row\nmaterialized: incremental\nincrement:\n  raw: ${raw}\n  raw_key: [_connection_id, settlement_id]\n  key: [connection_id, ${key}]\n${extra}`;
       writeFileSync(join(dir, 'staging', 'stg_rows.sql'), 'select _connection_id as connection_id, settlement_id from raw.settlements');
       writeFileSync(join(dir, 'staging', 'stg_rows.yml'), rowsIncrement ? keyed(rowsIncrement, 'settlement_id') : 'description: r\ngrain: one row\n');
       writeFileSync(join(dir, 'staging', 'stg_totals.sql'), settlementsSql);
-      writeFileSync(join(dir, 'staging', 'stg_totals.yml'), keyed('raw.settlements', 'settlement_id', '  reads: staging.stg_rows\n  reads_key: [connection_id, settlement_id]\n'));
+      writeFileSync(join(dir, 'staging', 'stg_totals.yml'), keyed('raw.settlements', 'settlement_id', `  reads: staging.stg_rows\n  reads_key: [connection_id, settlement_id]\n${totalsExtra}`));
       return dir;
     };
     const reading = 'select connection_id, settlement_id, count(*) as n from staging.stg_rows group by all';
     expect(loadModels(project(reading, 'raw.settlements')).map((m) => m.id)).toEqual(['staging.stg_rows', 'staging.stg_totals']);
     expect(() => loadModels(project('select 1 as connection_id, 2 as settlement_id', 'raw.settlements'))).toThrow(/stg_totals\.yml increment: staging\.stg_totals does not read staging\.stg_rows/);
+    // `since` bounds the raw table's scan: a model reading another model has none to bound.
+    expect(() => loadModels(project(reading, 'raw.settlements', '  since: {raw: posted_date, column: posted_at}\n'))).toThrow(/stg_totals\.yml increment: since bounds the raw table/);
     expect(() => loadModels(project(reading, ''))).toThrow(/stg_totals\.yml increment: reads staging\.stg_rows, which is not a model keyed on raw\.settlements by \(connection_id, settlement_id\)/);
   });
 
