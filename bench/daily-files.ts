@@ -1,7 +1,7 @@
 // The files of the days after the generated history (bench/profit.ts), recorded as landing would have.
 import type { Warehouse } from '../src/db/warehouse.ts';
 import { addDays } from '../src/pipelines/run-pipeline.ts';
-import { lastDay, orderAmountColumns } from './profit.ts';
+import { landedOn, lastDay, orderAmountColumns } from './profit.ts';
 
 /** The raw tables the generator fills, with the source that lands each. */
 const rawSources: Record<string, string> = {
@@ -63,7 +63,7 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
       from current
       where purchase_date > ${cutoff} - interval 1 day
     )
-    select * replace (${file('orders')} as _file_id, row_number() over (partition by _connection_id order by purchase_date, _line_number) as _line_number, now() as _landed_at)
+    select * replace (${file('orders')} as _file_id, row_number() over (partition by _connection_id order by purchase_date, _line_number) as _line_number, ${landedOn(day)} as _landed_at)
     from delivered`);
   // The settlement of the lines that shipped since: principal, commission and FBA fee, VAT for EUR; then its summary line.
   const settlements = 'raw.get_v2_settlement_report_data_flat_file_v2';
@@ -84,11 +84,11 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
       sku,
       quantity as quantity_purchased,
       'settlement/' || _connection_id || '/' || settlement_id as _file_id,
-      row_number() over (partition by _connection_id) as _line_number, now() as _landed_at, _connection_id, _marketplace_id
+      row_number() over (partition by _connection_id) as _line_number, ${landedOn(day)} as _landed_at, _connection_id, _marketplace_id
     from lines`);
   await wh.sql.run(`
     insert into ${settlements} by name
-    select settlement_id, sum(amount) as total_amount, any_value(_file_id) as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
+    select settlement_id, sum(amount) as total_amount, any_value(_file_id) as _file_id, 0 as _line_number, ${landedOn(day)} as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from ${settlements}
     where settlement_id like '%-${day}'
     group by settlement_id, _connection_id`);
@@ -102,7 +102,7 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
   for (const [table, source] of Object.entries(daily)) {
     await wh.sql.run(`
       insert into ${table} by name
-      select * replace (date '${day}' as date, ${file(source)} as _file_id, now() as _landed_at)
+      select * replace (date '${day}' as date, ${file(source)} as _file_id, ${landedOn(day)} as _landed_at)
       from ${table}
       where date = date '${previous}'`);
   }

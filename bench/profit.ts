@@ -24,6 +24,13 @@ const scale = Number(process.env.BENCH_SCALE ?? 1);
 export const sizes = { orderLines: 5_000_000 * scale, settlementRows: 15_000_000 * scale, trafficRows: 1_000_000 * scale };
 const profitModels = ['marts.mkt_profit_by_sku_and_date', 'marts.mkt_profit_by_date'];
 export const lastDay = '2026-10-31';
+/**
+ * When the history's files land: all at once on its last day, as a first load lands its backfill; a day's files land
+ * on their day (bench/daily-files.ts). Lookups by landing time ("the day before's files") then see what they would
+ * see in a real warehouse, not every file landed within the minutes a benchmark takes.
+ */
+export const landedOn = (day: string) => `timestamptz '${day} 12:00:00+00'`;
+const landedAt = landedOn(lastDay);
 export const days = 730;
 export const connections = [
   { id: '00000000-0000-4000-8000-0000000b0001', marketplaceId: 'ATVPDKIKX0DER', currency: 'USD', taxed: false },
@@ -159,7 +166,7 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
   const linesPerConnection = sized.orderLines / connections.length;
   const trafficAsins = Math.ceil(sized.trafficRows / connections.length / days);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled.
     await wh.sql.run(`
       insert into raw.get_flat_file_all_orders_data_by_order_date_general by name
@@ -201,14 +208,14 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
       purchase_date + interval 2 day as posted_date_time,
       sku,
       quantity as quantity_purchased,
-      ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, row_number() over () as _line_number, now() as _landed_at, _connection_id, _marketplace_id
+      ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, row_number() over () as _line_number, ${landedAt} as _landed_at, _connection_id, _marketplace_id
     from lines`);
   await wh.sql.run(`
     insert into raw.get_v2_settlement_report_data_flat_file_v2 by name
-    select settlement_id, sum(amount) as total_amount, ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, 0 as _line_number, now() as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
+    select settlement_id, sum(amount) as total_amount, ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, 0 as _line_number, ${landedAt} as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from raw.get_v2_settlement_report_data_flat_file_v2 group by settlement_id, _connection_id`);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, now() as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     const monthly = (source: string) => lineage(`'${source}/${c.id}/' || strftime("date", '%Y-%m')`);
     await wh.sql.run(`
       insert into raw.get_sales_and_traffic_report by name
