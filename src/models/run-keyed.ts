@@ -127,7 +127,9 @@ async function leastSince(sql: DuckDBConnection, model: Model, table: string, fi
       where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}
       union all
       select this.${since!.column} from ${model.id} as this semi join ${table} as changed on ${match} where true${where}
-    )`);
+    )`).catch((error: Error) => {
+    throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) }, { cause: error });
+  });
   const [valued, value, type] = reader.getRowsJson()[0] as [boolean, string | null, string | null];
   return valued && value !== null ? `${quote(value)}::${type}` : undefined;
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Warehouse } from '../../src/db/warehouse.ts';
+import { modelsDir } from '../../src/models/load-models.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { DE, makeHome, rows } from '../helpers/home.ts';
 import { landOrders, orderLine } from '../helpers/profit.ts';
@@ -27,11 +29,12 @@ describe('a keyed model with `changed` (the orders a file changes)', () => {
   });
 
   /** Lands the lines as a new file and takes it in the way a pipeline run does; the file's id. */
-  async function takeIn(name: string, lines: ReturnType<typeof line>[]): Promise<string> {
+  async function takeIn(name: string, lines: ReturnType<typeof line>[], modelsDir?: string, status = 'success'): Promise<string> {
     await landOrders(wh, dir, DE, lines, name);
     const [{ id }] = (await rows(wh, `select id from control.landed_files order by landed_at desc limit 1`)) as [{ id: string }];
-    const results = await runModels(wh, { work: { windows: new Map(), whole: new Set(), keyed: new Set([model]), newFiles: [id] } });
-    expect(results.map((r) => `${r.model} ${r.status}`)).toEqual([`${model} success`]);
+    const results = await runModels(wh, { modelsDir, work: { windows: new Map(), whole: new Set(), keyed: new Set([model]), newFiles: [id] } });
+    expect(results.map((r) => `${r.model} ${r.status}`)).toEqual([`${model} ${status}`]);
+    if (status !== 'success') expect(results[0]!.error).toMatch(/stg_mkt__order_items\.yml increment\.since: .*purchase_dat/);
     return id;
   }
 
@@ -112,6 +115,18 @@ describe('a keyed model with `changed` (the orders a file changes)', () => {
     const incremental = await rows(wh, `select * from ${model} order by all`);
     await runModels(wh, { select: [model], upstream: false, fullRefresh: true });
     expect(await rows(wh, `select * from ${model} order by all`)).toEqual(incremental);
+  });
+
+  it('names increment.since when its column is not the raw table\'s, and keeps the rows', async () => {
+    const models = join(dir, 'models');
+    cpSync(modelsDir, models, { recursive: true });
+    const yml = join(models, 'staging', 'stg_mkt__order_items.yml');
+    writeFileSync(yml, readFileSync(yml, 'utf8').replace('since: {raw: purchase_date,', 'since: {raw: purchase_dat,'));
+    await landOrders(wh, dir, DE, [W, ...X, Y, Z], 'orders-1.tsv');
+    expect((await runModels(wh, { modelsDir: models, select: [model], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    const before = await rows(wh, `select * from ${model} order by all`);
+    await takeIn('orders-2.tsv', [{ ...Y, quantity: '2' }], models, 'error');
+    expect(await rows(wh, `select * from ${model} order by all`)).toEqual(before);
   });
 
   // An order's last version before is looked for among the lines purchased since the new ones' first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
