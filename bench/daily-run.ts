@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
@@ -27,6 +27,17 @@ export interface TimedRun {
   results: ModelResult[];
   /** files the run took in */
   files: number;
+  /** bytes the process sent to storage during the run (Linux's /proc/self/io; null elsewhere) */
+  writtenBytes: number | null;
+}
+
+/** The bytes this process has sent to storage so far, or null where /proc/self/io is missing. */
+function bytesWritten(): number | null {
+  try {
+    return Number(readFileSync('/proc/self/io', 'utf8').match(/^write_bytes: (\d+)$/m)![1]);
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -109,9 +120,9 @@ export async function benchDailyRuns(workDir: string, log: (message: string) => 
     const daily = [...h.days].sort((a, b) => a.wholeMs - b.wholeMs)[Math.floor(NEXT_DAYS / 2)]!;
     log(`  ${h.years} years, the median day's models by time:`);
     for (const r of [...daily.results].sort((a, b) => b.ms - a.ms)) log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
-    // Without a manifest to start from, a publish copies every table.
+    // Without a manifest or a spare to start from, a publish copies every table.
     const fullPublishMs = await inHome(dir, async (wh) => {
-      rmSync(join(wh.home.publishedDir, 'manifest.json'));
+      for (const file of ['manifest.json', '.spare.duckdb']) rmSync(join(wh.home.publishedDir, file), { force: true });
       const start = performance.now();
       await publish(wh);
       return performance.now() - start;
@@ -122,6 +133,8 @@ export async function benchDailyRuns(workDir: string, log: (message: string) => 
   return results;
 }
 
+const megabytes = (bytes: number | null) => (bytes === null ? '? MB' : `${(bytes / 1e6).toFixed(0)} MB`);
+
 export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: string, log: (message: string) => void): Promise<TimedRun> {
   const results: ModelResult[] = [];
   const onResult = (r: ModelResult) => {
@@ -130,19 +143,22 @@ export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, lab
   };
   const files = await count(wh, `select count(*) from control.landed_files where id not in (select file_id from control.pipeline_files where pipeline = 'profit')`);
   await wh.sql.run('checkpoint');
+  const written = bytesWritten();
   const start = performance.now();
   const summary = await runPipeline(wh, pipeline, { now, onResult });
   await wh.sql.run('checkpoint');
   const wholeMs = performance.now() - start;
+  const writtenNow = bytesWritten();
+  const writtenBytes = written === null || writtenNow === null ? null : writtenNow - written;
   if (summary.status !== 'success') {
     const failed = summary.windows.filter((w) => w.status !== 'success');
     throw new Error(`${label} run failed: ${failed.slice(0, 5).map((w) => `${w.table} ${w.from}..${w.to}: ${w.error}`).join('; ')}`);
   }
   const modelsMs = results.reduce((sum, r) => sum + r.ms, 0);
   const kinds = [...new Set(summary.windows.map((w) => `${w.kind}${w.stage ? `/${w.stage}` : ''}`))].join(', ');
-  log(`  ${label} run at ${now.toISOString()}: ${files} new files, ${summary.windows.length} windows (${kinds}); ${wholeMs.toFixed(0)} ms, models ${modelsMs} ms`);
+  log(`  ${label} run at ${now.toISOString()}: ${files} new files, ${summary.windows.length} windows (${kinds}); ${wholeMs.toFixed(0)} ms, models ${modelsMs} ms, ${megabytes(writtenBytes)} written`);
   if (label !== 'full') for (const w of summary.windows) log(`    window ${w.table} ${w.connectionId.slice(-4)} ${w.kind} ${w.from ?? 'whole'}..${w.to ?? ''} ${w.rows ?? ''} rows`);
-  return { summary, wholeMs, modelsMs, results, files };
+  return { summary, wholeMs, modelsMs, results, files, writtenBytes };
 }
 
 
@@ -172,7 +188,8 @@ export async function dailyRunReport(workDir: string, log: (message: string) => 
         `whole next-day run (plan, models, publish, its files landed before it; median of ${r.days.map((d) => (d.wholeMs / 1000).toFixed(1)).join(', ')} s) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
         (whole > target ? '  ← above target' : ''),
       `daily run on ${years} years: models ${(r.daily.modelsMs / 1000).toFixed(1)} s / ${(r.full.modelsMs / 1000).toFixed(1)} s = ${(models * 100).toFixed(1)}%; ` +
-        `its publish starts from the last snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); slowest models: ${top}`,
+        `its publish starts from the spare snapshot (one copying every table takes ${(r.fullPublishMs / 1000).toFixed(1)} s); ` +
+        `written to disk ${r.days.map((d) => megabytes(d.writtenBytes)).join(', ')} a day; slowest models: ${top}`,
     ];
   });
   if (runs.length > 1) {

@@ -5,7 +5,7 @@ import type { LandResult } from '../ingest/land-file.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
 import type { DateRange } from '../models/date-ranges.ts';
 import { inTransaction, runModels, type ModelResult } from '../models/run-models.ts';
-import { copySnapshotAhead, discardSnapshotAhead, publish, snapshotBehind } from '../publish/publish.ts';
+import { publish, snapshotBehind } from '../publish/publish.ts';
 import { landWaitingFiles } from './landing.ts';
 import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
@@ -122,8 +122,6 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const { windows, files, retries, touched } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill }) : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
   await insertWindows(wh, runId, pipeline.name, rows);
-  // The publish that follows starts from a copy of the last snapshot: it is made while the models run.
-  if (rows.length > 0 || files.length > 0) await copySnapshotAhead(wh);
   const models = loadModels();
   const taken = new Set(files.map((f) => f.id));
   let published = false;
@@ -165,9 +163,6 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       }
       await setStages(wh, phase, index === 0 ? phases[1]! : []);
     }
-  } catch (error) {
-    if (!options.deferPublish) await discardSnapshotAhead(wh);
-    throw error;
   } finally {
     // Whatever ended the first stage, the history's documents land, and the fetch ends before the run does.
     firstStageBuilt();
@@ -179,7 +174,6 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     published = true;
     unpublished = false;
   }
-  if (!options.deferPublish) await discardSnapshotAhead(wh);
   const failed = rows.some((w) => w.status !== 'success');
   await inTransaction(wh.sql, async () => {
     if (retries.length > 0) {
@@ -203,7 +197,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
 export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): Promise<void> {
   const runs = summaries.filter((s) => s.unpublished);
   // (A snapshot an earlier, killed run left behind is brought up to date too.)
-  if (runs.length === 0 && !(await snapshotBehind(wh))) return discardSnapshotAhead(wh);
+  if (runs.length === 0 && !(await snapshotBehind(wh))) return;
   await publish(wh);
   if (runs.length > 0) await wh.db.updateTable('control.pipeline_runs').set({ published: true }).where('id', 'in', runs.map((r) => r.runId)).execute();
   for (const run of runs) Object.assign(run, { published: true, unpublished: false });

@@ -28,15 +28,19 @@ export async function recordChange(sql: DuckDBConnection, model: Model, change: 
     { table: model.name, rows: JSON.stringify(rows) });
 }
 
-/** The changes noted since the last publish, by table, up to the last one read. */
-export async function unpublishedChanges(sql: DuckDBConnection) {
+/**
+ * The changes noted after change `after` (the last one a snapshot holds), by table, and the last change noted (0
+ * when none is kept). Publish keeps the changes since the snapshot before the published one (see publish).
+ */
+export async function changesAfter(sql: DuckDBConnection, after: number) {
   const reader = await sql.runAndReadAll(`
     select seq, table_name, connection_id, date_from::varchar as date_from, date_to::varchar as date_to
     from control.unpublished_changes order by seq`);
   const byTable = new Map<string, TableChange>();
-  let upTo = 0;
+  let upTo = after;
   for (const row of reader.getRowObjectsJson()) {
     upTo = Math.max(upTo, Number(row.seq));
+    if (Number(row.seq) <= after) continue;
     const table = String(row.table_name);
     const known = byTable.get(table);
     if (known === 'whole') continue;

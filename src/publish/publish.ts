@@ -1,5 +1,5 @@
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
-import { copyFile, rm } from 'node:fs/promises';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -7,7 +7,8 @@ import { loadModels, type Model } from '../models/load-models.ts';
 import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { replaceRows } from '../models/tables.ts';
-import { isPublished, unpublishedChanges } from './changes.ts';
+import { changesAfter, isPublished } from './changes.ts';
+import { notedSnapshots, notePublished, publishedBase, spareBase, sparePath, type Base } from './bases.ts';
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 
@@ -43,48 +44,6 @@ function diskFull(error: unknown): string | undefined {
   return String((error as Error)?.message ?? error).split('\n').find((line) => saying.test(line))?.trim();
 }
 
-/** A copy of the published snapshot started ahead of a publish, by home folder (see copySnapshotAhead). */
-const aheadCopies = new Map<string, { snapshotId: string; path: string; copied: Promise<boolean> }>();
-
-/**
- * Starts copying the published snapshot in the background, for the next publish to start from: the copy grows with
- * history (0.3 s of a next-day run on two years of the bench, 0.85 s on four) and is then made while the models run.
- * Does nothing when the publish could not start from the snapshot, a copy is under way, or the disk is nearly full.
- * The next publish takes the copy when the snapshot is still the one copied, else deletes it; discardSnapshotAhead
- * deletes one no publish took.
- */
-export async function copySnapshotAhead(wh: Warehouse): Promise<void> {
-  if (aheadCopies.has(wh.home.root)) return;
-  const previous = await startingPoint(wh);
-  if (!previous) return;
-  // With less room than twice the snapshot, the copy waits for the publish: made now, it could take the space the
-  // models' own writes need, and a full disk would then fail the models rather than only the publish.
-  const { bavail, bsize } = statfsSync(wh.home.publishedDir);
-  if (bavail * bsize < 2 * previous.file.size) return;
-  const path = join(wh.home.publishedDir, `.next-${randomUUID()}.duckdb`);
-  // (A failed copy is deleted and the publish copies again: its own error is the one to report.)
-  const copied = copyFile(wh.home.published, path, constants.COPYFILE_FICLONE).then(
-    () => true,
-    () => (rmSync(path, { force: true }), false),
-  );
-  aheadCopies.set(wh.home.root, { snapshotId: previous.snapshotId, path, copied });
-}
-
-/** Deletes the copy copySnapshotAhead started, when no publish took it. */
-export async function discardSnapshotAhead(wh: Warehouse): Promise<void> {
-  await takeAheadCopy(wh, undefined);
-}
-
-/** The copy made ahead when it is of `snapshotId` and whole, else null (any other copy is deleted, once whole). */
-async function takeAheadCopy(wh: Warehouse, snapshotId: string | undefined): Promise<string | null> {
-  const ahead = aheadCopies.get(wh.home.root);
-  if (!ahead) return null;
-  aheadCopies.delete(wh.home.root);
-  if ((await ahead.copied) && ahead.snapshotId === snapshotId) return ahead.path;
-  rmSync(ahead.path, { force: true });
-  return null;
-}
-
 let publishes = 0;
 /** How many snapshots this process has published: what depends on the published state is cached by it. */
 export const publishCount = () => publishes;
@@ -93,40 +52,42 @@ export const publishCount = () => publishes;
  * Writes the catalog tables to a new DuckDB file, then renames it over `published/warehouse.duckdb`: readers see
  * the old snapshot or the new one, never a mix.
  *
- * When the published file is the last snapshot this warehouse wrote, unchanged since, the new file starts as a copy
- * of it and gets only what models changed since (their windows' rows, or whole tables); otherwise every table is
- * copied. Either way the snapshot holds the same rows as the warehouse's catalog tables.
+ * The new file starts as the spare (the snapshot before the published one) and gets what models changed since it
+ * was published: their windows' rows, or whole tables. Without a spare it can start from (none yet, or a reader
+ * still holds it open), it starts as a copy of the published file, which grows with history; without a snapshot
+ * this warehouse wrote and nobody changed, every table is copied. Either way the snapshot holds the same rows as the
+ * warehouse's catalog tables. The snapshot it replaces becomes the spare.
  */
 export async function publish(wh: Warehouse): Promise<PublishResult> {
   const { home, sql } = wh;
   mkdirSync(home.publishedDir, { recursive: true });
   const built = await builtTables(wh);
-  const changes = await unpublishedChanges(sql);
-  // A build that replaced every table whole gains nothing from the last snapshot.
-  const everyTableReplaced = built.every((m) => changes.byTable.get(m.name) === 'whole');
-  const previous = everyTableReplaced ? null : await startingPoint(wh);
-  const ahead = await takeAheadCopy(wh, previous?.snapshotId);
+  const current = await publishedBase(wh);
+  // A build that replaced every table whole gains nothing from the last snapshots.
+  const sinceCurrent = (await changesAfter(sql, current?.upTo ?? 0)).byTable;
+  const everyTableReplaced = built.every((m) => sinceCurrent.get(m.name) === 'whole');
+  const bases = everyTableReplaced ? [] : [await spareBase(wh), current].filter((b) => b !== null);
   await replacedSnapshotRemoved(wh);
   // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind, and one killed after
   // it the snapshot it replaced; no reader opened them under those names.
   for (const stale of readdirSync(home.publishedDir).filter((f) => ['.next-', '.manifest-', '.replaced-'].some((p) => f.startsWith(p)))) {
-    if (join(home.publishedDir, stale) !== ahead) rmSync(join(home.publishedDir, stale), { force: true });
+    rmSync(join(home.publishedDir, stale), { force: true });
   }
-  const next = ahead ?? join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
+  const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
   const tables: PublishResult['tables'] = [];
   const manifest = join(home.publishedDir, `.manifest-${randomUUID()}.json`);
   let result: PublishResult;
+  let upTo: number;
   try {
-    // A copy-on-write clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
-    if (previous && !ahead) copyFileSync(home.published, next, constants.COPYFILE_FICLONE);
-    // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
-    await sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
+    const base = await attachNext(wh, next, bases);
     try {
+      const changes = await changesAfter(sql, base?.upTo ?? 0);
+      upTo = Math.max(changes.upTo, (await notedSnapshots(wh)).publishedUpTo);
       // One transaction: the snapshot file takes one commit, not one per statement (each wrote its log and checkpointed).
       await inTransaction(sql, async () => {
         for (const model of built) {
           const target = `next_snapshot.main.${model.name}`;
-          const before = previous?.tables.find((t) => t.name === model.name);
+          const before = base?.tables.find((t) => t.name === model.name);
           const change = changes.byTable.get(model.name);
           if (before && !change) {
             tables.push(before);
@@ -140,7 +101,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
           const count = await sql.runAndReadAll(`select count(*)::bigint from ${target}`);
           tables.push({ name: model.name, rows: Number(count.getRowsJson()[0]?.[0] ?? 0) });
         }
-        for (const gone of (previous?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
+        for (const gone of (base?.tables ?? []).filter((t) => !built.some((m) => m.name === t.name))) {
           await sql.run(`drop table if exists next_snapshot.main.${gone.name}`);
         }
       });
@@ -152,7 +113,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     // Renaming keeps the file's size and time: the manifest is written before anything is renamed, so a disk
     // that fills up stops the publish while the previous snapshot and its manifest are still in place.
     const { size, mtimeMs } = statSync(next);
-    result = { path: home.published, tables, publishedAt: new Date().toISOString(), connections, snapshotId: randomUUID(), file: { size, mtimeMs }, incremental: previous !== null };
+    result = { path: home.published, tables, publishedAt: new Date().toISOString(), connections, snapshotId: randomUUID(), file: { size, mtimeMs }, incremental: base !== null };
     writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   } catch (error) {
     // The unfinished file, the log DuckDB kept beside it, and the manifest: on a full disk their space is needed.
@@ -161,24 +122,50 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     throw reason ? new MktdataError('ERR_PUBLISH_DISK_FULL', { dir: home.publishedDir, reason, previous: readManifest(home)?.publishedAt ?? 'none yet' }, { cause: error }) : error;
   }
   // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
-  await inTransaction(sql, async () => {
-    await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: changes.upTo });
-    await sql.run(`insert or replace into control.settings values ('published_snapshot_id', $id)`, { id: result.snapshotId });
-  });
-  // Renaming over the last snapshot would free its blocks on the way (0.1 s for two years of the bench's 580 MB on
-  // ext4): it is kept under another name until the new one is in place, and deleted in the background.
-  // (With no snapshot yet, or on a file system without hard links, the new one is renamed over the old.)
-  let replaced: string | null = join(home.publishedDir, `.replaced-${randomUUID()}.duckdb`);
+  await inTransaction(sql, () => notePublished(wh, { snapshotId: result.snapshotId, upTo }, current));
+  // The published file stays as the spare, under a second name. A spare the publish did not start from, and a
+  // published file this warehouse did not write, are deleted in the background (580 MB took 0.1 s on ext4).
+  const spare = sparePath(wh);
+  const aside = () => join(home.publishedDir, `.replaced-${randomUUID()}.duckdb`);
+  const oldSpare = existsSync(spare) ? aside() : null;
+  if (oldSpare) renameSync(spare, oldSpare);
+  const kept = current ? spare : aside();
   try {
-    linkSync(home.published, replaced);
+    if (existsSync(home.published)) linkSync(home.published, kept);
   } catch {
-    replaced = null;
+    // (A file system without hard links: the new snapshot is renamed over the old one, and no spare is kept.)
   }
   renameSync(next, home.published);
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
-  if (replaced) removals.set(home.root, rm(replaced, { force: true }).catch(() => {}));
+  const removed = [oldSpare, current ? null : kept].filter((f) => f !== null);
+  removals.set(home.root, Promise.all(removed.map((file) => rm(file, { force: true }).catch(() => {}))).then(() => {}));
   publishes++;
   return result;
+}
+
+/**
+ * Attaches `next` as next_snapshot, started from the first of `bases` it can: the spare is renamed to `next`, the
+ * published file copied (a copy-on-write clone where the file system offers one: btrfs, xfs, APFS). Returns that
+ * base, or null for an empty file.
+ */
+async function attachNext(wh: Warehouse, next: string, bases: Base[]): Promise<Base | null> {
+  // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
+  const attach = () => wh.sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
+  for (const base of bases) {
+    const isSpare = base.path === sparePath(wh);
+    if (isSpare) renameSync(base.path, next);
+    else copyFileSync(base.path, next, constants.COPYFILE_FICLONE);
+    try {
+      await attach();
+      return base;
+    } catch (error) {
+      // Another process's reader that still has the spare open holds a lock on it: it is left to them.
+      if (!isSpare || !/could not set lock/i.test(String((error as Error)?.message))) throw error;
+      rmSync(next, { force: true });
+    }
+  }
+  await attach();
+  return null;
 }
 
 /** Deletions of replaced snapshots under way, by home folder (see publish). */
@@ -194,21 +181,10 @@ export async function replacedSnapshotRemoved(wh: Warehouse): Promise<void> {
  * did not finish (killed after the warehouse recorded it, before the file or its manifest was in place).
  */
 export async function snapshotBehind(wh: Warehouse): Promise<boolean> {
-  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes limit 1');
+  const { publishedId, publishedUpTo } = await notedSnapshots(wh);
+  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes where seq > $seq limit 1', { seq: publishedUpTo });
   if (pending.currentRowCount > 0) return true;
-  const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'published_snapshot_id').executeTakeFirst();
-  return row !== undefined && (readManifest(wh.home)?.snapshotId !== row.value || !existsSync(wh.home.published));
-}
-
-/** The published snapshot's manifest, when its file is the last one this warehouse published and is unchanged since. */
-async function startingPoint(wh: Warehouse): Promise<PublishResult | null> {
-  const manifest = readManifest(wh.home);
-  // A manifest edited by hand, or from before snapshots had ids, is not started from.
-  if (typeof manifest?.snapshotId !== 'string' || !manifest.file || !Array.isArray(manifest.tables) || !existsSync(wh.home.published)) return null;
-  const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'published_snapshot_id').executeTakeFirst();
-  const { size, mtimeMs } = statSync(wh.home.published);
-  const unchanged = size === manifest.file.size && mtimeMs === manifest.file.mtimeMs;
-  return row?.value === manifest.snapshotId && unchanged ? manifest : null;
+  return publishedId !== undefined && (readManifest(wh.home)?.snapshotId !== publishedId || !existsSync(wh.home.published));
 }
 
 /** Catalog tables that exist in the warehouse. */

@@ -6,6 +6,8 @@ interface Opened {
   file: string;
   /** the file's inode, size and time when opened: a publish renames another file into place */
   version: string;
+  /** the inodes of `file` seen around its opening (a publish may rename another file into place meanwhile) */
+  inodes: Set<number>;
   instance: Promise<DuckDBInstance>;
   users: number;
   retired: boolean;
@@ -14,6 +16,15 @@ interface Opened {
 
 /** The open instance of each published file, by path. */
 const opened = new Map<string, Opened>();
+
+/** Every instance not yet closed, retired ones included. */
+const live = new Set<Opened>();
+
+/**
+ * Whether an instance of this process may have the file of inode `ino` open: a publish must not write into it (file
+ * locks keep other processes' readers out, not this one's).
+ */
+export const openHere = (ino: number) => [...live].some((entry) => entry.inodes.has(ino));
 
 /** How long an instance no reader uses stays open. */
 const IDLE_MS = 30_000;
@@ -31,8 +42,14 @@ export async function withPublishedInstance<T>(file: string, options: Record<str
   if (entry && entry.version !== version) retire(entry);
   entry = opened.get(file);
   if (!entry) {
-    entry = { file, version, instance: DuckDBInstance.create(file, { ...options, access_mode: 'READ_ONLY' }), users: 0, retired: false };
+    const inodes = new Set([ino]);
+    const instance = DuckDBInstance.create(file, { ...options, access_mode: 'READ_ONLY' }).finally(() => {
+      const now = statSync(file, { throwIfNoEntry: false });
+      if (now) inodes.add(now.ino);
+    });
+    entry = { file, version, inodes, instance, users: 0, retired: false };
     opened.set(file, entry);
+    live.add(entry);
   }
   const used = entry;
   clearTimeout(used.idle);
@@ -60,5 +77,5 @@ function retire(entry: Opened): void {
 
 function close(entry: Opened): void {
   clearTimeout(entry.idle);
-  void entry.instance.then((instance) => instance.closeSync(), () => {});
+  void entry.instance.then((instance) => instance.closeSync(), () => {}).finally(() => live.delete(entry));
 }

@@ -30,9 +30,12 @@ function drop(home: Home, name: string, lines: OrderLine[]) {
   writeOrders(folder, name, lines);
 }
 
-/** The date ranges a model replaced since the last publish, per connection. */
+/** The date ranges a model replaced since the last publish, per connection (the changes kept for the spare are older). */
 const replaced = (wh: Warehouse, table: string) =>
-  rows(wh, `select connection_id, date_from::varchar as date_from, date_to::varchar as date_to from control.unpublished_changes where table_name = $table order by all`, { table });
+  rows(wh, `
+    select connection_id, date_from::varchar as date_from, date_to::varchar as date_to from control.unpublished_changes
+    where table_name = $table and seq > coalesce((select value::bigint from control.settings where name = 'published_changes_seq'), 0)
+    order by all`, { table });
 
 const catalogRows = async (wh: Warehouse) => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, await rows(wh, `select * from marts.${t} order by all`)] as const)));
 
