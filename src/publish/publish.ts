@@ -8,7 +8,7 @@ import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { replaceRows } from '../models/tables.ts';
 import { changesAfter, isPublished } from './changes.ts';
-import { notedSnapshots, notePublished, publishedBase, spareBase, sparePath, type Base } from './bases.ts';
+import { notedSnapshots, notePublished, publishedBase, spareBase, sparePath, worthKeeping, type Base } from './bases.ts';
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 
@@ -122,14 +122,16 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     throw reason ? new MktdataError('ERR_PUBLISH_DISK_FULL', { dir: home.publishedDir, reason, previous: readManifest(home)?.publishedAt ?? 'none yet' }, { cause: error }) : error;
   }
   // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
-  await inTransaction(sql, () => notePublished(wh, { snapshotId: result.snapshotId, upTo }, current));
+  const spareNext = current && worthKeeping(sinceCurrent, built) ? current : null;
+  await inTransaction(sql, () => notePublished(wh, { snapshotId: result.snapshotId, upTo }, spareNext));
   // The published file stays as the spare, under a second name. A spare the publish did not start from, and a
-  // published file this warehouse did not write, are deleted in the background (580 MB took 0.1 s on ext4).
+  // published file this warehouse did not write or that is not worth keeping, are deleted in the background (580 MB
+  // took 0.1 s on ext4).
   const spare = sparePath(wh);
   const aside = () => join(home.publishedDir, `.replaced-${randomUUID()}.duckdb`);
   const oldSpare = existsSync(spare) ? aside() : null;
   if (oldSpare) renameSync(spare, oldSpare);
-  const kept = current ? spare : aside();
+  const kept = spareNext ? spare : aside();
   try {
     if (existsSync(home.published)) linkSync(home.published, kept);
   } catch {
@@ -137,7 +139,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   }
   renameSync(next, home.published);
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
-  const removed = [oldSpare, current ? null : kept].filter((f) => f !== null);
+  const removed = [oldSpare, spareNext ? null : kept].filter((f) => f !== null);
   removals.set(home.root, Promise.all(removed.map((file) => rm(file, { force: true }).catch(() => {}))).then(() => {}));
   publishes++;
   return result;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { linkSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
@@ -100,6 +100,22 @@ describe('the spare snapshot', () => {
     const second = ino(home.published);
     await orderAndPublish('C', '2026-03-03');
     expect(ino(home.published)).not.toBe(second);
+    expect(await ordersPublished()).toEqual(['A', 'B', 'C']);
+  });
+
+  it('is kept after a publish that changed up to 62 days of a table, not after one that changed more', async () => {
+    // 1 Jan - 3 Mar 2026: 31 + 28 + 3 = 62 days; from 31 Dec 2025, 63.
+    await land(wh, ORDERS, US, writeOrders(dir, 'more.tsv', [line('B', '2026-01-15')]));
+    await runModels(wh, { from: '2026-01-01', to: '2026-03-03' });
+    const first = ino(home.published);
+    await publish(wh);
+    expect(ino(spare())).toBe(first);
+    await runModels(wh, { from: '2025-12-31', to: '2026-03-03' });
+    await publish(wh);
+    expect(existsSync(spare())).toBe(false);
+    // The next publish copies the published file, and keeps it as the spare (it changed one day).
+    await orderAndPublish('C', '2026-03-03');
+    expect(existsSync(spare())).toBe(true);
     expect(await ordersPublished()).toEqual(['A', 'B', 'C']);
   });
 
