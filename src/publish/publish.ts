@@ -161,9 +161,10 @@ async function attachNext(wh: Warehouse, next: string, bases: Base[]): Promise<B
       await attach();
       return base;
     } catch (error) {
-      // Another process's reader that still has the spare open holds a lock on it: it is left to them.
-      if (!isSpare || !/could not set lock/i.test(String((error as Error)?.message))) throw error;
-      rmSync(next, { force: true });
+      // A spare that cannot be opened for writing is dropped and the published file copied: another process's reader
+      // that still has it open holds a lock on it (it is left to them), or the file was damaged since.
+      if (!isSpare) throw error;
+      for (const file of [next, `${next}.wal`]) rmSync(file, { force: true });
     }
   }
   await attach();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, linkSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
@@ -78,6 +78,21 @@ describe('the spare snapshot', () => {
     reader.stdin.write('again\n');
     said.push(await nextLine());
     expect(said).toEqual(['["A"]', '["A"]']);
+  });
+
+  it('is dropped when it was damaged since it was published: the publish copies the published file', async () => {
+    await orderAndPublish('B', '2026-03-02');
+    // Its headers overwritten with zeros while its size and time stay the noted ones (as a disk that lost a write
+    // leaves it; here the note is brought to the file's new time).
+    const fd = openSync(spare(), 'r+');
+    writeSync(fd, Buffer.alloc(12288), 0, 12288, 0);
+    closeSync(fd);
+    const { size, mtimeMs } = statSync(spare());
+    await wh.sql.run(`update control.settings set value = json_merge_patch(value, $file) where name = 'spare_snapshot'`, { file: JSON.stringify({ file: { size, mtimeMs } }) });
+    const second = ino(home.published);
+    expect((await orderAndPublish('C', '2026-03-03')).incremental).toBe(true);
+    expect(ino(spare())).toBe(second);
+    expect(await ordersPublished()).toEqual(['A', 'B', 'C']);
   });
 
   it('is left to a reader in this process that may still have it open', async () => {
