@@ -37,7 +37,7 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
   const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
   const listed = (alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
   const since = model.config.increment!.since;
-  const least = since && (await leastSince(sql, model, table, run.files, keyMatch('this', key), listed('this', key)));
+  const least = since && (await leastSince(sql, model, table, run.files));
   const narrowed = (alias: string, columns: string[], column?: string) => listed(alias, columns) + (least ? ` and ${alias}.${column} >= ${least}` : '');
   // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
   await sql.run(`create or replace temp view changed_input as select input.* from ${reads} as input semi join ${table} as changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey, since?.raw)}`);
@@ -115,24 +115,55 @@ async function landedSince(sql: DuckDBConnection, files: string[]): Promise<stri
 
 /**
  * The least value of the increment's `since` column among the rows a keyed run can keep, as a literal: the files' rows
- * of the changed keys, and the rows the model holds for them (`match` and `where` find them, as `this`). A row of the raw table
- * below it is an older version that lost to a row the model holds, and loses again; so the run reads and deletes from
- * there on, and the scans skip the older row groups. None when one of those rows has no value.
+ * of the changed keys, and the rows the model holds for them (makeHeld). A row of the raw table below it is an older
+ * version that lost to a row the model holds, and loses again; so the run reads and deletes from there on, and the
+ * scans skip the older row groups. None when one of those rows has no value.
  */
-async function leastSince(sql: DuckDBConnection, model: Model, table: string, files: string[], match: string, where: string): Promise<string | undefined> {
+async function leastSince(sql: DuckDBConnection, model: Model, table: string, files: string[]): Promise<string | undefined> {
   const { raw, raw_key: rawKey, since } = model.config.increment!;
+  const held = await makeHeld(sql, model, table);
   const reader = await sql.runAndReadAll(`
     select count(*) = count(v), min(v)::varchar, any_value(typeof(v)) from (
       select ${since!.raw} as v from ${raw} as found semi join ${table} as changed on ${rawKey.map((c, i) => `found.${c} is not distinct from changed.k${i}`).join(' and ')}
       where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}
       union all
-      select this.${since!.column} from ${model.id} as this semi join ${table} as changed on ${match} where true${where}
-    )`).catch((error: Error) => {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) }, { cause: error });
-  });
+      select since from ${held}
+    )`).catch(sinceError(model));
   const [valued, value, type] = reader.getRowsJson()[0] as [boolean, string | null, string | null];
   return valued && value !== null ? `${quote(value)}::${type}` : undefined;
 }
+
+const heldTable = (model: Model) => `held_${model.name}`;
+
+/** Forgets the rows makeHeld read for a model: what it holds changes when it runs, and a later plan reads them again. */
+export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.get(sql)?.delete(heldTable(model));
+
+/**
+ * Makes a temp table hold (k0, k1, …, since) for each row the model holds for the keys in `table` (makeChanged's):
+ * the row's key and `since` column, read before its run replaces them. The marts show those rows now; an older raw
+ * version of those keys shows nowhere. Without the model's table yet, every raw version of the keys (`since.raw`).
+ * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
+ */
+export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
+  const { raw, raw_key: rawKey, key, since } = model.config.increment!;
+  const held = heldTable(model);
+  const made = changedHolds.get(sql)!;
+  const holds = `${table} ${made.get(table)}`;
+  if (made.get(held) === holds) return held;
+  made.delete(held);
+  const keys = await describeKeys(sql, table, rawKey.length);
+  const [from, columns, value] = (await tableColumns(sql, model.id)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
+  const match = columns.map((c, i) => `this.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}${keys[i]!.list ? ` and this.${c} ${keys[i]!.list}` : ''}`).join(' and ');
+  await sql
+    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${match}`)
+    .catch(sinceError(model));
+  made.set(held, holds);
+  return held;
+}
+
+const sinceError = (model: Model) => (error: Error) => {
+  throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) }, { cause: error });
+};
 
 /** Keys of a column this few or fewer are also given to the scans as a literal list. */
 const MOST_LISTED = 1000;

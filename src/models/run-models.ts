@@ -6,7 +6,7 @@ import { CheckFailure, type CheckFinding } from './run-checks.ts';
 import { loadMacros, loadModels, type Model } from './load-models.ts';
 import { allDates, type DateRange } from './date-ranges.ts';
 import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from './model-inputs.ts';
-import { runKeyed, type KeyedRun } from './run-keyed.ts';
+import { forgetHeld, runKeyed, type KeyedRun } from './run-keyed.ts';
 import { runSeed, runTable, runView } from './run-table.ts';
 import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
 import { describe, inTransaction } from './tables.ts';
@@ -132,6 +132,8 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       failed.add(model.id);
       const findings = error instanceof CheckFailure ? error.findings : [];
       report({ model: model.id, status: 'error', findings, error: describe(error), ms: Date.now() - started });
+    } finally {
+      if (model.config.increment) forgetHeld(wh.sql, model);
     }
   }
   return results;

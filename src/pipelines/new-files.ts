@@ -3,7 +3,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
-import { makeChanged, makeNewFiles } from '../models/run-keyed.ts';
+import { makeChanged, makeHeld, makeNewFiles } from '../models/run-keyed.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { PlanConnection } from './plan.ts';
 
@@ -49,8 +49,13 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
   };
   for (const source of new Set(files.map((f) => f.source))) {
     const { touchedDates: query, changedKeysOf } = pipeline.sources[source] ?? {};
-    // (The model's run takes the keys as they are: see makeChanged.)
-    if (query && changedKeysOf) await wh.sql.run(`create or replace temp view changed as select * from ${await makeChanged(wh.sql, findModel(changedKeysOf), ids)}`);
+    // (The model's run takes the keys, and the rows it holds for them, as they are: see makeChanged and makeHeld.)
+    if (query && changedKeysOf) {
+      const model = findModel(changedKeysOf);
+      const changed = await makeChanged(wh.sql, model, ids);
+      await wh.sql.run(`create or replace temp view changed as select * from ${changed}`);
+      if (model.config.increment!.since) await wh.sql.run(`create or replace temp view held as select * from ${await makeHeld(wh.sql, model, changed)}`);
+    }
     if (!query) {
       for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id))) add(connectionId, source, null);
       continue;

@@ -44,7 +44,8 @@ const sourceSettingsSchema = z
     /**
      * A keyed model whose changed keys touchedDates reads, as temp table `changed` (k0, k1, …, its increment's
      * raw_key): the keys the model's run then replaces (src/models/run-keyed.ts makeChanged), so that the dates
-     * rebuilt are those of exactly the keys taken in, found once.
+     * rebuilt are those of exactly the keys taken in, found once. With the increment's `since`, also `held` (k0, k1,
+     * …, since): the rows the model holds for those keys before the run (makeHeld), found once for both.
      */
     changedKeysOf: z.string().optional(),
   })
