@@ -141,7 +141,8 @@ export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.
 /**
  * Makes a temp table hold (k0, k1, …, since) for each row the model holds for the keys in `table` (makeChanged's):
  * the row's key and `since` column, read before its run replaces them. The marts show those rows now; an older raw
- * version of those keys shows nowhere. Without the model's table yet, every raw version of the keys (`since.raw`).
+ * version of those keys shows nowhere. Without the model's table yet (or its columns), every raw version of the keys
+ * (`since.raw`).
  * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
  */
 export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
@@ -152,7 +153,9 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
   if (made.get(held) === holds) return held;
   made.delete(held);
   const keys = await describeKeys(sql, table, rawKey.length);
-  const [from, columns, value] = (await tableColumns(sql, model.id)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
+  // (A table built by an earlier version of the model may lack the columns: its run rebuilds it whole.)
+  const built = new Set(((await tableColumns(sql, model.id)) ?? []).map((c) => c.split(' ')[0]));
+  const [from, columns, value] = [...key, since!.column].every((c) => built.has(c)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
   const match = columns.map((c, i) => `this.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}${keys[i]!.list ? ` and this.${c} ${keys[i]!.list}` : ''}`).join(' and ');
   await sql
     .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${match}`)

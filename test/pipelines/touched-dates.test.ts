@@ -49,11 +49,9 @@ describe('the profit pipeline touchedDates', () => {
     ]);
   });
 
-  // With the model built, an order's dates are those of its new lines and of the lines the model holds for it (the
-  // marts show those): a version no line is held from any more shows nowhere, and its date is not rebuilt.
-  it('gives the dates of the new lines and of the lines the model holds, not those of versions it replaced', async () => {
-    const pipeline = findPipeline(loadPipelines(), 'profit');
-    // C on 10-01 (15:30 local), then on 10-02 (15:30 local), which the model takes in; E on 10-04 stays as it was.
+  // C on 10-01 (15:30 local), then on 10-02 (15:30 local), which the model takes in; E on 10-04 stays as it was. Then
+  // C's third version on 10-03 (17:30 local), and E again, unchanged.
+  async function landThirdVersion(before?: () => Promise<void>) {
     await landOrders(wh, dir, IN, [orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-01T10:00:00+00:00', 'order-status': 'Pending' })]);
     await landOrders(wh, dir, IN, [
       orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-02T10:00:00+00:00', 'order-status': 'Pending' }),
@@ -61,20 +59,31 @@ describe('the profit pipeline touchedDates', () => {
     ]);
     expect((await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
     await wh.sql.run(`insert into control.pipeline_files select 'profit', id, 'earlier run' from control.landed_files`);
-    // C's third version on 10-03 (17:30 local); E again, unchanged.
+    await before?.();
     await landOrders(wh, dir, IN, [
       orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-03T12:00:00+00:00' }),
       orderLine({ 'amazon-order-id': 'E', 'purchase-date': '2026-10-04T10:00:00+00:00' }),
     ]);
-    const touched = await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh));
+  }
+  const ordersTouched = async () => {
+    const pipeline = findPipeline(loadPipelines(), 'profit');
+    return (await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh))).get(IN.id)?.get('mkt_order_items_with_cogs');
+  };
+
+  // With the model built, an order's dates are those of its new lines and of the lines the model holds for it (the
+  // marts show those): a version no line is held from any more shows nowhere, and its date is not rebuilt.
+  it('gives the dates of the new lines and of the lines the model holds, not those of versions it replaced', async () => {
+    await landThirdVersion();
     // C: 10-02 (the line held) and 10-03 (the new one), not 10-01; E is not changed.
-    expect(touched.get(IN.id)?.get('mkt_order_items_with_cogs')).toEqual([
-      { from: '2026-10-02', to: '2026-10-03' },
-    ]);
+    expect(await ordersTouched()).toEqual([{ from: '2026-10-02', to: '2026-10-03' }]);
     // Once the model has taken the third version in, it holds C on 10-03: the same files now touch that date only.
     expect((await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
-    const again = await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh));
-    expect(again.get(IN.id)?.get('mkt_order_items_with_cogs')).toEqual([{ from: '2026-10-03', to: '2026-10-03' }]);
+    expect(await ordersTouched()).toEqual([{ from: '2026-10-03', to: '2026-10-03' }]);
+  });
+
+  it('gives the dates of every version when the model\'s table, built by an earlier version of it, lacks its columns', async () => {
+    await landThirdVersion(() => wh.sql.run(`alter table staging.stg_mkt__order_items rename column purchased_at to bought_at`).then(() => undefined));
+    expect(await ordersTouched()).toEqual([{ from: '2026-10-01', to: '2026-10-03' }]);
   });
 
   it('are refused at load when changedKeysOf names a model that is not keyed, or goes without touchedDates', () => {
