@@ -164,14 +164,18 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
   for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
   await ensureRawTables(wh.sql);
   const linesPerConnection = sized.orderLines / connections.length;
+  if (linesPerConnection / 2 > 10_000_000) throw new Error(`${linesPerConnection / 2} orders per connection: the bench's order ids are unique up to 10M`);
   const trafficAsins = Math.ceil(sized.trafficRows / connections.length / days);
   for (const c of connections) {
     const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
-    // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled.
+    // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled. Order ids look like the
+    // marketplace's (3-7-7 digits) and, like them, follow no order: the middle part is the order's number times a
+    // factor prime to 10^7, one id per order up to 10M orders. (A counter let DuckDB's min/max per row group skip part
+    // of the history in lookups by id, more on a shorter history.)
     await wh.sql.run(`
       insert into raw.get_flat_file_all_orders_data_by_order_date_general by name
       select
-        '${c.currency}-' || (i // 2) as amazon_order_id,
+        printf('%03d-%07d-%07d', 100 + (i // 2 * 7) % 900, (i // 2 * 3141593) % 10000000, (i // 2 * 2718281 + 1234567) % 10000000) as amazon_order_id,
         timestamptz '${lastDay} 12:00:00+00' - to_seconds(((${linesPerConnection} - i) * ${days * 86400}) // ${linesPerConnection}) as purchase_date,
         purchase_date as last_updated_date,
         if(i % 20 = 0, 'Canceled', if(i % 20 = 1, 'Unshipped', 'Shipped')) as order_status,
