@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { scheduleVacuum } from '../db/vacuum.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { LandResult } from '../ingest/land-file.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
@@ -106,6 +107,7 @@ async function lateWindowsOf(wh: Warehouse, pipeline: Pipeline, files: NewFile[]
 export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: RunPipelineOptions = {}): Promise<RunSummary> {
   const now = options.now ?? options.fetcher?.now() ?? new Date();
   await recoverInterruptedRuns(wh);
+  await scheduleVacuum(wh, now);
   const runId = randomUUID();
   await wh.db
     .insertInto('control.pipeline_runs')
