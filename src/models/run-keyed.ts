@@ -34,8 +34,8 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
   if (changed * 2 >= (await countRows(sql, model.id))) return runTable(sql, model);
   run.keyed.add(model.id);
   const keys = await describeKeys(sql, table, rawKey.length);
-  const keyMatch = (alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
-  const listed = (alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
+  const keyMatch = (alias: string, columns: string[]) => matchKeys(keys, alias, columns);
+  const listed = (alias: string, columns: string[]) => listedKeys(keys, alias, columns);
   const since = model.config.increment!.since;
   const least = since && (await leastSince(sql, model, table, run.files));
   const narrowed = (alias: string, columns: string[], column?: string) => listed(alias, columns) + (least ? ` and ${alias}.${column} >= ${least}` : '');
@@ -156,9 +156,8 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
   // (A table built by an earlier version of the model may lack the columns: its run rebuilds it whole.)
   const built = new Set(((await tableColumns(sql, model.id)) ?? []).map((c) => c.split(' ')[0]));
   const [from, columns, value] = [...key, since!.column].every((c) => built.has(c)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
-  const match = columns.map((c, i) => `this.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}${keys[i]!.list ? ` and this.${c} ${keys[i]!.list}` : ''}`).join(' and ');
   await sql
-    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${match}`)
+    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${matchKeys(keys, 'this', columns)}${listedKeys(keys, 'this', columns)}`)
     .catch(sinceError(model));
   made.set(held, holds);
   return held;
@@ -167,6 +166,14 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
 const sinceError = (model: Model) => (error: Error) => {
   throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) }, { cause: error });
 };
+
+type Keys = { nulls: boolean; list?: string }[];
+
+/** `alias`'s columns matched to the keys k0, k1, … of `changed` (describeKeys tells which may be null). */
+const matchKeys = (keys: Keys, alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
+
+/** ` and <column> in (…)` for each key column with a literal list. */
+const listedKeys = (keys: Keys, alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
 
 /** Keys of a column this few or fewer are also given to the scans as a literal list. */
 const MOST_LISTED = 1000;
@@ -177,8 +184,8 @@ const MOST_LISTED = 1000;
  * of the other side. A literal list it filters in the scan before reading the other columns, and it skips the row
  * groups the list misses (two settlements' rows: 950 ms on two years' 15M raw rows, 45 ms with the list).
  */
-async function describeKeys(sql: DuckDBConnection, table: string, columns: number): Promise<{ nulls: boolean; list?: string }[]> {
-  const keys: { nulls: boolean; list?: string }[] = [];
+async function describeKeys(sql: DuckDBConnection, table: string, columns: number): Promise<Keys> {
+  const keys: Keys = [];
   for (let i = 0; i < columns; i++) {
     const reader = await sql.runAndReadAll(
       `select count(k${i}) < count(*), any_value(typeof(k${i})), if(count(distinct k${i}) <= ${MOST_LISTED}, list(distinct k${i}::varchar), null) from ${table}`,
