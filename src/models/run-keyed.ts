@@ -144,6 +144,8 @@ export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.
  * version of those keys shows nowhere. Without the model's table yet (or its columns), every raw version of the keys
  * (`since.raw`).
  * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
+ * No literal list of the keys (listedKeys): the keys' rows lie in any row group of the whole table, so a list of more
+ * than one value skips none and only filters every row again (four years' 10M order lines: 167 → 115 ms without).
  */
 export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
   const { raw, raw_key: rawKey, key, since } = model.config.increment!;
@@ -157,7 +159,7 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
   const built = new Set(((await tableColumns(sql, model.id)) ?? []).map((c) => c.split(' ')[0]));
   const [from, columns, value] = [...key, since!.column].every((c) => built.has(c)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
   await sql
-    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${matchKeys(keys, 'this', columns)}${listedKeys(keys, 'this', columns)}`)
+    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${matchKeys(keys, 'this', columns)}`)
     .catch(sinceError(model));
   made.set(held, holds);
   return held;
