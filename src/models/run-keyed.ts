@@ -144,8 +144,10 @@ export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.
  * version of those keys shows nowhere. Without the model's table yet (or its columns), every raw version of the keys
  * (`since.raw`).
  * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
- * No literal list of the keys (listedKeys): the keys' rows lie in any row group of the whole table, so a list of more
- * than one value skips none and only filters every row again (four years' 10M order lines: 167 → 115 ms without).
+ * No literal list of the keys (listedKeys): the keyed runs insert every connection's changed rows together, so the
+ * keys' rows lie in any row group of the model's table; a list of more than one value skips none there and only
+ * filters every row again (four years' 10M order lines: 167 → 115 ms without). The raw fallback comes with a first
+ * load (or a table of an earlier version), rarely enough that its lookup is not worth a second form.
  */
 export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
   const { raw, raw_key: rawKey, key, since } = model.config.increment!;
