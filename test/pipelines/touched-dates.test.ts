@@ -9,7 +9,7 @@ import { findPipeline, loadPipelines, pipelinesDir } from '../../src/pipelines/p
 import { planConnections } from '../../src/pipelines/run-history.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { makeHome } from '../helpers/home.ts';
-import { landOrders, orderLine } from '../helpers/profit.ts';
+import { landOk, landOrders, orderLine, writeSettlement, type SettlementLine } from '../helpers/profit.ts';
 
 // amazon.in: Asia/Kolkata, UTC+05:30 all year. Local midnight of 2026-10-06 is 2026-10-05 18:30 UTC.
 const IN = { id: '00000000-0000-4000-8000-0000000000a1', marketplaceId: 'A21TJRUUN4KGV' };
@@ -84,6 +84,41 @@ describe('the profit pipeline touchedDates', () => {
   it('gives the dates of every version when the model\'s table, built by an earlier version of it, lacks its columns', async () => {
     await landThirdVersion(() => wh.sql.run(`alter table staging.stg_mkt__order_items rename column purchased_at to bought_at`).then(() => undefined));
     expect(await ordersTouched()).toEqual([{ from: '2026-10-01', to: '2026-10-03' }]);
+  });
+
+  // A settlement touches its posting dates and its orders' dates. The orders are looked up among the versions bought in
+  // the 92 days before the first posting (2026-10-08 - 92 days = 07-08); then, for an order with a version there,
+  // among the versions on an earlier date landed since; for one without, in the whole history.
+  it('gives a settlement\'s posting date and its orders\' dates: recent, moved back since, or found in the whole history', async () => {
+    const landedDaysAgo = async (days: number, lines: Parameters<typeof orderLine>[0][]) => {
+      await landOrders(wh, dir, IN, lines.map(orderLine));
+      const since = `(select max(landed_at) from control.landed_files)`;
+      await wh.sql.run(`update raw.get_flat_file_all_orders_data_by_order_date_general set _landed_at = _landed_at - interval ${days} day where _landed_at = ${since}`);
+      await wh.sql.run(`update control.landed_files set landed_at = landed_at - interval ${days} day where landed_at = ${since}`);
+    };
+    // O on 05-01, landed 200 days ago only; M on 09-20, landed 10 days ago, then moved back to 04-20, landed now;
+    // R on 10-01 (15:30 local), landed now. X is in no orders file.
+    await landedDaysAgo(200, [{ 'amazon-order-id': 'O', 'purchase-date': '2026-05-01T10:00:00+00:00' }]);
+    await landedDaysAgo(10, [{ 'amazon-order-id': 'M', 'purchase-date': '2026-09-20T10:00:00+00:00' }]);
+    await landedDaysAgo(0, [
+      { 'amazon-order-id': 'M', 'purchase-date': '2026-04-20T10:00:00+00:00' },
+      { 'amazon-order-id': 'R', 'purchase-date': '2026-10-01T10:00:00+00:00' },
+    ]);
+    await wh.sql.run(`insert into control.pipeline_files select 'profit', id, 'earlier run' from control.landed_files`);
+    const line = (order: string): SettlementLine =>
+      ({ 'transaction-type': 'Order', 'order-id': order, 'posted-date-time': '2026-10-08 06:00:00 UTC', sku: 'SKU-A', 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '1.00' });
+    await landOk(wh, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', IN, writeSettlement(dir, 'settlement-5001.tsv', { id: '5001', currency: 'INR' }, ['R', 'O', 'M', 'X'].map(line)));
+    const pipeline = findPipeline(loadPipelines(), 'profit');
+    const touched = await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh));
+    // M: 04-20 (moved back since its recent version) and 09-20; O: 05-01, from the whole history; R: 10-01; the
+    // posting: 11:30 local on 10-08. X adds nothing.
+    expect(touched.get(IN.id)?.get('mkt_settlements_with_cogs')).toEqual([
+      { from: '2026-04-20', to: '2026-04-20' },
+      { from: '2026-05-01', to: '2026-05-01' },
+      { from: '2026-09-20', to: '2026-09-20' },
+      { from: '2026-10-01', to: '2026-10-01' },
+      { from: '2026-10-08', to: '2026-10-08' },
+    ]);
   });
 
   it('are refused at load when changedKeysOf names a model that is not keyed, or goes without touchedDates', () => {
