@@ -144,10 +144,10 @@ export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.
  * version of those keys shows nowhere. Without the model's table yet (or its columns), every raw version of the keys
  * (`since.raw`).
  * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
- * No literal list of the keys (listedKeys): the keyed runs insert every connection's changed rows together, so the
- * keys' rows lie in any row group of the model's table; a list of more than one value skips none there and only
- * filters every row again (four years' 10M order lines: 167 → 115 ms without). The raw fallback comes with a first
- * load (or a table of an earlier version), rarely enough that its lookup is not worth a second form.
+ * No literal list of the keys (listedKeys; describeKeys makes none): the keyed runs insert every connection's changed
+ * rows together, so the keys' rows lie in any row group of the model's table; a list of more than one value skips none
+ * there and only filters every row again (four years' 10M order lines: 167 → 115 ms without). The raw fallback comes
+ * with a first load (or a table of an earlier version), rarely enough that its lookup is not worth a second form.
  */
 export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
   const { raw, raw_key: rawKey, key, since } = model.config.increment!;
@@ -156,7 +156,7 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
   const holds = `${table} ${made.get(table)}`;
   if (made.get(held) === holds) return held;
   made.delete(held);
-  const keys = await describeKeys(sql, table, rawKey.length);
+  const keys = await describeKeys(sql, table, rawKey.length, false);
   // (A table built by an earlier version of the model may lack the columns: its run rebuilds it whole.)
   const built = new Set(((await tableColumns(sql, model.id)) ?? []).map((c) => c.split(' ')[0]));
   const [from, columns, value] = [...key, since!.column].every((c) => built.has(c)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
@@ -183,17 +183,16 @@ const listedKeys = (keys: Keys, alias: string, columns: string[]) => columns.map
 const MOST_LISTED = 1000;
 
 /**
- * Per key column of the keys in `table`: whether one of its values is null, and `in (…)` its values when they are few
- * and none is null. Without a null, `=` matches the same rows as `is not distinct from`, and DuckDB can push it into the scan
- * of the other side. A literal list it filters in the scan before reading the other columns, and it skips the row
+ * Per key column of the keys in `table`: whether one of its values is null, and (`listed`) `in (…)` its values when
+ * they are few and none is null. Without a null, `=` matches the same rows as `is not distinct from`, and DuckDB can
+ * push it into the scan of the other side. A literal list it filters in the scan before reading the other columns, and it skips the row
  * groups the list misses (two settlements' rows: 950 ms on two years' 15M raw rows, 45 ms with the list).
  */
-async function describeKeys(sql: DuckDBConnection, table: string, columns: number): Promise<Keys> {
+async function describeKeys(sql: DuckDBConnection, table: string, columns: number, listed = true): Promise<Keys> {
   const keys: Keys = [];
   for (let i = 0; i < columns; i++) {
-    const reader = await sql.runAndReadAll(
-      `select count(k${i}) < count(*), any_value(typeof(k${i})), if(count(distinct k${i}) <= ${MOST_LISTED}, list(distinct k${i}::varchar), null) from ${table}`,
-    );
+    const listing = listed ? `if(count(distinct k${i}) <= ${MOST_LISTED}, list(distinct k${i}::varchar), null)` : 'null';
+    const reader = await sql.runAndReadAll(`select count(k${i}) < count(*), any_value(typeof(k${i})), ${listing} from ${table}`);
     const [nulls, type, values] = reader.getRowsJson()[0] as [boolean, string, string[] | null];
     keys.push({ nulls, list: !nulls && values ? `in (${values.map((v) => `${quote(v)}::${type}`).join(', ')})` : undefined });
   }
