@@ -159,8 +159,20 @@ function parseModels(dir: string): Model[] {
   const sorted = sortByDependencies(models);
   checkRuleHomes(sorted);
   const byId = new Map(sorted.map((m) => [m.id, m]));
-  for (const model of sorted) checkIncrement(model, byId);
+  for (const model of sorted) {
+    checkIncrement(model, byId);
+    checkFollows(model, byId);
+  }
   return sorted;
+}
+
+/** A model windowed like a catalog table (`window.follows`) is upstream of the marts, and follows a windowed one. */
+function checkFollows(model: Model, byId: Map<string, Model>): void {
+  const follows = model.config.window?.follows;
+  if (follows === undefined) return;
+  const table = byId.get(`marts.${follows}`);
+  const reason = model.schema === 'marts' ? 'a mart has windows of its own' : !table?.config.window || !table.config.catalog ? `${follows} is not a windowed catalog table` : undefined;
+  if (reason) throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} window.follows`, reason });
 }
 
 /**

@@ -94,8 +94,12 @@ export const modelConfigSchema = z
     grain: z.string(),
     /** `view`: no rows of its own; the models reading it filter it, and DuckDB takes their filters to its sources. */
     materialized: z.enum(['table', 'incremental', 'view']).default('table'),
-    /** Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. */
-    window: z.object({ date_column: z.string(), connection_column: z.string() }).strict().optional(),
+    /**
+     * Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. A model
+     * upstream of the catalog tables `follows` one of them (by name): a pipeline run rebuilds the windows it rebuilds
+     * for that table, the dates of that table's sources (its date_column holds the same dates), and no other.
+     */
+    window: z.object({ date_column: z.string(), connection_column: z.string(), follows: z.string().optional() }).strict().optional(),
     /**
      * Keyed incremental models (staging) replace the rows of the keys that newly landed files hold (`raw_key`,
      * columns of the raw table): the runner deletes the model's rows whose `key` columns match and runs the SQL on

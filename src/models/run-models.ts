@@ -9,7 +9,7 @@ import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from '.
 import { forgetHeld, runKeyed, type KeyedRun } from './run-keyed.ts';
 import { runSeed, runTable, runView } from './run-table.ts';
 import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
-import { describe, inTransaction } from './tables.ts';
+import { describe, inTransaction, tableColumns } from './tables.ts';
 
 export type { CheckFinding, Unbuilt, WindowResult };
 export { inTransaction };
@@ -142,7 +142,9 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
    * A windowed model's run: its windows, or only the dates `work.changed` names and those its windowed upstream
    * models replaced, when its inputs' fingerprint is the one kept at its last build by a pipeline run.
    */
-  async function runWindowed(sql: DuckDBConnection, model: Model, whole: boolean, connections: SliceConnection[]): Promise<Outcome> {
+  async function runWindowed(sql: DuckDBConnection, model: Model, rebuild: boolean, connections: SliceConnection[]): Promise<Outcome> {
+    // A model that follows a table makes its missing table whole: the table it follows may have its history already.
+    const whole = rebuild || (model.config.window!.follows !== undefined && (await tableColumns(sql, model.id)) === undefined);
     const ranges = whole ? 'whole' : windowsOf(model, options, connections);
     const changed = whole ? undefined : work?.changed?.get(model.id);
     const fingerprint = changed && (await inputsFingerprint(sql, behind(model, byId), macros));

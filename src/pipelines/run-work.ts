@@ -29,7 +29,8 @@ export interface Touched {
 
 /**
  * The models a phase runs: the windows of dated tables, snapshot tables whole, and the models upstream of them that
- * `upstream` says changed: keyed staging models take in the new files, other non-catalog models are rebuilt whole.
+ * `upstream` says changed: keyed staging models take in the new files, a model that follows a table (`window.follows`)
+ * gets that table's windows, other non-catalog models are rebuilt whole.
  * With `touched`, a windowed model whose rows come from sources whose touched dates are known (and not from the
  * clock) also gets the narrower dates its routine windows need while its other inputs are unchanged (`changed`).
  */
@@ -46,6 +47,11 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     work.windows.set(model.id, byConnection);
     byConnection.set(w.connectionId, [...(byConnection.get(w.connectionId) ?? []), w.from === null ? everyDate : { from: w.from, to: w.to! }]);
   }
+  // A model windowed like a catalog table (`window.follows`) rebuilds that table's windows.
+  for (const model of models) {
+    const windows = model.config.window?.follows && work.windows.get(`marts.${model.config.window.follows}`);
+    if (windows) work.windows.set(model.id, new Map(windows));
+  }
   if (touched) {
     for (const id of work.windows.keys()) {
       const dates = changedDates(byId.get(id)!, byId, phase, touched);
@@ -60,6 +66,11 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     const model = byId.get(id)!;
     const fromDeps = model.deps.map(visit).some(Boolean);
     if (model.schema === 'marts') return false;
+    // One that follows a table runs with that table's windows or not at all: its rows are as recent as the table's.
+    if (model.config.window?.follows) {
+      changed.set(id, work.windows.has(id));
+      return work.windows.has(id);
+    }
     const dirty = upstream === 'all' || (upstream !== 'none' && (fromDeps || rawTablesRead(model).some((t) => upstream.has(t))));
     changed.set(id, dirty);
     if (dirty) (model.config.increment ? work.keyed : work.whole).add(id);
@@ -70,12 +81,12 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
 }
 
 /**
- * Per connection, the dates of a windowed model's phase windows that its newly landed rows touch, routine windows
- * cut to those; undefined when some raw table behind the model has no touched dates in the pipeline, it reads a
- * windowed model of another pipeline, or its SQL reads the clock.
+ * Per connection, the dates of a windowed model's phase windows (those of the table it follows, for one that does)
+ * that its newly landed rows touch, routine windows cut to those; undefined when some raw table behind the model has
+ * no touched dates in the pipeline, it reads a windowed model of another pipeline, or its SQL reads the clock.
  */
 function changedDates(model: Model, byId: Map<string, Model>, phase: PlannedWindow[], touched: Touched): Map<string, DateRange[]> | undefined {
-  const table = touched.pipeline.tables.find((t) => t.model === model.id);
+  const table = touched.pipeline.tables.find((t) => t.model === model.id || t.name === model.config.window?.follows);
   if (!table) return undefined;
   const tracked = new Set(table.sources.filter((s) => touched.pipeline.sources[s]?.touchedDates).map((s) => findSource(s).table));
   const found = behind(model, byId);

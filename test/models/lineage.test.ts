@@ -85,6 +85,18 @@ describe('model lineage', () => {
     expect(() => loadModels(project(reading, ''))).toThrow(/stg_totals\.yml increment: reads staging\.stg_rows, which is not a model keyed on raw\.settlements by \(connection_id, settlement_id\)/);
   });
 
+  it('refuses a model that follows what is not a windowed catalog table, naming the file', () => {
+    const project = (schema: string, follows: string) => {
+      const dir = mkdtempSync(join(tmpdir(), 'mktdata-follows-'));
+      mkdirSync(join(dir, schema));
+      writeFileSync(join(dir, schema, 'z_follower.sql'), 'select 1 as connection_id, current_date as date');
+      writeFileSync(join(dir, schema, 'z_follower.yml'), `description: f\ngrain: one row\nmaterialized: incremental\nwindow: {date_column: date, connection_column: connection_id, follows: ${follows}}\n`);
+      return dir;
+    };
+    expect(() => loadModels(project('intermediate', 'mkt_nope'))).toThrow(/z_follower\.yml window\.follows: mkt_nope is not a windowed catalog table/);
+    expect(() => loadModels(project('marts', 'mkt_nope'))).toThrow(/z_follower\.yml window\.follows: a mart has windows of its own/);
+  });
+
   it('is printed by `mktdata docs`', () => {
     const out = execFileSync('node', ['bin/mktdata.js', 'docs', 'mkt_profit_by_date'], { encoding: 'utf8' });
     expect(out).toMatch(/^marts\.mkt_profit_by_date \(incremental\)\ngrain: one row per /);
