@@ -2,8 +2,8 @@
 -- Each source's latest sighting of a SKU first (a time is cheaper to compare than a row of two), then the preferred
 -- source's: every time here is required by its source, never null.
 with sightings as (
-    select connection_id, sku, arg_max(asin, purchased_at) as asin, max(purchased_at) as seen_at, 1 as preference
-    from staging.stg_mkt__order_items where asin is not null group by all
+    select connection_id, sku, arg_max(asin, asin_seen_at) as asin, max(asin_seen_at) as seen_at, 1 as preference
+    from intermediate.int_sku_sightings_by_date where asin is not null group by all
     union all
     select connection_id, sku, arg_max(asin, returned_at), max(returned_at), 2
     from staging.stg_mkt__returns where asin is not null group by all
@@ -25,8 +25,8 @@ latest as (
 ),
 
 product_names as (
-    select connection_id, sku, arg_max(product_name, purchased_at) as product_name
-    from staging.stg_mkt__order_items
+    select connection_id, sku, arg_max(product_name, product_name_seen_at) as product_name
+    from intermediate.int_sku_sightings_by_date
     where product_name is not null
     group by all
 )

@@ -43,8 +43,9 @@ describe('intermediate.int_sku_asins', () => {
 
   it('takes the latest sighting of the most preferred source: order lines, then returns, then ads, then unit costs', async () => {
     await inputs(wh);
-    const results = await runModels(wh, { select: [model], upstream: false });
-    expect(results.map((r) => r.status)).toEqual(['success']);
+    // (With the order lines' sightings by date, made from them.)
+    const results = await runModels(wh, { select: ['intermediate.int_sku_sightings_by_date', model], upstream: false });
+    expect(results.map((r) => r.status)).toEqual(['success', 'success']);
     // A: order lines win over the later return (A3); of its lines with an ASIN the latest (A2); the product name of
     //    its latest line with a name.
     // B: no order line: the return (B1) wins over the later ad (B2).
