@@ -37,6 +37,6 @@ export function medianRatio(a: number[], b: number[]): number {
 }
 
 /** Flushes every file system's dirty pages (`sync`), so that no earlier write is flushed during a timed run. */
-function settle(): void {
+export function settle(): void {
   execFileSync('sync');
 }
