@@ -59,6 +59,12 @@ export interface FakeMarketplaceOptions {
   adsRegionLimit?: { rate: number; burst: number };
   /** Seed of the fault switches' draws. @default 1 */
   seed?: number;
+  /**
+   * Serve the sellers' data (report documents, settlements, ads reports) as it stood at this instant, whatever the
+   * clock says; the clock still drives rate limits, tokens and report processing. Two homes that fetch the same
+   * windows at different times then get the same documents. @default the time of each request
+   */
+  dataAsOf?: number;
   /** The share of notifications the queue delivers twice. @default 0.1 */
   duplicateNotifications?: number;
 }
@@ -154,7 +160,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
   const switches = new Switches(options.seed ?? 1);
   const spApp = options.spApp ?? defaultSpApp;
   const adsApp = options.adsApp ?? defaultAdsApp;
-  const state = new FakeState(options.sellers, options.data ?? fakeData, options.clock ?? systemClock, spApp, adsApp, switches, new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1), options.accessTokenSeconds ?? 3600);
+  const state = new FakeState(options.sellers, options.data ?? fakeData, options.clock ?? systemClock, spApp, adsApp, switches, new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1), options.accessTokenSeconds ?? 3600, options.dataAsOf);
   let url = '';
   const queue = new NotificationQueue(options.duplicateNotifications ?? 0.1);
   const app = buildFakeApp(state, options, () => url, queue);

@@ -62,8 +62,14 @@ export class FakeState {
     readonly switches: Switches,
     readonly throttle: Throttle,
     readonly accessTokenSeconds: number,
+    private readonly dataAsOf?: number,
   ) {
     this.sellers = new Map(sellers.map((s) => [s.sellerId, s]));
+  }
+
+  /** The instant the sellers' data is served as of, for a request at `at`: `at`, unless the data is frozen. */
+  dataAt(at: number): number {
+    return this.dataAsOf ?? at;
   }
 
   /** The app of a client id, if registered. */

@@ -79,7 +79,7 @@ export class AdsReportStore {
       return report;
     }
     const { configuration, startDate, endDate } = report.body;
-    const rows = this.state.data.adsReport(seller, { ...configuration, filters: configuration.filters ?? [], startDate, endDate, asOf: report.createdAt });
+    const rows = this.state.data.adsReport(seller, { ...configuration, filters: configuration.filters ?? [], startDate, endDate, asOf: this.state.dataAt(report.createdAt) });
     const body = Buffer.from(JSON.stringify(rows));
     this.documents.put(`ads.${report.reportId}`, { body, contentType: 'application/json' });
     report.fileSize = gzipSync(body).length;

@@ -98,7 +98,7 @@ export class ReportStore {
       dataStartTime: report.dataStartTime ?? new Date(report.createdTime).toISOString(),
       dataEndTime: report.dataEndTime ?? new Date(report.createdTime).toISOString(),
       reportOptions: report.reportOptions,
-      asOf: report.createdTime,
+      asOf: this.state.dataAt(report.createdTime),
     });
     if (!document) {
       report.status = 'CANCELLED';

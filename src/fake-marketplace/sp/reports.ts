@@ -26,7 +26,8 @@ const createBody = z.object({
 
 /** The settlement reports a seller can list now: generated at each close, kept 90 days. */
 function settlementReports(ctx: SpContext, documents: DocumentStore): FakeReport[] {
-  return ctx.state.data.settlements(ctx.seller, ctx.at).filter((s) => s.closedAt > ctx.at - 90 * DAY).map((s) => {
+  const at = ctx.state.dataAt(ctx.at);
+  return ctx.state.data.settlements(ctx.seller, at).filter((s) => s.closedAt > at - 90 * DAY).map((s) => {
     const reportDocumentId = `amzn1.spdoc.1.4.na.settlement.${s.settlementId}`;
     if (!documents.has(reportDocumentId)) documents.put(reportDocumentId, () => s.document());
     return { reportId: s.settlementId, reportType: 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', marketplaceIds: [ctx.seller.marketplaceId], dataStartTime: new Date(s.start).toISOString(), dataEndTime: new Date(s.end).toISOString(), reportOptions: {}, createdTime: s.closedAt, polls: 0, status: 'DONE', processingStartTime: s.closedAt, processingEndTime: s.closedAt, reportDocumentId, fatal: null, fatalDocument: false };
