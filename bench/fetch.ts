@@ -125,7 +125,7 @@ export async function benchFetch(log: (message: string) => void) {
     await a.wh.sql.run('checkpoint');
     const runRealMs = performance.now() - real0;
     if (summary.status !== 'success') throw new Error(`the live run ended ${summary.status}`);
-    const documents = dropNewDocuments(a.home, b.home, new Set()).size;
+    const documents = (await dropNewDocuments(a.wh, b.home, new Set())).size;
     log(`fetch: the same ${documents} documents landed by hand…`);
     const hand0 = performance.now();
     await landWaitingFiles(b.wh, Object.keys(pipeline.sources));

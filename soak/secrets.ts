@@ -3,7 +3,8 @@
 // stopped; the suite then greps everything it can see for every secret it knows: the home's files (the warehouse
 // and snapshot included, byte for byte), the log, every CLI output and every answer it received (exports included).
 // API keys must be stored only hashed (sha256), refresh tokens only encrypted; the application's client secrets and
-// any LWA token (`Atza|…` access, `Atzr|…` refresh) must appear nowhere. Webhook secrets join when webhooks exist.
+// any LWA token (`Atza|…` access, `Atzr|…` refresh) must appear nowhere; nor may an invitation link's token or the
+// OAuth code and state of a seller connecting through it. Webhook secrets join when webhooks exist.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { openSync, closeSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { readAllCredentials } from '../src/connectors/credentials.ts';
 import { openWarehouse } from '../src/db/warehouse.ts';
 import { defaultAdsApp, defaultSpApp } from '../src/fake-marketplace/server.ts';
 import { resolveHome } from '../src/home.ts';
+import { connectThroughInvitation } from '../test/helpers/consent.ts';
 import { demoConnections, mktdata } from './homes.ts';
 
 export interface SecretsReport {
@@ -34,6 +36,8 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
   closeSync(fd);
   const places: { name: string; text: Buffer }[] = [];
   const answers: { name: string; text: Buffer }[] = [];
+  const flowSecrets: { what: string; value: string }[] = [];
+  const failures: string[] = [];
   let key = '';
   try {
     let base = '';
@@ -70,9 +74,23 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
         if (raw.status !== 202) break;
       }
     }
+    // A seller connecting again through an invitation link: the link's token, the OAuth code and state must stay
+    // out of the log (they are in the URLs the server is sent).
+    const invitation = await call('/util/sellers-and-vendors/invite', { method: 'POST', body: JSON.stringify({ accountType: 'SELLER', name: 'Acme Outdoor US' }) });
+    if (invitation.status === 201) {
+      const url = invitation.json().url as string;
+      const walk = await connectThroughInvitation(url, 'A3ACMEUS0SELLER', { name: 'Acme Outdoor US', marketplaceId: 'ATVPDKIKX0DER' });
+      answers.push({ name: `the invitation's callback → ${walk.callback.status}`, text: Buffer.from(walk.body) });
+      const callback = new URL(walk.callbackUrl);
+      flowSecrets.push(
+        { what: 'the invitation token', value: url.split('/invite/')[1] ?? '' },
+        { what: 'the OAuth code', value: callback.searchParams.get('spapi_oauth_code') ?? '' },
+        { what: 'the OAuth state', value: callback.searchParams.get('state') ?? '' },
+      );
+    } else failures.push(`creating an invitation answered ${invitation.status}`);
     for (const c of demoConnections) {
       const tested = await mktdata(['connections', 'test', '--connection', c.id, '--home', home]);
-      places.push({ name: `mktdata connections test ${c.id} (while serving: refused, home locked)`, text: Buffer.from(tested.stdout + tested.stderr) });
+      places.push({ name: `mktdata connections test ${c.id} (while serving: handed to the server)`, text: Buffer.from(tested.stdout + tested.stderr) });
     }
   } finally {
     demo.kill('SIGTERM');
@@ -93,7 +111,6 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
     await wh.close();
   }
 
-  const failures: string[] = [];
   if (!key) failures.push('the demo printed no API key');
   if (refreshTokens.length < 2) failures.push(`only ${refreshTokens.length} refresh token(s) stored; the demo connects two sellers`);
   const keyHash = createHash('sha256').update(key).digest('hex');
@@ -118,10 +135,11 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
     if (file.name === 'secret.key' || statSync(path).size > 2 * 1024 ** 3) continue;
     places.push({ name: `home file ${path.slice(home.length + 1)}`, text: readFileSync(path) });
   }
+  // (The invitation's answer holds its link, by design: the flow's secrets are looked for everywhere else.)
   for (const place of [...places, ...answers]) {
     const latin = place.text.toString('latin1');
-    for (const s of known) if (latin.includes(s.value)) failures.push(`${s.what} found in ${place.name}`);
+    for (const s of [...known, ...(places.includes(place) ? flowSecrets.filter((f) => f.value) : [])]) if (latin.includes(s.value)) failures.push(`${s.what} found in ${place.name}`);
     for (const p of patterns) if (p.pattern.test(latin)) failures.push(`${p.what} found in ${place.name}`);
   }
-  return { secrets: known.length + patterns.length, places: places.length, answers: answers.length, failures };
+  return { secrets: known.length + flowSecrets.length + patterns.length, places: places.length, answers: answers.length, failures };
 }

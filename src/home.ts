@@ -1,4 +1,6 @@
-import { resolve, join } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve, join } from 'node:path';
+import { MktdataError } from './errors.ts';
 
 /** Paths inside a mktdata home folder (ARCHITECTURE.md, "The home folder"). */
 export interface Home {
@@ -37,4 +39,25 @@ export function resolveHome(option?: string): Home {
     files: join(root, 'files'),
     tmp: join(root, 'tmp'),
   };
+}
+
+/**
+ * Creates a folder and the missing folders above it, or says plainly why it cannot (a file in the way, no
+ * permission, a read-only or virtual file system). Node's own recursive mkdir never returns on some paths (under
+ * /proc), so each level is made here.
+ */
+export function ensureFolder(dir: string): void {
+  if (existsSync(dir)) {
+    if (!statSync(dir).isDirectory()) throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: 'is a file, not a folder' });
+    return;
+  }
+  const parent = dirname(dir);
+  if (parent !== dir) ensureFolder(parent);
+  try {
+    mkdirSync(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : code === 'ENOENT' ? 'this file system does not allow new folders here' : (error as Error).message;
+    throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: `cannot create the folder: ${why}` }, { cause: error });
+  }
 }

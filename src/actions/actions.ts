@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
+import { requireTokens } from '../control/tokens.ts';
 import { accountKinds, actionTypes, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
 
@@ -83,8 +84,7 @@ export async function startAction(wh: ControlStore, organizationId: string, requ
     throw new MktdataError('ERR_REQUEST_INVALID', { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } });
   }
   await requireAllowed(wh, organizationId, request.type, connection.id);
-  const balance = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirstOrThrow();
-  if (Number(balance.token_balance) < ACTION_TOKENS) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: ACTION_TOKENS });
+  await requireTokens(wh, organizationId, ACTION_TOKENS);
   const id = randomUUID();
   await wh.db.transaction().execute(async (trx) => {
     const live = await trx.selectFrom('control.actions').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).where('status', 'in', liveStatuses).executeTakeFirstOrThrow();

@@ -12,8 +12,10 @@ import {
 } from 'fastify-type-provider-zod';
 import { hashApiKey } from '../control/organizations.ts';
 import { keyOrganizations } from './key-organizations.ts';
+import { requestLogSerializers } from './log-redaction.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { operatorKeyHash } from '../console/scope.ts';
+import type { RunRequest } from '../pipelines/pipeline-scheduler.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
@@ -71,6 +73,11 @@ export interface AppDeps {
   operatorKey?: string;
   /** The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory */
   limiter?: Limiter;
+  /**
+   * Queues pipeline runs now (`mktdata serve`): a connection's first load when it connects, the console's "run now";
+   * returns the pipelines queued. Without it they wait for the next refresh time.
+   */
+  runNow?: (request: RunRequest) => string[];
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
@@ -107,7 +114,8 @@ export const apiPrefix = '/api/v1';
 export async function buildApp(deps: AppDeps): Promise<App> {
   const operatorHash = operatorKeyHash(deps.operatorKey ?? process.env.MKTDATA_OPERATOR_KEY);
   const app = Fastify({
-    logger: deps.logger ?? { level: 'info' },
+    // Request lines never show a secret of the URL (an invitation's token, an OAuth code, a link's signature).
+    logger: deps.logger === false ? false : { level: 'info', ...(typeof deps.logger === 'object' ? deps.logger : {}), serializers: requestLogSerializers },
     // The request id is the service-api-request-id of the response; logs carry it as reqId.
     genReqId: () => randomUUID(),
     // Malformed URLs and the like: the same error body as every other error.
@@ -123,7 +131,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('organizationId', '');
 
   const limiter = deps.limiter ?? new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
-  const organizationOf = keyOrganizations(deps.wh);
+  const keys = keyOrganizations(deps.wh);
+  const organizationOf = keys.organizationOf;
+  app.addHook('onClose', async () => keys.close());
   app.addHook('onRequest', async (request, reply) => {
     reply.header('service-api-request-id', request.id);
     if (!request.routeOptions.config.auth) return;

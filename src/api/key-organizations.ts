@@ -1,12 +1,16 @@
 import type { ControlStore } from '../db/control-store.ts';
+import { keyRevocations } from '../control/organizations.ts';
 
 /**
- * The organization of a valid API key (by its hash, `hashApiKey`), remembered for a minute: a key-protected request (a refused one included)
- * then costs no control-plane query. Keys are created and revoked only by the CLI, which cannot open the home while
- * `serve` holds it, so a remembered key cannot have been revoked meanwhile; unknown keys are not remembered.
+ * The organization of a valid API key (by its hash, `hashApiKey`), remembered for a minute: a key-protected request
+ * (a refused one included) then costs no control-plane query. A key revoked in this process (`mktdata keys revoke`
+ * is handed to the running server) is forgotten at once; one revoked elsewhere (another API replica of a scaled-out
+ * install) within the minute. Unknown keys are not remembered.
  */
-export function keyOrganizations(wh: ControlStore): (keyHash: string) => Promise<string | undefined> {
+export function keyOrganizations(wh: ControlStore): { organizationOf: (keyHash: string) => Promise<string | undefined>; close(): void } {
   const known = new Map<string, { organizationId: Promise<string | undefined>; until: number }>();
+  const forget = (hash: string) => known.delete(hash);
+  keyRevocations.on('revoked', forget);
   const lookUp = async (hash: string) => {
     const found = await wh.db
       .selectFrom('control.api_keys')
@@ -17,7 +21,7 @@ export function keyOrganizations(wh: ControlStore): (keyHash: string) => Promise
     if (!found) known.delete(hash);
     return found?.organization_id;
   };
-  return (hash) => {
+  const organizationOf = (hash: string) => {
     const hit = known.get(hash);
     if (hit && hit.until > Date.now()) return hit.organizationId;
     if (known.size >= 10_000) known.clear();
@@ -27,4 +31,5 @@ export function keyOrganizations(wh: ControlStore): (keyHash: string) => Promise
     organizationId.catch(() => known.delete(hash));
     return organizationId;
   };
+  return { organizationOf, close: () => keyRevocations.off('revoked', forget) };
 }

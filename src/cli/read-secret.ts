@@ -1,4 +1,5 @@
 import { MktdataError } from '../errors.ts';
+import { served } from './served.ts';
 
 /** Reads one line from a terminal without echoing it (raw mode), for a secret typed by hand. */
 function readHidden(prompt: string): Promise<string> {
@@ -41,6 +42,9 @@ async function readPiped(): Promise<string> {
  * first line of a pipe. Secrets never come from the command line, where `ps` and shell history would keep them.
  */
 export async function readSecret(envName: string, what: string): Promise<string> {
+  // A command a running server runs for its client: the client read the secret before handing the command over.
+  const handed = served()?.secrets[envName];
+  if (handed !== undefined) return handed;
   const fromEnv = process.env[envName];
   const value = fromEnv ?? (process.stdin.isTTY ? await readHidden(`${what}: `) : (await readPiped()).split('\n')[0]!.trim());
   if (!value) throw new MktdataError('ERR_INPUT_INVALID', { where: fromEnv === undefined ? 'stdin' : envName, reason: `no ${what} given: set ${envName} or write it to standard input` });

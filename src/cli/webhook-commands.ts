@@ -9,10 +9,11 @@ export function webhookCommands(program: Command, command: CommandFactory, withH
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--url <url>', 'https URL (http only to loopback, for development)')
     .option('--types <types...>', 'message types (default: every type that is not highVolume)')
-    .option('--seller <ids...>', 'only events of these sellerOrVendorIds')
+    .option('--connection <ids...>', 'only events of these sellerOrVendorIds')
+    .addOption(new Option('--seller <ids...>').hideHelp())
     .action(async (o) => {
       const { addWebhook } = await import('./commands/webhooks.ts');
-      await withHome('webhooks add', (wh) => addWebhook(wh, o));
+      await withHome('webhooks add', (wh) => addWebhook(wh, { ...o, seller: o.connection ?? o.seller }));
     });
   command(webhooks, 'list', 'mktdata webhooks list --org $ORG')
     .description('list the subscriptions, with why a disabled one stopped (never their secrets)')

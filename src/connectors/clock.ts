@@ -83,26 +83,27 @@ export function manualClock(start: number): ManualClock {
   };
 }
 
-/** A scaled clock whose speed can change without jumping: time read before and after `setSpeed` is continuous. */
-export interface AdjustableClock extends Clock {
-  setSpeed(speed: number): void;
+/** A clock that runs fast through the past up to real time (`catchUp` ends the fast part at once). */
+export interface CatchUpClock extends Clock {
+  catchUp(): void;
 }
 
-/** A clock that starts at real time and runs at `speed` until told otherwise (the demo's first load runs fast). */
-export function adjustableClock(speed: number): AdjustableClock {
-  let base = realNow();
-  let realBase = base;
-  let current = speed;
-  const now = () => base + (realNow() - realBase) * current;
+/**
+ * A clock that starts `lead` ms before real time and runs `speed` times faster until it reaches real time, then at
+ * real time: what it times is never in the future. `catchUp` moves it to real time at once (the demo's first load is
+ * done). Were the first load to need more than `lead` of the clock's time, its rest would run at real time.
+ */
+export function catchUpClock(speed: number, lead: number): CatchUpClock {
+  if (!(speed > 0)) throw new Error(`clock speed must be positive, not ${speed}`);
+  const realStart = realNow();
+  let caughtUp = false;
+  const now = () => (caughtUp ? realNow() : Math.min(realNow(), realStart - lead + (realNow() - realStart) * speed));
   return {
     now,
-    sleep: (ms, signal) => delay(Math.max(0, ms) / current, undefined, { signal }),
-    speed: () => current,
-    setSpeed(next) {
-      if (!(next > 0)) throw new Error(`clock speed must be positive, not ${next}`);
-      base = now();
-      realBase = realNow();
-      current = next;
+    sleep: (ms, signal) => delay(Math.max(0, ms) / (caughtUp || now() >= realNow() ? 1 : speed), undefined, { signal }),
+    speed: () => (caughtUp || now() >= realNow() ? 1 : speed),
+    catchUp: () => {
+      caughtUp = true;
     },
   };
 }

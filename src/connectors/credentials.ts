@@ -17,6 +17,8 @@ export interface Credentials {
   sellingPartnerId: string | null;
   profileId: string | null;
   status: 'active' | 'needs_reauthorization';
+  /** Why the marketplace refused them, when it did. */
+  statusReason: string | null;
 }
 
 /** What `setCredentials` stores for an API. */
@@ -36,10 +38,16 @@ export function connectionRegion(marketplaceId: string): Region {
   return marketplace.region;
 }
 
-/** Stores (or replaces) a connection's credentials for one API, the refresh token encrypted; they start active. */
-export async function setCredentials(wh: Warehouse, connectionId: string, input: NewCredentials, now = new Date()): Promise<void> {
+/**
+ * Stores (or replaces) a connection's credentials for one API, the refresh token encrypted; they start active.
+ * Replaced credentials (a seller who connected again) keep the time they were first stored. New ones begin the
+ * fetching of the tables fed by that API: their history from dropped files no longer counts (run-history.ts
+ * `fetchedSince`), and the connection is in its first load again. Returns whether they are new.
+ */
+export async function setCredentials(wh: Warehouse, connectionId: string, input: NewCredentials, now = new Date()): Promise<'new' | 'replaced'> {
   await requireConnection(wh, connectionId);
   const at = now.toISOString();
+  const existing = await wh.db.selectFrom('control.connection_credentials').select('created_at').where('connection_id', '=', connectionId).where('api', '=', input.api).executeTakeFirst();
   const row = {
     connection_id: connectionId,
     api: input.api,
@@ -48,7 +56,7 @@ export async function setCredentials(wh: Warehouse, connectionId: string, input:
     refresh_token_encrypted: encryptSecret(secretKey(wh.home), input.refreshToken, context(connectionId, input.api)),
     status: 'active' as const,
     status_reason: null,
-    created_at: at,
+    created_at: existing ? new Date(String(existing.created_at)).toISOString() : at,
     updated_at: at,
   };
   await wh.db.deleteFrom('control.connection_credentials').where('connection_id', '=', connectionId).where('api', '=', input.api).execute();
@@ -56,6 +64,8 @@ export async function setCredentials(wh: Warehouse, connectionId: string, input:
   if (input.api === 'sp-api' && input.sellingPartnerId) {
     await wh.db.updateTable('control.connections').set({ seller_id: input.sellingPartnerId }).where('id', '=', connectionId).where('seller_id', 'is', null).execute();
   }
+  if (!existing) await wh.db.updateTable('control.connections').set({ initial_load_stage: 'FIRST_STAGE' }).where('id', '=', connectionId).execute();
+  return existing ? 'replaced' : 'new';
 }
 
 /** Removes a connection's credentials for one API; it goes back to dropped files only. */
@@ -69,7 +79,7 @@ export async function readAllCredentials(wh: Warehouse): Promise<Map<string, Par
   const rows = await wh.db
     .selectFrom('control.connection_credentials as c')
     .innerJoin('control.connections as k', 'k.id', 'c.connection_id')
-    .select(['c.connection_id', 'c.api', 'c.selling_partner_id', 'c.profile_id', 'c.refresh_token_encrypted', 'c.status', 'k.marketplace_id'])
+    .select(['c.connection_id', 'c.api', 'c.selling_partner_id', 'c.profile_id', 'c.refresh_token_encrypted', 'c.status', 'c.status_reason', 'k.marketplace_id'])
     .execute();
   const byConnection = new Map<string, Partial<Record<Api, Credentials>>>();
   if (rows.length === 0) return byConnection;
@@ -85,6 +95,7 @@ export async function readAllCredentials(wh: Warehouse): Promise<Map<string, Par
       sellingPartnerId: row.selling_partner_id,
       profileId: row.profile_id,
       status: row.status,
+      statusReason: row.status_reason,
     };
     byConnection.set(row.connection_id, entry);
   }

@@ -85,7 +85,7 @@ export function statusTone(status: string | null | undefined): 'ok' | 'warn' | '
   const s = (status ?? '').toLowerCase();
   if (['success', 'completed', 'delivered', 'landed', 'active', 'complete', 'empty'].includes(s)) return 'ok';
   if (['error', 'failed', 'needs_reauthorization', 'abandoned', 'refused'].includes(s)) return 'bad';
-  if (['running', 'pending', 'in_progress', 'requested', 'planned', 'first_stage', 'second_stage'].includes(s)) return 'warn';
+  if (['running', 'partial', 'pending', 'in_progress', 'requested', 'planned', 'first_stage', 'second_stage'].includes(s)) return 'warn';
   return 'muted';
 }
 

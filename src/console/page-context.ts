@@ -8,6 +8,8 @@ export interface PageContext {
   home: Home;
   scope: ConsoleScope;
   now: Date;
+  /** The pipelines a "run now" can start, when this server runs them (`mktdata serve`); else undefined. */
+  pipelines?: string[];
 }
 
 /** The ids and names of the connections a scope sees (every connection for the operator). */

@@ -43,23 +43,32 @@ export async function findInvitation(wh: ControlStore, token: string, now = new 
   return { status: 'open' as const, invitation: found };
 }
 
-/** Registers the connection of an open invitation; the link can be used once. */
+/**
+ * Registers the connection of an open invitation (the link can be used once). An account (merchant id and
+ * marketplace) the organization has already connected is not added twice: its connection is returned, `existing`.
+ */
 export async function acceptInvitation(
   wh: ControlStore,
   invitation: { id: string; organization_id: string; account_type: 'SELLER' | 'VENDOR' },
   form: { name: string; marketplaceId: string; sellerId?: string },
-) {
-  const connectionId = await addConnection(wh, {
-    organizationId: invitation.organization_id,
-    name: form.name,
-    marketplaceId: form.marketplaceId,
-    type: invitation.account_type === 'VENDOR' ? 'VENDOR_CENTRAL' : 'SELLER_CENTRAL',
-    ...(form.sellerId ? { sellerId: form.sellerId } : {}),
-  });
+): Promise<{ connectionId: string; existing: boolean }> {
+  const type = invitation.account_type === 'VENDOR' ? 'VENDOR_CENTRAL' : 'SELLER_CENTRAL';
+  const existing = form.sellerId
+    ? await wh.db
+        .selectFrom('control.connections')
+        .select('id')
+        .where('organization_id', '=', invitation.organization_id)
+        .where('marketplace_id', '=', form.marketplaceId)
+        .where('seller_id', '=', form.sellerId)
+        .where('type', '=', type)
+        .orderBy('created_at')
+        .executeTakeFirst()
+    : undefined;
+  const connectionId = existing?.id ?? (await addConnection(wh, { organizationId: invitation.organization_id, name: form.name, marketplaceId: form.marketplaceId, type, ...(form.sellerId ? { sellerId: form.sellerId } : {}) }));
   await wh.db
     .updateTable('control.invitations')
     .set({ used_at: new Date().toISOString(), connection_id: connectionId })
     .where('id', '=', invitation.id)
     .execute();
-  return connectionId;
+  return { connectionId, existing: existing !== undefined };
 }

@@ -1,4 +1,4 @@
-import type { Warehouse } from '../db/warehouse.ts';
+import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import { readManifest } from '../publish/open-snapshot.ts';
 
@@ -10,7 +10,7 @@ export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
  * Otherwise it is in FIRST_STAGE until a build has published data landed for it, then COMPLETE: files landed by hand
  * load whole, so such a connection never sits in SECOND_STAGE.
  */
-export async function initialLoadStages(wh: Warehouse, home: Home): Promise<(connectionId: string) => InitialLoadStage> {
+export async function initialLoadStages(wh: ControlStore, home: Home): Promise<(connectionId: string) => InitialLoadStage> {
   const publishedAt = readManifest(home)?.publishedAt;
   const landed = await wh.db
     .selectFrom('control.landed_files')

@@ -1,9 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 
-/** Creates an organization with a token balance; returns its id. */
-export async function createOrganization(wh: ControlStore, input: { name: string; tokens: number; id?: string }): Promise<string> {
+/**
+ * Creates an organization with a token balance, or unmetered (`tokens` null: its usage is recorded, it never runs
+ * out); returns its id.
+ */
+export async function createOrganization(wh: ControlStore, input: { name: string; tokens: number | null; id?: string }): Promise<string> {
   const id = input.id ?? randomUUID();
   await wh.db
     .insertInto('control.organizations')
@@ -37,4 +41,47 @@ export async function createApiKey(wh: ControlStore, organizationId: string): Pr
     })
     .execute();
   return key;
+}
+
+/** Revocations of API keys in this process (key hashes): the API's key cache forgets them at once. */
+export const keyRevocations = new EventEmitter<{ revoked: [keyHash: string] }>().setMaxListeners(0);
+
+/** The API keys (never the keys themselves: their first characters), newest first; of one organization if given. */
+export async function listApiKeys(wh: ControlStore, organizationId?: string) {
+  let query = wh.db
+    .selectFrom('control.api_keys as k')
+    .innerJoin('control.organizations as o', 'o.id', 'k.organization_id')
+    .select(['k.id', 'k.organization_id', 'o.name as organization', 'k.key_prefix', 'k.created_at', 'k.revoked_at'])
+    .orderBy('k.created_at', 'desc');
+  if (organizationId) query = query.where('k.organization_id', '=', organizationId);
+  return query.execute();
+}
+
+/**
+ * Revokes an API key by its id (`mktdata keys list` shows it): its requests get 401 and its console sessions end at
+ * once. Revoking a revoked key changes nothing; returns when it was revoked.
+ */
+export async function revokeApiKey(wh: ControlStore, id: string, now = new Date()): Promise<string> {
+  const key = await wh.db.selectFrom('control.api_keys').select(['key_hash', 'revoked_at']).where('id', '=', id).executeTakeFirst();
+  if (!key) throw new MktdataError('ERR_INPUT_INVALID', { where: '--id', reason: `no API key ${id} (\`mktdata keys list\` shows their ids)` });
+  if (key.revoked_at) return new Date(String(key.revoked_at)).toISOString();
+  await wh.db.updateTable('control.api_keys').set({ revoked_at: now.toISOString() }).where('id', '=', id).execute();
+  keyRevocations.emit('revoked', key.key_hash);
+  return now.toISOString();
+}
+
+/** Every organization with its token balance and how many connections and live API keys it has. */
+export async function listOrganizations(wh: ControlStore) {
+  return wh.db
+    .selectFrom('control.organizations as o')
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.token_balance',
+      'o.created_at',
+      eb.selectFrom('control.connections as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.organization_id', '=', 'o.id').as('connections'),
+      eb.selectFrom('control.api_keys as k').select((e) => e.fn.countAll<number>().as('n')).whereRef('k.organization_id', '=', 'o.id').where('k.revoked_at', 'is', null).as('api_keys'),
+    ])
+    .orderBy('o.name')
+    .execute();
 }

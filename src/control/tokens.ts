@@ -30,14 +30,15 @@ export interface Usage {
 /**
  * Debits a metered operation's tokens and writes its one usage record, inside the caller's transaction. The debit
  * is conditional on the balance, so two operations racing for the last tokens cannot both be charged; false when
- * the balance is short (nothing debited, nothing recorded).
+ * the balance is short (nothing debited, nothing recorded). An unmetered organization (no balance) is recorded and
+ * never short.
  */
 export async function charge(trx: Kysely<ControlPlane>, organizationId: string, usage: Usage, at: Date): Promise<boolean> {
   const debited = await trx
     .updateTable('control.organizations')
     .set((eb) => ({ token_balance: eb('token_balance', '-', usage.tokens) }))
     .where('id', '=', organizationId)
-    .where('token_balance', '>=', usage.tokens)
+    .where((eb) => eb.or([eb('token_balance', '>=', usage.tokens), eb('token_balance', 'is', null)]))
     .executeTakeFirst();
   if (debited.numUpdatedRows === 0n) return false;
   await trx
@@ -64,26 +65,30 @@ export async function charged<T>(wh: ControlStore, organizationId: string, usage
   });
 }
 
-/** Adds tokens to an organization's balance (`mktdata org tokens --add`); returns the new balance. */
+/**
+ * Adds tokens to an organization's balance (`mktdata org tokens --add`); returns the new balance. An unmetered
+ * organization is metered from then on, with these tokens.
+ */
 export async function addTokens(wh: ControlStore, organizationId: string, tokens: number): Promise<number> {
   await requireOrganization(wh, organizationId);
   const row = await wh.db
     .updateTable('control.organizations')
-    .set((eb) => ({ token_balance: eb('token_balance', '+', tokens) }))
+    .set((eb) => ({ token_balance: eb(eb.fn.coalesce('token_balance', eb.lit(0)), '+', tokens) }))
     .where('id', '=', organizationId)
     .returning('token_balance')
     .executeTakeFirstOrThrow();
   return Number(row.token_balance);
 }
 
-/** An organization's token balance. */
-export async function tokenBalance(wh: ControlStore, organizationId: string): Promise<number> {
+/** An organization's token balance; null when it is unmetered. */
+export async function tokenBalance(wh: ControlStore, organizationId: string): Promise<number | null> {
   const org = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirst();
   if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
-  return Number(org.token_balance);
+  return org.token_balance === null ? null : Number(org.token_balance);
 }
 
-/** ERR_NO_TOKENS (402) unless the organization has tokens left: the spec's 402 on reads of metered resources. */
-export async function requireTokens(wh: ControlStore, organizationId: string): Promise<void> {
-  if ((await tokenBalance(wh, organizationId)) <= 0) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId });
+/** ERR_NO_TOKENS (402) unless the organization has `tokens` left (or is unmetered): the spec's 402. */
+export async function requireTokens(wh: ControlStore, organizationId: string, tokens = 1): Promise<void> {
+  const balance = await tokenBalance(wh, organizationId);
+  if (balance !== null && balance < tokens) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens });
 }

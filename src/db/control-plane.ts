@@ -3,7 +3,7 @@ import type { ActionTables, ScaleTables, WebhookTables } from './control-plane-t
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
 export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables, WebhookTables, ActionTables, ScaleTables {
-  'control.organizations': { id: string; name: string; token_balance: string | number; created_at: string };
+  'control.organizations': { id: string; name: string; /** null: unmetered */ token_balance: string | number | null; created_at: string };
   'control.invitations': {
     id: string;
     organization_id: string;
@@ -156,16 +156,17 @@ export interface PipelineTables {
   'control.pipeline_runs': {
     id: string;
     pipeline: string;
-    trigger: 'cli' | 'schedule';
+    trigger: RunTrigger;
     clock: string;
     started_at: string;
     finished_at: string | null;
-    status: 'running' | 'success' | 'failed';
+    status: 'running' | 'success' | 'partial' | 'failed';
     backfill_from: string | null;
     backfill_to: string | null;
     landed_files: Generated<number>;
     published: Generated<boolean>;
     error: string | null;
+    errors: Generated<number | null>;
   };
   'control.run_windows': {
     run_id: string;
@@ -188,6 +189,9 @@ export interface PipelineTables {
 }
 
 /** A request the live connectors make upstream, from planned to landed (migration 006). */
+/** What started a pipeline run: `mktdata run`, the scheduler, the console's "run now", or a connection's new credentials. */
+export type RunTrigger = 'cli' | 'schedule' | 'console' | 'connected';
+
 export type FetchStatus = 'planned' | 'creating' | 'requested' | 'downloaded' | 'landed' | 'empty' | 'failed' | 'abandoned' | 'unavailable';
 
 /** Credentials, fetch requests and OAuth states of the live connectors (migration 006). */

@@ -1,9 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Kysely } from 'kysely';
 import { MktdataError } from '../errors.ts';
-import type { Home } from '../home.ts';
+import { ensureFolder, type Home } from '../home.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { DuckDbDialect } from './kysely-duckdb.ts';
 import { migrateControlPlane } from './migrations/index.ts';
@@ -39,6 +41,38 @@ interface WriterRecord {
   pid: number;
   command: string;
   since: string;
+  /** The admin channel's socket, when the holder is `mktdata serve` (src/cli/admin-channel.ts). */
+  admin?: string;
+}
+
+function readWriter(home: Home): WriterRecord | null {
+  try {
+    return JSON.parse(readFileSync(home.writerFile, 'utf8')) as WriterRecord;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The admin socket of a home: `admin.sock` in it, or, when that path is longer than a Unix socket's (about 100
+ * bytes), one in the system's temporary folder named after the home. With `served`: the socket the live holder of
+ * the home recorded, or null.
+ */
+export function adminSocketOf(home: Home, options: { served: true }): string | null;
+export function adminSocketOf(home: Home): string;
+export function adminSocketOf(home: Home, options?: { served: true }): string | null {
+  if (options?.served) {
+    const record = readWriter(home);
+    return record?.admin && writerAlive(home) ? record.admin : null;
+  }
+  const inHome = join(home.root, 'admin.sock');
+  return Buffer.byteLength(inHome) < 100 ? inHome : join(tmpdir(), `mktdata-${createHash('sha256').update(home.root).digest('hex').slice(0, 16)}.sock`);
+}
+
+/** Records in `writer.json` the admin socket of the process holding the home. */
+export function recordAdminSocket(home: Home, path: string): void {
+  const record = readWriter(home);
+  if (record?.pid === process.pid) writeFileSync(home.writerFile, JSON.stringify({ ...record, admin: path }));
 }
 
 /**
@@ -49,7 +83,7 @@ export async function openWarehouse(home: Home, command: string, options: { crea
   if (!options.create && !existsSync(home.warehouse)) {
     throw new MktdataError('ERR_HOME_NOT_INITIALIZED', { home: home.root });
   }
-  mkdirSync(home.root, { recursive: true });
+  ensureFolder(home.root);
   const instance = await createInstance(home);
   writeFileSync(home.writerFile, JSON.stringify({ pid: process.pid, command, since: new Date().toISOString() }));
   const sql = await instance.connect();
@@ -99,8 +133,9 @@ const lockReleaseWaitMs = 10_000;
 
 /** Whether `writer.json` names a process that is still running. */
 function writerAlive(home: Home): boolean {
+  const record = readWriter(home);
+  if (!record) return false;
   try {
-    const record = JSON.parse(readFileSync(home.writerFile, 'utf8')) as WriterRecord;
     process.kill(record.pid, 0);
     return true;
   } catch (error) {
@@ -109,13 +144,10 @@ function writerAlive(home: Home): boolean {
 }
 
 function describeHolder(home: Home, error: unknown): string {
-  try {
-    const record = JSON.parse(readFileSync(home.writerFile, 'utf8')) as WriterRecord;
-    return `\`mktdata ${record.command}\`, pid ${record.pid}, since ${record.since}`;
-  } catch {
-    const pid = /PID (\d+)/.exec(String(error))?.[1];
-    return pid ? `pid ${pid}` : 'unknown process';
-  }
+  const record = readWriter(home);
+  if (record) return `\`mktdata ${record.command}\`, pid ${record.pid}, since ${record.since}`;
+  const pid = /PID (\d+)/.exec(String(error))?.[1];
+  return pid ? `pid ${pid}` : 'unknown process';
 }
 
 /** Runs `work` with the warehouse open and always closes it. */

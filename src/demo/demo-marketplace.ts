@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adjustableClock, type AdjustableClock } from '../connectors/clock.ts';
+import { catchUpClock, type CatchUpClock } from '../connectors/clock.ts';
 import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../connectors/config.ts';
 import { Connectors } from '../connectors/connectors.ts';
 import { setCredentials } from '../connectors/credentials.ts';
@@ -23,17 +23,26 @@ export const DEMO_SPEED = 1000;
 /** The demo sellers' history: half a year before today. */
 export const DEMO_HISTORY_DAYS = 180;
 
+/**
+ * How far in the past the demo's clock starts: its first load takes 7–9 hours of the clock (25 s at DEMO_SPEED), and
+ * the clock must not pass real time before it is done, so that no time it records lies in the future.
+ */
+export const DEMO_CLOCK_LEAD_MS = 24 * 3_600_000;
+
 /** A fake marketplace in this process, the connectors pointed at it, and the clock they share. */
 export interface DemoMarketplace {
   fake: FakeMarketplace;
   connectors: Connectors;
-  clock: AdjustableClock;
+  clock: CatchUpClock;
   sellers: FakeSeller[];
 }
 
-/** Starts the fake marketplace with the demo's two sellers on a fast clock, and the connectors for it. */
+/**
+ * Starts the fake marketplace with the demo's two sellers on a fast clock that starts a day ago and catches up with
+ * real time, and the connectors for it.
+ */
 export async function startDemoMarketplace(): Promise<DemoMarketplace> {
-  const clock = adjustableClock(DEMO_SPEED);
+  const clock = catchUpClock(DEMO_SPEED, DEMO_CLOCK_LEAD_MS);
   const sellers = demoSellers(addDays(localDate(clock.now(), 'America/Los_Angeles'), -DEMO_HISTORY_DAYS));
   const fake = await startFakeMarketplace({ sellers, clock });
   const config: ConnectorConfig = {

@@ -48,7 +48,7 @@ export async function createExport(wh: ControlStore, organizationId: string, req
       row_count: null,
       file_size_bytes: null,
       file_name: null,
-      error: paid ? null : `organization ${organizationId} had fewer than the ${cost} tokens this export costs`,
+      error: paid ? null : `organization ${organizationId} had fewer than the ${cost} tokens this export costs; the operator adds some with \`mktdata org tokens --org ${organizationId} --add N\``,
       created_at: now.toISOString(),
       started_at: null,
       completed_at: null,

@@ -1,20 +1,36 @@
 import { Cron } from 'croner';
+import type { RunTrigger } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { localClock } from './plan.ts';
 import { planConnections } from './run-history.ts';
 import { runPipeline, type RunFetcher, type RunSummary } from './run-pipeline.ts';
 
+/** A run asked for now: which pipelines (all by default), and which connections to refresh whether due or not. */
+export interface RunRequest {
+  pipeline?: string;
+  refresh?: string[];
+  trigger: RunTrigger;
+}
+
+/** A pipeline's run waiting in the queue, and the connections it is to refresh. */
+interface Waiting {
+  trigger: RunTrigger;
+  refresh: Set<string>;
+}
+
 /**
- * Runs pipelines at their refresh times, in each connection's marketplace timezone (`mktdata serve`). A croner job
- * ticks every minute; a pipeline is started when the minute is one of its refresh times for any connection's local
- * clock (so connections added while serving are scheduled too). Runs go one at a time (one writer), and a pipeline
- * that is running or waiting is not queued again: runs of one pipeline never overlap.
+ * Runs pipelines at their refresh times, in each connection's marketplace timezone (`mktdata serve`), and when asked
+ * (a connection connected, the console's "run now"). A croner job ticks every minute; a pipeline is started when the
+ * minute is one of its refresh times for any connection's local clock (so connections added while serving are
+ * scheduled too). Runs go one at a time (one writer), and a pipeline that is running or waiting is not queued again
+ * (a request for a waiting one adds its connections to refresh): runs of one pipeline never overlap.
  */
 export class PipelineScheduler {
   #cron: Cron | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #waiting = new Set<string>();
+  #stopped = false;
+  readonly #waiting = new Map<string, Waiting>();
 
   constructor(
     private readonly wh: Warehouse,
@@ -39,32 +55,54 @@ export class PipelineScheduler {
     return due.map((p) => p.name);
   }
 
-  /** Queues a run unless one of the pipeline is running or waiting. */
-  trigger(pipeline: Pipeline, now?: Date): void {
-    if (this.#waiting.has(pipeline.name)) return;
-    this.#waiting.add(pipeline.name);
+  /** Queues runs asked for now; returns the names of the pipelines queued (or already waiting). */
+  request(run: RunRequest): string[] {
+    const chosen = run.pipeline ? this.pipelines.filter((p) => p.name === run.pipeline) : this.pipelines;
+    for (const pipeline of chosen) this.trigger(pipeline, undefined, run.trigger, run.refresh);
+    return chosen.map((p) => p.name);
+  }
+
+  /** Queues a run unless one of the pipeline is waiting (then it refreshes `refresh` too). */
+  trigger(pipeline: Pipeline, now?: Date, trigger: RunTrigger = 'schedule', refresh: string[] = []): void {
+    const waiting = this.#waiting.get(pipeline.name);
+    if (waiting) {
+      for (const id of refresh) waiting.refresh.add(id);
+      return;
+    }
+    const entry: Waiting = { trigger, refresh: new Set(refresh) };
+    this.#waiting.set(pipeline.name, entry);
     this.#queue = this.#queue.then(async () => {
+      // From here on a new request queues a run of its own: this one has planned.
+      this.#waiting.delete(pipeline.name);
+      if (this.#stopped) return;
       try {
-        const summary = await runPipeline(this.wh, pipeline, { now, trigger: 'schedule', fetcher: await this.fetcher?.() });
+        const summary = await runPipeline(this.wh, pipeline, { now, trigger: entry.trigger, refresh: entry.refresh, fetcher: await this.fetcher?.() });
         this.onRun?.(summary);
       } catch (error) {
         this.log(`pipeline ${pipeline.name} failed`, error);
-      } finally {
-        this.#waiting.delete(pipeline.name);
       }
     });
   }
 
-  /** Runs other writing work (landing notifications) in turn with the runs: the home has one writer. */
+  /** Runs other writing work (landing notifications, commands of the admin channel) in turn with the runs. */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     const result = this.#queue.then(work);
     this.#queue = result.catch(() => {});
     return result;
   }
 
-  /** Stops scheduling and waits for the run in progress. */
+  /** Waits until nothing is running or queued (runs queued meanwhile included). */
+  async idle(): Promise<void> {
+    for (let seen: Promise<unknown> | undefined; seen !== this.#queue; ) {
+      seen = this.#queue;
+      await seen;
+    }
+  }
+
+  /** Stops scheduling and waits for the run in progress; runs still waiting do not start. */
   async stop(): Promise<void> {
     this.#cron?.stop();
-    await this.#queue;
+    this.#stopped = true;
+    await this.idle();
   }
 }

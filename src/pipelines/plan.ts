@@ -14,6 +14,8 @@ export interface PlannedWindow {
   localDate: string;
   from: string | null;
   to: string | null;
+  /** A retry of a window whose data did not come: it asks the marketplace again. */
+  refetch?: boolean;
 }
 
 /** What planning needs to know of a (connection, table) from its successful runs. */
@@ -48,6 +50,8 @@ export interface PlanInput {
   touched?: Map<string, Map<string, DateRange[] | null>>;
   /** Windows of earlier runs that failed or never finished. */
   retries?: PlannedWindow[];
+  /** Connections whose tables are refreshed now whether due or not ("run now"). */
+  refresh?: ReadonlySet<string>;
 }
 
 /** The connection's local date and minutes after local midnight at `now`. */
@@ -92,7 +96,8 @@ function slotOf(instant: Date, timezone: string): number {
  *   [T-m-n+1, T-m].
  * - CONTINUOUS, a rolling snapshot: a dated table rebuilds the union of its pipeline's other dated tables' windows
  *   (it is computed from them), or every date when it has none; an undated table is rebuilt whole at each refresh.
- * A table is refreshed when one of its refresh times has passed since its last refresh. Then come late data (dates
+ * A table is refreshed when one of its refresh times has passed since its last refresh, or when a connection's refresh
+ * is asked for now (`refresh`). Then come late data (dates
  * that newly landed rows touch, beyond the windows above), retries of failed windows, and a backfill range.
  */
 export function planPipeline(input: PlanInput): PlannedWindow[] {
@@ -102,6 +107,7 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
   for (const connection of input.connections) {
     const today = localClock(now, connection.timezone).date;
     const planned: PlannedWindow[] = [];
+    const due = (table: PipelineTable, history: TableHistory) => input.refresh?.has(connection.id) || isDue(table, history, now, connection.timezone);
     const add = (table: PipelineTable, kind: WindowKind, stage: InitialStage | null, range: DateRange | null) =>
       planned.push({ connectionId: connection.id, table: table.name, kind, stage, localDate: today, from: range?.from ?? null, to: range?.to ?? null });
     for (const table of pipeline.tables.filter((t) => !isContinuous(t))) {
@@ -119,7 +125,7 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
         }
         continue;
       }
-      if (!isDue(table, history, now, connection.timezone)) continue;
+      if (!due(table, history)) continue;
       for (const period of table.fetchPeriods) {
         if (period.type === 'RECURRING_DAILY') {
           // The INITIAL load was the day's first refresh: it fetched more than the daily window.
@@ -145,7 +151,7 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
           for (const range of ranges) add(table, 'CONTINUOUS', stage, range);
         }
       } else if (!history.initialDone) add(table, 'CONTINUOUS', 'FIRST_STAGE', null);
-      else if (isDue(table, history, now, connection.timezone)) add(table, 'CONTINUOUS', null, null);
+      else if (due(table, history)) add(table, 'CONTINUOUS', null, null);
     }
     windows.push(...planned);
   }

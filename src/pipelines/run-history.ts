@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
-import { modelsDir } from '../models/load-models.ts';
+import { sourceApi } from '../connectors/fetch/fetch-specs.ts';
+import { loadModels, modelsDir } from '../models/load-models.ts';
+import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
 
@@ -19,16 +21,38 @@ export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> 
   return rows;
 }
 
+/**
+ * When each (connection, table) began to be fetched: the latest time the connection got credentials for an API one of
+ * the table's sources is fetched from. Windows built before it were built from dropped files only, and do not count
+ * as the table's history: a connection that gets credentials has its first load (again) for those tables.
+ */
+async function fetchedSince(wh: Warehouse, pipeline: Pipeline): Promise<{ connection_id: string; table_name: string; since: string }[]> {
+  const stored = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'created_at']).execute();
+  return stored.flatMap((c) =>
+    pipeline.tables
+      .filter((t) => t.sources.some((s) => sourceApi(s) === c.api))
+      .map((t) => ({ connection_id: c.connection_id, table_name: t.name, since: new Date(String(c.created_at)).toISOString() })),
+  );
+}
+
 /** Per (connection, table), what earlier successful windows of the pipeline tell the planner. */
-export async function readHistory(wh: Warehouse, pipeline: string): Promise<(connectionId: string, table: string) => TableHistory> {
+export async function readHistory(wh: Warehouse, pipeline: Pipeline): Promise<(connectionId: string, table: string) => TableHistory> {
+  const since = JSON.stringify(await fetchedSince(wh, pipeline));
   const rows = await kysql<{ connection_id: string; table_name: string; initial_date: string | null; last_daily: string | null; last_monthly: string | null; last_refresh: string | null }>`
+    with since as (
+        select connection_id, table_name, max(since) as since
+        from (select unnest(from_json(${since}::json, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","since":"TIMESTAMPTZ"}]'), recursive := true))
+        group by all
+    )
     select w.connection_id, w.table_name,
         min(w.local_date) filter (where w.stage = 'FIRST_STAGE')::varchar as initial_date,
         max(w.local_date) filter (where w.kind = 'RECURRING_DAILY')::varchar as last_daily,
         max(w.local_date) filter (where w.kind = 'RECURRING_MONTHLY')::varchar as last_monthly,
         max(r.clock) filter (where w.kind in ('INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'REFRESH', 'CONTINUOUS'))::varchar as last_refresh
-    from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
-    where w.pipeline = ${pipeline} and w.status = 'success'
+    from control.run_windows as w
+    join control.pipeline_runs as r on r.id = w.run_id
+    left join since as s on s.connection_id = w.connection_id and s.table_name = w.table_name
+    where w.pipeline = ${pipeline.name} and w.status = 'success' and (s.since is null or r.started_at >= s.since)
     group by all`.execute(wh.db);
   const byKey = new Map(rows.rows.map((r) => [`${r.connection_id}/${r.table_name}`, r]));
   return (connectionId, table) => {
@@ -43,6 +67,9 @@ export async function readHistory(wh: Warehouse, pipeline: string): Promise<(con
     };
   };
 }
+
+/** How the error of a window whose data did not come begins. */
+const notFetched = 'not fetched: ';
 
 /** Windows of earlier runs of the pipeline that failed, were skipped, or never finished. */
 export async function readRetries(wh: Warehouse, pipeline: string): Promise<(PlannedWindow & { runId: string })[]> {
@@ -62,6 +89,7 @@ export async function readRetries(wh: Warehouse, pipeline: string): Promise<(Pla
     localDate: String(w.local_date),
     from: w.date_from === null ? null : String(w.date_from),
     to: w.date_to === null ? null : String(w.date_to),
+    refetch: w.error?.startsWith(notFetched) ?? false,
   }));
 }
 
@@ -84,48 +112,83 @@ export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
 }
 
 /**
- * After a phase: a connection whose stage windows all succeeded is in SECOND_STAGE while second-stage windows are
- * to come, else COMPLETE; one whose stage windows failed stays where it was (FIRST_STAGE on a first load).
+ * After a phase, from every staged window of the run so far: a connection whose staged windows all succeeded is in
+ * SECOND_STAGE while second-stage windows are to come, else COMPLETE; one with a staged window not done stays where
+ * it was (FIRST_STAGE on a first load).
  */
 export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: string })[], next: PlannedWindow[]): Promise<void> {
   const staged = done.filter((w) => w.stage !== null);
   const failedIds = new Set(staged.filter((w) => w.status !== 'success').map((w) => w.connectionId));
   const nextIds = new Set(next.map((w) => w.connectionId));
   // One update per outcome, for every connection it holds: a first load of hundreds of connections.
-  const byOutcome = new Map<string, { stage: 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE'; failed: boolean; ids: string[] }>();
+  const byStage = new Map<'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE', string[]>();
   for (const connectionId of new Set(staged.map((w) => w.connectionId))) {
-    const failed = failedIds.has(connectionId);
-    const stage = failed ? (next.length > 0 ? 'FIRST_STAGE' : 'SECOND_STAGE') : nextIds.has(connectionId) ? 'SECOND_STAGE' : 'COMPLETE' as const;
-    const key = `${stage}/${failed}`;
-    if (!byOutcome.has(key)) byOutcome.set(key, { stage, failed, ids: [] });
-    byOutcome.get(key)!.ids.push(connectionId);
+    const stage = failedIds.has(connectionId) ? 'FIRST_STAGE' : nextIds.has(connectionId) ? 'SECOND_STAGE' : 'COMPLETE';
+    byStage.set(stage, [...(byStage.get(stage) ?? []), connectionId]);
   }
-  for (const { stage, failed, ids } of byOutcome.values()) {
+  for (const [stage, ids] of byStage) {
     await wh.db
       .updateTable('control.connections')
       .set({ initial_load_stage: stage })
       .where('id', 'in', ids)
-      .where((eb) => (failed ? eb('initial_load_stage', 'is', null).or('initial_load_stage', '<>', 'COMPLETE') : eb.lit(true)))
+      // A connection not done keeps its stage; one that had none is in its first.
+      .where((eb) => (stage === 'FIRST_STAGE' ? eb('initial_load_stage', 'is', null) : eb.lit(true)))
       .execute();
   }
 }
 
 /**
- * Records each window's outcome from the models' results (status, rows in its range, time, error) in one statement:
- * a run of hundreds of connections has thousands of windows.
+ * The rows each window's table holds in the window (its connection and dates; an undated table's rows of the
+ * connection) after the run, one statement per table: what a window's `rows` says, whatever range its model's
+ * statement covered.
  */
-export async function recordResults(wh: Warehouse, runId: string, phase: (PlannedWindow & { status: string; rows: number | null; error: string | null })[], results: ModelResult[]): Promise<void> {
+async function windowRows(wh: Warehouse, windows: PlannedWindow[]): Promise<Map<PlannedWindow, number>> {
+  const models = new Map(loadModels().map((m) => [m.name, m]));
+  const counts = new Map<PlannedWindow, number>();
+  for (const table of new Set(windows.map((w) => w.table))) {
+    const mine = windows.filter((w) => w.table === table);
+    const config = models.get(table)?.config.window;
+    const columns = (await wh.sql.runAndReadAll(`select column_name from information_schema.columns where table_schema = 'marts' and table_name = $table`, { table })).getRowsJson().map((r) => String(r[0]));
+    const connection = config?.connection_column ?? (columns.includes('seller_or_vendor_id') ? 'seller_or_vendor_id' : null);
+    if (columns.length === 0 || !connection) continue;
+    const dated = config ? `and (w.date_from is null or t.${config.date_column} between w.date_from and w.date_to)` : '';
+    const list = JSON.stringify(mine.map((w, i) => ({ i, connection_id: w.connectionId, date_from: config ? w.from : null, date_to: config ? w.to : null })));
+    const reader = await wh.sql.runAndReadAll(`
+      select w.i, count(t.${connection})::bigint
+      from (select unnest(from_json($list, '[{"i":"INTEGER","connection_id":"VARCHAR","date_from":"DATE","date_to":"DATE"}]'), recursive := true)) as w
+      left join marts.${table} as t on t.${connection} = w.connection_id ${dated}
+      group by w.i`, { list });
+    for (const [i, n] of reader.getRowsJson()) counts.set(mine[Number(i)]!, Number(n));
+  }
+  return counts;
+}
+
+/**
+ * Records each window's outcome from the models' results (status, rows in its range, its model's time, error) in one
+ * statement: a run of hundreds of connections has thousands of windows.
+ */
+export async function recordResults(
+  wh: Warehouse,
+  runId: string,
+  phase: (PlannedWindow & { status: string; rows: number | null; ms?: number | null; error: string | null })[],
+  results: ModelResult[],
+  lacking: (window: PlannedWindow) => string | null = () => null,
+): Promise<void> {
   const byModel = new Map(results.map((r) => [r.model, r]));
+  const rows = await windowRows(wh, phase.filter((w) => byModel.has(`marts.${w.table}`)));
   const outcomes = phase.map((w) => {
     const result = byModel.get(`marts.${w.table}`);
     // A model that failed for some connections built the others.
     const unbuilt = result?.unbuilt?.find((u) => u.connectionId === w.connectionId);
     w.status = unbuilt?.status ?? (result?.unbuilt ? 'success' : (result?.status ?? 'skipped'));
     w.error = unbuilt?.error ?? (result?.unbuilt ? null : (result?.error ?? (result ? null : 'not run')));
-    w.rows = result?.windows
-      ? result.windows.filter((r) => r.connectionId === w.connectionId && (w.from === null || (r.from >= w.from && r.to <= w.to!) || (r.from <= w.from && r.to >= w.to!))).reduce((sum, r) => sum + r.rows, 0)
-      : (result?.rows ?? null);
-    return { connection_id: w.connectionId, table_name: w.table, kind: w.kind, date_from: w.from, stage: w.stage, status: w.status, row_count: w.rows, ms: result?.ms ?? null, error: w.error };
+    // Built from what landed, but its data has not all come: not done (and its retry fetches again).
+    const lack = w.status === 'success' ? lacking(w) : null;
+    if (lack) [w.status, w.error] = ['error', `${notFetched}${lack}`];
+    w.rows = rows.get(w) ?? null;
+    // (The windows a model builds share its statements: a window's time is its model's.)
+    w.ms = result?.ms ?? null;
+    return { connection_id: w.connectionId, table_name: w.table, kind: w.kind, date_from: w.from, stage: w.stage, status: w.status, row_count: w.rows, ms: w.ms, error: w.error };
   });
   if (outcomes.length === 0) return;
   // (Windows with the same key, such as retries of two failed runs, are one row to update: the last outcome holds.)

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import type { RunTrigger } from '../db/control-plane.ts';
 import { scheduleVacuum } from '../db/vacuum.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { LandResult } from '../ingest/land-file.ts';
@@ -21,8 +22,28 @@ import { rawTablesOf, workOf } from './run-work.ts';
 export interface RunFetcher {
   /** The time fetching lives by (the run plans with it too). */
   now(): Date;
-  /** Fetches and lands; returns the landing results of the documents fetched. */
-  fetch(wh: Warehouse, phase: FetchPhase): Promise<LandResult[]>;
+  /** Fetches and lands; returns what landed, how many requests failed, and what the phase's windows still lack. */
+  fetch(wh: Warehouse, phase: FetchPhase): Promise<FetchOutcome>;
+}
+
+/** What one fetch of a run did. */
+export interface FetchOutcome {
+  /** The landing results of the documents fetched. */
+  landed: LandResult[];
+  /** Requests that failed or were given up in this fetch. */
+  failed: number;
+  /** Ranges of a connection's source whose data has not come: the windows that read them are not done. */
+  gaps: FetchGap[];
+}
+
+/** A range of one source of a connection that a fetch could not bring (`from` null: the whole source). */
+export interface FetchGap {
+  connectionId: string;
+  source: string;
+  from: string | null;
+  to: string | null;
+  /** Why, in words the seller or operator can act on. */
+  reason: string;
 }
 
 /** What one fetch of a run is for. */
@@ -44,9 +65,11 @@ export interface FetchPhase {
 export interface RunPipelineOptions {
   /** The clock the run plans with. @default the fetcher's clock, else now */
   now?: Date;
-  trigger?: 'cli' | 'schedule';
+  trigger?: RunTrigger;
   /** `mktdata run --from --to` */
   backfill?: DateRange;
+  /** Connections whose tables are refreshed now, whether due or not (the console's "run now"). */
+  refresh?: ReadonlySet<string>;
   fetcher?: RunFetcher;
   onLanded?: (result: LandResult & { source: string }) => void;
   onModel?: (model: Model, index: number, total: number) => void;
@@ -59,15 +82,20 @@ export interface RunPipelineOptions {
   deferPublish?: boolean;
 }
 
-type WindowRun = PlannedWindow & { status: string; rows: number | null; error: string | null };
+export type RunStatus = 'success' | 'partial' | 'failed';
+
+type WindowRun = PlannedWindow & { status: string; rows: number | null; ms?: number | null; error: string | null };
 
 /** What a run did. */
 export interface RunSummary {
   runId: string;
   pipeline: string;
-  status: 'success' | 'failed';
+  /** success; partial: some windows built, others failed or lack data; failed: none built. */
+  status: RunStatus;
   landed: number;
   refused: number;
+  /** Windows not done, requests failed and files refused. */
+  errors: number;
   windows: WindowRun[];
   published: boolean;
   /** Tables it changed after its last publish (with `deferPublish`: for the caller to publish). */
@@ -75,7 +103,7 @@ export interface RunSummary {
 }
 
 /** The plan of a run now: what `mktdata plan` prints and what `runPipeline` executes. */
-export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?: Date; backfill?: DateRange } = {}) {
+export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?: Date; backfill?: DateRange; refresh?: ReadonlySet<string> } = {}) {
   const connections = await planConnections(wh);
   const files = await newFiles(wh, pipeline);
   const touched = await touchedDates(wh, pipeline, files, connections);
@@ -84,10 +112,11 @@ export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?
     pipeline,
     connections,
     now: options.now ?? new Date(),
-    history: await readHistory(wh, pipeline.name),
+    history: await readHistory(wh, pipeline),
     backfill: options.backfill,
     touched,
     retries,
+    refresh: options.refresh,
   });
   return { windows, files, retries, touched };
 }
@@ -114,14 +143,22 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     .values({ id: runId, pipeline: pipeline.name, trigger: options.trigger ?? 'cli', clock: now.toISOString(), started_at: new Date().toISOString(), finished_at: null, status: 'running', backfill_from: options.backfill?.from ?? null, backfill_to: options.backfill?.to ?? null, error: null })
     .execute();
   const landedResults = await landWaitingFiles(wh, Object.keys(pipeline.sources), options.onLanded);
-  const first = await planRun(wh, pipeline, { now, backfill: options.backfill });
+  const first = await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh });
   // The first stages of first loads are fetched, built and published first; everything else of those connections
   // follows with the second stages, when the older rows that late data and retries may refer to are there.
   const firstLoading = new Set(first.windows.filter((w) => w.stage === 'FIRST_STAGE').map((w) => w.connectionId));
   const early = (w: PlannedWindow) => w.stage === 'FIRST_STAGE' || !firstLoading.has(w.connectionId);
-  if (options.fetcher) landedResults.push(...(await options.fetcher.fetch(wh, { runId, pipeline, windows: first.windows.filter(early), now, first: true })));
+  // What each phase's windows lack after its fetch, and how many requests failed.
+  const gaps: FetchGap[][] = [[], []];
+  let fetchFailures = 0;
+  if (options.fetcher) {
+    const fetched = await options.fetcher.fetch(wh, { runId, pipeline, windows: first.windows.filter(early), now, first: true });
+    landedResults.push(...fetched.landed);
+    gaps[0] = fetched.gaps;
+    fetchFailures += fetched.failed;
+  }
   // Documents fetched for the first phase may touch dates beyond its windows: plan again with them.
-  const { windows, files, retries, touched } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill }) : first;
+  const { windows, files, retries, touched } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh }) : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
   await insertWindows(wh, runId, pipeline.name, rows);
   const models = loadModels();
@@ -139,13 +176,16 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       let keyed = index === 0 ? [...taken] : [];
       if (index === 1 && history) {
         firstStageBuilt();
-        landedResults.push(...(await history).value());
-        const fetched = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
-        const late = await lateWindowsOf(wh, pipeline, fetched, rows, now);
+        const fetched = (await history).value();
+        landedResults.push(...fetched.landed);
+        gaps[1] = fetched.gaps;
+        fetchFailures += fetched.failed;
+        const arrived = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
+        const late = await lateWindowsOf(wh, pipeline, arrived, rows, now);
         await insertWindows(wh, runId, pipeline.name, late);
         rows.push(...late);
         phase.push(...late);
-        keyed = fetched.map((f) => f.id);
+        keyed = arrived.map((f) => f.id);
         for (const id of keyed) taken.add(id);
       }
       if (phase.length === 0 && keyed.length === 0) continue;
@@ -154,7 +194,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed), { pipeline, dates: index === 0 ? touched : undefined });
       if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
       const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
-      await recordResults(wh, runId, phase, results);
+      await recordResults(wh, runId, phase, results, lacking(pipeline, gaps[index]!));
       if (results.some((r) => r.status === 'success')) unpublished = true;
       // A first load's first stage is readable before the second stage lands.
       const firstStageDone = index === 0 && firstLoading.size > 0 && phases[1]!.length > 0;
@@ -163,7 +203,7 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
         published = true;
         unpublished = false;
       }
-      await setStages(wh, phase, index === 0 ? phases[1]! : []);
+      await setStages(wh, index === 0 ? phase : rows, index === 0 ? phases[1]! : []);
     }
   } finally {
     // Whatever ended the first stage, the history's documents land, and the fetch ends before the run does.
@@ -177,6 +217,9 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
     unpublished = false;
   }
   const failed = rows.some((w) => w.status !== 'success');
+  const refused = landedResults.filter((r) => r.status === 'refused').length;
+  const errors = rows.filter((w) => w.status !== 'success').length + fetchFailures + refused;
+  const status: RunStatus = errors === 0 ? 'success' : rows.some((w) => w.status === 'success') ? 'partial' : 'failed';
   await inTransaction(wh.sql, async () => {
     if (retries.length > 0) {
       await wh.sql.run(`update control.run_windows set retried = true where pipeline = $pipeline and run_id <> $run and status in ('error', 'skipped') and not retried`, { pipeline: pipeline.name, run: runId });
@@ -189,10 +232,36 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const landed = landedResults.filter((r) => r.status === 'landed').length;
   await wh.db
     .updateTable('control.pipeline_runs')
-    .set({ status: failed ? 'failed' : 'success', finished_at: new Date().toISOString(), landed_files: landed, published, error: failed ? 'a window failed: see mktdata runs' : null })
+    .set({ status, errors, finished_at: new Date().toISOString(), landed_files: landed, published, error: runError(rows, fetchFailures, refused) })
     .where('id', '=', runId)
     .execute();
-  return { runId, pipeline: pipeline.name, status: failed ? 'failed' : 'success', landed, refused: landedResults.filter((r) => r.status === 'refused').length, windows: rows, published, unpublished };
+  return { runId, pipeline: pipeline.name, status, landed, refused, errors, windows: rows, published, unpublished };
+}
+
+/** What a run's record says went wrong, or null. */
+function runError(windows: WindowRun[], fetchFailures: number, refused: number): string | null {
+  const notDone = windows.filter((w) => w.status !== 'success').length;
+  const parts = [
+    notDone > 0 ? `${notDone} window(s) not done` : '',
+    fetchFailures > 0 ? `${fetchFailures} fetch request(s) failed` : '',
+    refused > 0 ? `${refused} file(s) refused` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `${parts.join(', ')}: see mktdata runs; the next run retries them` : null;
+}
+
+/**
+ * For each (connection, table) window, the first range its table's sources lack that it overlaps, as its error:
+ * a window whose data did not come is not done, however its models ran.
+ */
+function lacking(pipeline: Pipeline, gaps: FetchGap[]): (window: PlannedWindow) => string | null {
+  const sourcesOf = new Map(pipeline.tables.map((t) => [t.name, new Set(t.sources)]));
+  return (w) => {
+    const mine = gaps.filter((g) => g.connectionId === w.connectionId && sourcesOf.get(w.table)?.has(g.source) && (g.from === null || w.from === null || (g.from <= w.to! && w.from <= g.to!)));
+    if (mine.length === 0) return null;
+    const g = mine[0]!;
+    const more = mine.length > 1 ? ` (and ${mine.length - 1} more range(s))` : '';
+    return `${g.source} ${g.from === null ? 'snapshot' : `${g.from}..${g.to}`}: ${g.reason}${more}`;
+  };
 }
 
 /** Publishes once what runs made with `deferPublish` left unpublished, and records that they were published. */

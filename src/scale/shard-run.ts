@@ -7,7 +7,8 @@ import { liveFetcher } from '../connectors/live.ts';
 import { shardOf } from '../control/shard-assignment.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 import { findPipeline, loadPipelines } from '../pipelines/pipeline-config.ts';
-import { runPipeline } from '../pipelines/run-pipeline.ts';
+import { runPipeline, type RunStatus } from '../pipelines/run-pipeline.ts';
+import type { RunTrigger } from '../db/control-plane.ts';
 import { replicateToShard, shareLandedCogs } from './replicate.ts';
 import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-events.ts';
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
@@ -29,7 +30,7 @@ export interface ShardRunResult {
   shard: string;
   pipeline: string;
   runId: string | null;
-  status: 'success' | 'failed' | 'fenced';
+  status: RunStatus | 'fenced';
   windows: number;
 }
 
@@ -47,7 +48,7 @@ export async function shardConnections(store: ControlStore, config: ScaleConfig,
  * shared outbox, under the lease's fence. A worker that lost the shard
  * meanwhile shares nothing ("fenced"): its build is discarded and the new holder's stands.
  */
-export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline: string; trigger: 'cli' | 'schedule' }): Promise<ShardRunResult> {
+export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline: string; trigger: RunTrigger }): Promise<ShardRunResult> {
   const pipelineName = job.pipeline;
   const { store, config, lease } = ctx;
   const home = shardHome(ctx.workDir, config.sharedDir, lease.shard);

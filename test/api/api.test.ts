@@ -178,6 +178,11 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(body).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'ERR_REQUEST_INVALID' });
       expect(JSON.stringify(body.issues)).toContain(field);
     });
+
+    it.each(['-1', '0', '101', '99999999999999999999', 'abc'])('says the range of pageSize=%s', async (value) => {
+      const res = await get(`/api/v1/util/sellers-and-vendors?pageSize=${value}`);
+      expect(res.json().issues).toEqual([{ path: ['querystring', 'pageSize'], code: 'custom', message: 'expected a whole number between 1 and 100' }]);
+    });
   });
 
   describe('GET /spec/data-scheme', () => {

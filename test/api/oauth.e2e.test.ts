@@ -3,22 +3,12 @@ import { buildApp, type App } from '../../src/api/app.ts';
 import { systemClock } from '../../src/connectors/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { requireCredentials } from '../../src/connectors/credentials.ts';
-import { createApiKey } from '../../src/control/organizations.ts';
+import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
 import { startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { decode, formOf } from '../helpers/consent.ts';
 import { demoHome, fakeConfig } from '../helpers/live.ts';
-
-/** The hidden and visible fields of the first form of an HTML page, and where it posts. */
-function formOf(html: string): { action: string | null; fields: Record<string, string> } {
-  const form = /<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[0] ?? '';
-  const action = /action="([^"]*)"/.exec(form)?.[1] ?? null;
-  const fields: Record<string, string> = {};
-  for (const m of form.matchAll(/<(?:input|select)[^>]*name="([^"]+)"[^>]*?(?:value="([^"]*)")?[^>]*>/g)) fields[m[1]!] = m[2] ?? '';
-  return { action, fields };
-}
-
-const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 
 describe('connecting an account through the invitation link', () => {
   let app: App | undefined;
@@ -37,7 +27,8 @@ describe('connecting an account through the invitation link', () => {
     const connectors = new Connectors(fakeConfig(fake), systemClock);
     app = await buildApp({ wh, home: made.home, logger: false, connectors });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    const key = await createApiKey(wh, made.organizationId);
+    // A new organization: the demo one has the demo sellers connected already.
+    const key = await createApiKey(wh, await createOrganization(wh, { name: 'Agency', tokens: 10 }));
 
     const invite = await fetch(`${base}/api/v1/util/sellers-and-vendors/invite`, { method: 'POST', headers: { 'service-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ accountType: 'SELLER', name: 'Acme via OAuth' }) });
     expect(invite.status).toBe(201);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/api/app.ts';
@@ -42,8 +42,11 @@ describe('mktdata plan, run and runs', () => {
     expect(waiting.stdout).toMatch(new RegExp(`^landing/${us}/GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL: 2 file\\(s\\) to land$`, "m"));
     expect(waiting.stdout).toContain('landing/not-a-connection/cogs: 1 file(s) not landed: no such connection');
 
+    // The run succeeds, but a folder it could not land makes the command fail, naming it.
     const run = await cli(['run', '--pipeline', 'profit', ...h]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('landing/not-a-connection/cogs: 1 file(s) not landed: no such connection');
+    expect(run.stderr).toMatch(/^mktdata: 1 file\(s\) or folder\(s\) not landed/m);
     const runId = lastLine(run.stdout);
     expect(runId).toMatch(uuid);
     expect(run.stdout).toMatch(/^landed +GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL /m);
@@ -56,13 +59,22 @@ describe('mktdata plan, run and runs', () => {
     expect(runs.every((r) => r.status === 'success' && r.run_status === 'success')).toBe(true);
     expect(runs.find((r) => r.table === 'mkt_order_items_with_cogs' && r.stage === 'SECOND_STAGE')).toMatchObject({ kind: 'INITIAL', rows: expect.any(Number) });
 
+    // A mistyped source folder names the sources there are.
+    rmSync(join(home, 'landing', 'not-a-connection'), { recursive: true });
+    mkdirSync(join(home, 'landing', us, 'GET_FLAT_FILE_ALL_ORDERS_DATA'), { recursive: true });
+    cpSync(join(demo, 'us', 'cogs.csv'), join(home, 'landing', us, 'GET_FLAT_FILE_ALL_ORDERS_DATA', 'orders.tsv'));
+    const mistyped = await cli(['run', '--pipeline', 'profit', ...h]);
+    expect(mistyped.code).toBe(1);
+    expect(mistyped.stderr).toMatch(/GET_FLAT_FILE_ALL_ORDERS_DATA: 1 file\(s\) not landed: no source is called GET_FLAT_FILE_ALL_ORDERS_DATA; the sources are .*GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL, /);
+    rmSync(join(home, 'landing', us, 'GET_FLAT_FILE_ALL_ORDERS_DATA'), { recursive: true });
+
     // Nothing new and nothing due in the same refresh slot: nothing is rebuilt or published.
     const again = await cli(['run', '--pipeline', 'profit', ...h]);
     expect(again.stdout).toContain('profit: nothing new landed and nothing planned');
 
     const backfill = await cli(['run', '--pipeline', 'profit', '--from', '2026-09-01', '--to', '2026-09-30', ...h]);
     expect(backfill.code, backfill.stderr).toBe(0);
-    expect(backfill.stdout).toMatch(/^success profit mkt_profit_by_sku_and_date \S+ BACKFILL 2026-09-01\.\.2026-09-30 \d+ rows$/m);
+    expect(backfill.stdout).toMatch(/^success profit mkt_profit_by_sku_and_date \S+ BACKFILL 2026-09-01\.\.2026-09-30 \d+ rows, \d+ ms$/m);
     expect((await cli(['run', '--from', '2026-09-01', ...h])).stderr).toBe('mktdata: --from/--to: a backfill needs both --from and --to\n');
     expect((await cli(['run', '--pipeline', 'nope', ...h])).stderr).toMatch(/^mktdata: --pipeline: no pipeline nope; known: awd, fba, listings, profit, promotions, replenishment\n$/);
 

@@ -13,7 +13,7 @@ export async function actionBench(options: { sellers?: (sellers: FakeSeller[]) =
   const live = await liveMarketplace({ speed: 2000, start: '2025-03-01T12:00:00Z', openedOn: '2024-10-01', sellers: (options.sellers ?? ((s) => s))(demoSellers('2024-10-01')) });
   const context = (seller: FakeSeller = live.sellers[0]!): ActionContext => {
     const credentials = (api: 'sp-api' | 'ads'): Credentials => ({
-      api, connectionId: seller.sellerId, marketplaceId: seller.marketplaceId, region: seller.region, status: 'active',
+      api, connectionId: seller.sellerId, marketplaceId: seller.marketplaceId, region: seller.region, status: 'active', statusReason: null,
       refreshToken: live.fake.grant(seller.sellerId, api), sellingPartnerId: seller.sellerId, profileId: seller.ads ? String(seller.ads.profileId) : null,
     });
     return {

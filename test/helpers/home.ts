@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { addConnection } from '../../src/control/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
@@ -61,15 +61,17 @@ export async function rows(wh: Warehouse, sql: string, params: Record<string, st
   return (await wh.sql.runAndReadAll(sql, params)).getRowObjectsJson();
 }
 
-const execFileAsync = promisify(execFile);
 
-/** Runs the real `mktdata` command; resolves with exit code, stdout and stderr. */
-export async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync('node', ['bin/mktdata.js', ...args], { env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+/** Runs the real `mktdata` command (its standard input `input`); resolves with exit code, stdout and stderr. */
+export async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  // (A variable set to undefined in `options.env` is left out.)
+  const env = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1', ...options.env }).filter(([, v]) => v !== undefined));
+  const child = spawn('node', ['bin/mktdata.js', ...args], { env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code: code ?? 1, stdout, stderr };
 }

@@ -86,15 +86,19 @@ export function landedDocuments(home: Home): string[] {
 }
 
 /**
- * Drops into `to`'s landing folder, as a seller would by hand, the documents `from` landed that are not in `seen`
- * (their names without the file-id prefix the archive gives them); returns the new `seen`.
+ * Drops into `to`'s landing folder, as a seller would by hand, the documents `from` landed that are not in `seen`,
+ * in the order `from` landed them (their names without the file-id prefix the archive gives them, behind their
+ * place in that order: a folder's files land in the order of their names, and of two versions of a record the later
+ * landed wins); returns the new `seen`.
  */
-export function dropNewDocuments(from: Home, to: Home, seen: Set<string>): Set<string> {
-  for (const relative of landedDocuments(from)) {
+export async function dropNewDocuments(from: Warehouse, to: Home, seen: Set<string>): Promise<Set<string>> {
+  const order = new Map((await from.db.selectFrom('control.landed_files').select('id').orderBy('landed_at').execute()).map((f, i) => [f.id, i]));
+  for (const relative of landedDocuments(from.home)) {
     if (seen.has(relative)) continue;
     const [connection, source, name] = relative.split('/') as [string, string, string];
+    const place = String(order.get(name.slice(0, 36)) ?? order.size).padStart(6, '0');
     mkdirSync(join(to.landing, connection, source), { recursive: true });
-    cpSync(join(from.root, 'landed', relative), join(to.landing, connection, source, name.replace(/^[0-9a-f-]{36}-/, '')));
+    cpSync(join(from.home.root, 'landed', relative), join(to.landing, connection, source, `${place}-${name.slice(37)}`));
     seen.add(relative);
   }
   return seen;
@@ -125,7 +129,7 @@ export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof live
     for (const pipeline of loadPipelines()) {
       const now = new Date(live.clock.now());
       runs.a.push(await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher, deferPublish: true }));
-      dropNewDocuments(a.home, b.home, seen);
+      await dropNewDocuments(a.wh, b.home, seen);
       runs.b.push(await runPipeline(b.wh, pipeline, { now, deferPublish: true }));
     }
     await publishDeferred(a.wh, runs.a);

@@ -8,7 +8,9 @@ import { MktdataError } from '../../errors.ts';
 import type { Freshness } from '../../pipelines/freshness.ts';
 import { consoleScript } from '../../console/charts.ts';
 import { consolePage, consolePages, html } from '../../console/layout.ts';
-import type { PageContext } from '../../console/page-context.ts';
+import { scopeConnections, type PageContext } from '../../console/page-context.ts';
+import { loadPipelines } from '../../pipelines/pipeline-config.ts';
+import type { RunRequest } from '../../pipelines/pipeline-scheduler.ts';
 import { snapshotFigures } from '../../console/snapshot-figures.ts';
 import { catalogIndexPage, catalogTablePage } from '../../console/pages/catalog.ts';
 import { connectionsPage } from '../../console/pages/connections.ts';
@@ -119,7 +121,7 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
         }
         const origin = request.headers.origin;
         if (request.method === 'POST' && origin && !sameHost(origin, request.host)) return send(reply, 403, page('Refused', '<p>A form of another site cannot act here.</p>'));
-        const ctx: PageContext = { wh: deps.wh, home: deps.home, scope, now: now() };
+        const ctx: PageContext = { wh: deps.wh, home: deps.home, scope, now: now(), pipelines: deps.runNow ? pipelineNames : undefined };
         try {
           const body = await render(ctx, request);
           if (body === null) return send(reply, 404, consolePage(scope, path, 'Not found', '<p>Nothing here for your key.</p>'));
@@ -133,10 +135,28 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
       },
     });
 
+  const pipelineNames = loadPipelines().map((p) => p.name);
+  const runNow = (request: RunRequest) => {
+    if (!deps.runNow) throw new MktdataError('ERR_RUNS_ELSEWHERE');
+    return deps.runNow(request);
+  };
   const titles = new Map<string, string>(consolePages.map((p) => [p.path, p.title]));
   guarded('/', titles.get('/')!, (ctx) => connectionsPage(ctx), { scripts: true });
-  guarded('/runs', titles.get('/runs')!, (ctx) => runsPage(ctx), { scripts: true });
+  guarded('/runs', titles.get('/runs')!, (ctx, request) => runsPage(ctx, param(request.query, 'queued', 300) || undefined), { scripts: true });
   guarded('/runs/:id', 'Run', (ctx, request) => runPage(ctx, param(request.params, 'id')));
+  // "Run now": a pipeline (or every one) queued as at a refresh time; a connection's tables refreshed now.
+  guarded('/runs/now', 'Run now', async (_ctx, request) => {
+    const pipeline = param(request.body, 'pipeline');
+    if (pipeline && !pipelineNames.includes(pipeline)) throw new MktdataError('ERR_INPUT_INVALID', { where: 'pipeline', reason: `no pipeline ${pipeline}` });
+    const queued = runNow({ pipeline: pipeline || undefined, trigger: 'console' });
+    return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
+  }, { method: 'POST' });
+  guarded('/connections/:id/refresh', 'Refresh now', async (ctx, request) => {
+    const id = param(request.params, 'id');
+    if (!(await scopeConnections(ctx)).some((c) => c.id === id)) return null;
+    const queued = runNow({ trigger: 'console', refresh: [id] });
+    return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
+  }, { method: 'POST' });
   guarded('/tables', titles.get('/tables')!, async (ctx) => tablesPage(ctx, await console.freshness()));
   guarded('/quarantine', titles.get('/quarantine')!, (ctx, request) => quarantinePage(ctx, param(request.query, 'retried', 300) || undefined));
   guarded('/quarantine/:id/retry', 'Retry', async (ctx, request) => {

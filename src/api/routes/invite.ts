@@ -81,8 +81,8 @@ export async function invitePageRoutes(app: FastifyInstance, deps: AppDeps) {
       const consent = sellerConsentUrl(config, parsed.data.marketplaceId, found.invitation.account_type === 'VENDOR', state, callbackUrl(request, config, 'sp-api'));
       return reply.redirect(consent, 302);
     }
-    const connectionId = await acceptInvitation(deps.wh, found.invitation, parsed.data);
-    return reply.status(201).type('text/html; charset=utf-8').send(page('Account connected',
-      `<p>Your account is connected. Its sellerOrVendorId is <code>${html(connectionId)}</code>.</p>`));
+    const { connectionId, existing } = await acceptInvitation(deps.wh, found.invitation, parsed.data);
+    return reply.status(existing ? 200 : 201).type('text/html; charset=utf-8').send(page(existing ? 'Account already connected' : 'Account connected',
+      `<p>${existing ? 'This account was already connected' : 'Your account is connected'}. Its sellerOrVendorId is <code>${html(connectionId)}</code>.</p>`));
   });
 }

@@ -33,6 +33,12 @@ const expired = (reply: FastifyReply) => send(reply, 400, 'Link expired', '<p>Th
 const refused = (reply: FastifyReply, error: unknown) =>
   send(reply, 502, 'Not connected', `<p>The marketplace did not accept the authorization: ${html(error instanceof ConnectorError ? error.message : 'unexpected answer')}. Start again from your invitation link.</p>`);
 
+/** Queues the first load of what was just connected, and says when it comes. */
+function loadingNow(deps: AppDeps): string {
+  const queued = deps.runNow?.({ trigger: 'connected' }) ?? [];
+  return queued.length > 0 ? 'Its first load has started; its data then loads by itself at the refresh times.' : 'Its first load starts at the next refresh time.';
+}
+
 /** The public OAuth callbacks of the SP-API and Ads API consents (no key: the one-time state is the proof). */
 export async function oauthRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -53,15 +59,19 @@ export async function oauthRoutes(app: FastifyInstance, deps: AppDeps) {
       return refused(reply, error);
     }
     await useState(deps.wh, q.state!, now());
-    const connectionId = await acceptInvitation(deps.wh, invitation, { name: state.connectionName!, marketplaceId: state.marketplaceId!, sellerId: q.selling_partner_id });
+    const { connectionId, existing } = await acceptInvitation(deps.wh, invitation, { name: state.connectionName!, marketplaceId: state.marketplaceId!, sellerId: q.selling_partner_id });
     await setCredentials(deps.wh, connectionId, { api: 'sp-api', refreshToken, sellingPartnerId: q.selling_partner_id }, now());
+    const loading = loadingNow(deps);
     let ads = '';
     if (adsReady(deps)) {
       const adsState = await createState(deps.wh, { invitationId: invitation.id, api: 'ads', connectionId, marketplaceId: state.marketplaceId, connectionName: null }, now());
       const url = adsConsentUrl(deps.connectors!.config, state.marketplaceId!, deps.connectors!.config.ads.clientId!, adsState, callbackUrl(request, deps.connectors!.config, 'ads'));
       ads = `<p>To load advertising data too, <a href="${html(url)}">connect your advertising account</a>.</p>`;
     }
-    return send(reply, 201, 'Account connected', `<p>Your account is connected; its data loads by itself from now on. Its sellerOrVendorId is <code>${html(connectionId)}</code>.</p>${ads}`);
+    const said = existing
+      ? `This account was already connected: its authorization is renewed, nothing was added. Its sellerOrVendorId is <code>${html(connectionId)}</code>.`
+      : `Your account is connected. Its sellerOrVendorId is <code>${html(connectionId)}</code>.`;
+    return send(reply, existing ? 200 : 201, existing ? 'Account connected again' : 'Account connected', `<p>${said} ${loading}</p>${ads}`);
   });
 
   /** After the advertiser's consent: the refresh token stored, and the profile of the connection's marketplace chosen. */
@@ -103,7 +113,7 @@ async function chooseProfile(reply: FastifyReply, deps: AppDeps, state: OAuthSta
   if (profileId && ids.includes(profileId)) {
     await setCredentials(deps.wh, state.connectionId!, { api: 'ads', refreshToken: credentials.refreshToken, profileId });
     await useState(deps.wh, stateValue);
-    return send(reply, 201, 'Advertising connected', `<p>Advertising profile <code>${html(profileId)}</code> is connected; its reports load by themselves from now on.</p>`);
+    return send(reply, 201, 'Advertising connected', `<p>Advertising profile <code>${html(profileId)}</code> is connected. ${loadingNow(deps)}</p>`);
   }
   if (profiles.length === 0) return send(reply, 400, 'No advertising profile', `<p>This advertising account has no profile in marketplace ${html(credentials.marketplaceId)}.</p>`);
   const options = profiles.map((p) => `<label><input type="radio" name="profileId" value="${html(String(p.profileId))}" required> ${html(p.accountInfo?.name ?? String(p.profileId))} (${html(String(p.profileId))})</label>`).join('<br>');

@@ -27,7 +27,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       return {
         id: org.id,
         name: org.name,
-        tokenBalance: Number(org.token_balance),
+        tokenBalance: org.token_balance === null ? null : Number(org.token_balance),
         limits: { requestsPerSecond: deps.requestsPerSecond ?? 2, exportsPageSizeMax: 25, sellersAndVendorsPageSizeMax: 100 },
       };
     },

@@ -98,7 +98,7 @@ export const ExportSourcesResponse = named('ExportSourcesResponse', z.object({
 export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponseDto', z.object({
   id: z.string(),
   name: z.string(),
-  tokenBalance: z.number().int(),
+  tokenBalance: z.number().int().nullable().describe('null: unmetered (a self-hosted organization made without tokens); its usage is still recorded.'),
   limits: z.object({
     requestsPerSecond: z.number(),
     exportsPageSizeMax: z.number().int(),
@@ -106,9 +106,18 @@ export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponse
   }),
 }));
 
-/** A page number or size: decimal digits only (not `1e3`, `0x10` or `1.5`), within its range. */
-export const pageParam = (max: number, fallback: number) =>
-  z.string().regex(/^\d{1,9}$/, 'expected a whole number').transform(Number).pipe(z.number().int().min(1).max(max)).default(fallback);
+/**
+ * A page number or size: a whole number (decimal digits; not `1e3`, `0x10` or `1.5`) within its range; a whole
+ * number outside it, negative or of any length, is said to be out of range.
+ */
+export const pageParam = (max: number, fallback: number) => {
+  const range = `expected a whole number between 1 and ${max}`;
+  return z
+    .string()
+    .refine((text) => /^\+?\d+$/.test(text) && BigInt(text) >= 1n && BigInt(text) <= BigInt(max), range)
+    .transform(Number)
+    .default(fallback);
+};
 
 export const sellersAndVendorsQuery = z
   .object({

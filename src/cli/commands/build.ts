@@ -3,9 +3,10 @@ import { MktdataError } from '../../errors.ts';
 import { runModels, type ModelResult, type RunOptions } from '../../models/run-models.ts';
 import { publish, type PublishResult } from '../../publish/publish.ts';
 import { progress } from '../output.ts';
+import { quiet } from '../served.ts';
 
 function printResult(r: ModelResult): void {
-  if (r.status === 'success' && r.findings.length === 0 && process.env.MKTDATA_QUIET) return;
+  if (r.status === 'success' && r.findings.length === 0 && quiet()) return;
   const mark = r.status === 'success' ? 'ok     ' : r.status === 'error' ? 'ERROR  ' : 'skipped';
   const detail = r.status === 'success' ? `${r.rows} rows, ${r.ms} ms` : r.error;
   console.log(`${mark} ${r.model}  ${detail}`);

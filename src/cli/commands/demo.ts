@@ -71,7 +71,8 @@ export async function demo(home: Home, options: ServeOptions): Promise<void> {
     } finally {
       await wh.close();
     }
-    market.clock.setSpeed(1);
+    // From here the scheduler fetches on real time: the next refresh times take in the day the clock skipped.
+    market.clock.catchUp();
     const manifest = readManifest(home);
     console.log(`\n${formatTable(['table', 'rows'], (manifest?.tables ?? []).map((t) => [t.name, String(t.rows)]))}`);
     console.log(`\norganization ${loaded.organizationId}\napi key (shown once): ${loaded.key}`);

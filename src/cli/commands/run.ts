@@ -5,9 +5,10 @@ import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipe
 import { planRun, publishDeferred, runPipeline, type RunSummary } from '../../pipelines/run-pipeline.ts';
 import { waitingFiles } from '../../pipelines/landing.ts';
 import { refusalText } from '../../ingest/land-file.ts';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatTable, progress } from '../output.ts';
+import { printRows, progress } from '../output.ts';
+import { served } from '../served.ts';
 import { liveFetcher } from '../../connectors/live.ts';
 import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
 import type { FetchRequest } from '../../connectors/fetch/fetch-requests.ts';
@@ -19,8 +20,6 @@ function selected(name?: string): Pipeline[] {
   return name ? [findPipeline(pipelines, name)] : pipelines;
 }
 
-const print = (format: Format, columns: string[], rows: unknown[][]) =>
-  console.log(format === 'json' ? JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))), null, 2) : formatTable(columns, rows));
 
 /** `mktdata plan`: the windows the next run would rebuild, and the files waiting in landing/. */
 export async function plan(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange; format: Format }): Promise<void> {
@@ -29,24 +28,31 @@ export async function plan(wh: Warehouse, options: { pipeline?: string; backfill
     const { windows } = await planRun(wh, pipeline, { backfill: options.backfill });
     for (const w of windows) rows.push([pipeline.name, w.connectionId, w.table, w.kind, w.stage, w.from ?? 'whole table', w.to ?? '']);
   }
-  print(options.format, ['pipeline', 'connection', 'table', 'kind', 'stage', 'from', 'to'], rows);
+  printRows(options.format, ['pipeline', 'connection', 'table', 'kind', 'stage', 'from', 'to'], rows);
   if (options.format === 'table') {
     const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
-    for (const line of waitingLines(wh, connections)) console.log(line);
+    for (const { line } of waitingLines(wh, connections)) console.log(line);
   }
 }
 
-/** One line per landing folder with files: how many wait, or why they will not be landed. */
-function waitingLines(wh: Warehouse, connections: Set<string>): string[] {
+/** One line per landing folder with files: how many wait, or why they will not be landed (`problem`). */
+function waitingLines(wh: Warehouse, connections: Set<string>): { line: string; problem: boolean }[] {
   if (!existsSync(wh.home.landing)) return [];
-  const sources = new Set(loadPipelines().flatMap((p) => Object.keys(p.sources)));
-  const lines: string[] = [];
+  const sources = [...new Set(loadPipelines().flatMap((p) => Object.keys(p.sources)))].sort();
+  const lines: { line: string; problem: boolean }[] = [];
   for (const connection of readdirSync(wh.home.landing).sort()) {
-    for (const source of readdirSync(join(wh.home.landing, connection)).sort()) {
-      const count = waitingFiles(join(wh.home.landing, connection, source)).length;
+    const folder = join(wh.home.landing, connection);
+    if (!statSync(folder).isDirectory()) continue;
+    for (const source of readdirSync(folder).sort()) {
+      if (!statSync(join(folder, source)).isDirectory()) continue;
+      const count = waitingFiles(join(folder, source)).length;
       if (count === 0) continue;
-      const problem = !connections.has(connection) ? 'no such connection' : !sources.has(source) ? 'no pipeline reads this source' : null;
-      lines.push(`landing/${connection}/${source}: ${count} file(s) ${problem ? `not landed: ${problem}` : 'to land'}`);
+      const problem = !connections.has(connection)
+        ? 'no such connection (`mktdata connections list` shows their ids)'
+        : !sources.includes(source)
+          ? `no source is called ${source}; the sources are ${sources.join(', ')}`
+          : null;
+      lines.push({ line: `landing/${connection}/${source}: ${count} file(s) ${problem ? `not landed: ${problem}` : 'to land'}`, problem: problem !== null });
     }
   }
   return lines;
@@ -66,7 +72,8 @@ function printFetch(e: FetchEvent): void {
 /** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
   const onDownloaded = (r: FetchRequest) => console.log(`downloaded ${described(r)}: lands with this fetch's other documents`);
-  const fetcher = await liveFetcher(wh, { onFetched: printFetch, onDownloaded, onWarning: (m) => console.error(`warning: ${m}`) });
+  // (Beside a running server, its connectors: their rate limits are the ones its own runs keep.)
+  const fetcher = await liveFetcher(wh, { connectors: served()?.connectors, onFetched: printFetch, onDownloaded, onWarning: (m) => console.error(`warning: ${m}`) });
   const summaries: RunSummary[] = [];
   let failed = 0;
   let refused = 0;
@@ -89,19 +96,22 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     bar.stop();
     for (const w of summary.windows) {
       const range = w.from ? `${w.from}..${w.to}` : 'whole table';
-      console.log(`${w.status.padEnd(7)} ${pipeline.name} ${w.table} ${w.connectionId} ${w.kind}${w.stage ? `/${w.stage}` : ''} ${range}${w.rows !== null ? ` ${w.rows} rows` : ''}${w.error ? `: ${w.error}` : ''}`);
+      const size = `${w.rows !== null ? ` ${w.rows} rows` : ''}${w.ms != null ? `, ${w.ms} ms` : ''}`;
+      console.log(`${w.status.padEnd(7)} ${pipeline.name} ${w.table} ${w.connectionId} ${w.kind}${w.stage ? `/${w.stage}` : ''} ${range}${size}${w.error ? `: ${w.error}` : ''}`);
     }
     if (summary.windows.length === 0) console.log(`${pipeline.name}: nothing new landed and nothing planned`);
-    if (summary.status === 'failed') failed++;
+    if (summary.status !== 'success') failed++;
     refused += summary.refused;
     summaries.push(summary);
   }
   await publishDeferred(wh, summaries);
   const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
-  for (const line of waitingLines(wh, connections).filter((l) => l.includes('not landed'))) console.error(line);
+  const stray = waitingLines(wh, connections).filter((l) => l.problem);
+  for (const { line } of stray) console.error(line);
+  for (const s of summaries.filter((s) => s.status !== 'success')) console.error(`${s.pipeline}: run ${s.status}, ${s.errors} error(s)`);
   for (const summary of summaries) console.log(summary.runId);
   if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
-  if (refused > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused });
+  if (refused + stray.length > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused + stray.length });
 }
 
 /** `mktdata runs`: the windows of recent runs, newest first. */
@@ -112,7 +122,7 @@ export async function runs(wh: Warehouse, options: { pipeline?: string; limit: n
   const rows: unknown[][] = [];
   for (const r of recent) {
     const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy('table_name').orderBy('connection_id').orderBy('date_from').execute();
-    const base = [r.id, r.pipeline, String(r.started_at), r.status];
+    const base = [r.id, r.pipeline, String(r.started_at), r.status, r.errors === null ? null : Number(r.errors)];
     for (const w of windows) {
       rows.push([...base, w.connection_id, w.table_name, w.kind, w.stage, w.date_from === null ? null : String(w.date_from), w.date_to === null ? null : String(w.date_to), w.status, w.row_count === null ? null : Number(w.row_count), w.ms === null ? null : Number(w.ms), w.error]);
     }
@@ -124,6 +134,6 @@ export async function runs(wh: Warehouse, options: { pipeline?: string; limit: n
       rows.push([...base, f.connection_id, f.source, 'FETCH', f.stage, f.date_from === null ? null : String(f.date_from), f.date_to === null ? null : String(f.date_to), f.status, f.rows === null ? null : Number(f.rows), ms, f.error]);
     }
   }
-  const columns = ['run', 'pipeline', 'started_at', 'run_status', 'connection', 'table', 'kind', 'stage', 'from', 'to', 'status', 'rows', 'ms', 'error'];
-  print(options.format, columns, rows);
+  const columns = ['run', 'pipeline', 'started_at', 'run_status', 'run_errors', 'connection', 'table', 'kind', 'stage', 'from', 'to', 'status', 'rows', 'ms', 'error'];
+  printRows(options.format, columns, rows);
 }

@@ -9,6 +9,7 @@ import { appCredentials } from '../config.ts';
 import type { Connectors } from '../connectors.ts';
 import { readAllCredentials, type Api, type Credentials } from '../credentials.ts';
 import { executeFetches, type ConnectionContext, type FetchEvent } from './execute-fetches.ts';
+import { fetchGaps, type FetchedConnection } from './fetch-gaps.ts';
 import { insertFetches, pendingFetches, recentFetches, updateFetch, type FetchRequest } from './fetch-requests.ts';
 import { fetchSpecs } from './fetch-specs.ts';
 import { runsLast } from './operations.ts';
@@ -34,26 +35,39 @@ interface LiveConnection {
   credentials: Partial<Record<Api, Credentials>>;
 }
 
-/** Connections with active credentials of a configured application, with their time zones and marketplaces. */
-async function liveConnections(wh: Warehouse, connectors: Connectors, warn?: (message: string) => void): Promise<Map<string, LiveConnection>> {
+const apiName = (api: Api) => (api === 'sp-api' ? 'SP-API' : 'Ads API');
+
+/**
+ * Connections with active credentials of a configured application (live), with their time zones and marketplaces;
+ * and every connection with credentials, with why those the run cannot use are not tried.
+ */
+async function liveConnections(wh: Warehouse, connectors: Connectors, warn?: (message: string) => void): Promise<{ live: Map<string, LiveConnection>; fetched: FetchedConnection[] }> {
   const stored = await readAllCredentials(wh);
-  const configured = new Set<Api>();
+  const unconfigured = new Map<Api, string>();
   for (const api of ['sp-api', 'ads'] as const) {
     try {
       appCredentials(connectors.config, api);
-      configured.add(api);
     } catch (error) {
+      unconfigured.set(api, (error as Error).message);
       if ([...stored.values()].some((c) => c[api])) warn?.(`${(error as Error).message}; connections with ${api} credentials are not fetched`);
     }
   }
   const zones = new Map((await planConnections(wh)).map((c) => [c.id, c.timezone]));
   const marketplaces = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c.marketplace_id]));
   const live = new Map<string, LiveConnection>();
+  const fetched: FetchedConnection[] = [];
   for (const [id, byApi] of stored) {
-    const active = Object.fromEntries(Object.entries(byApi).filter(([api, c]) => c.status === 'active' && configured.has(api as Api))) as LiveConnection['credentials'];
-    if (Object.keys(active).length > 0) live.set(id, { id, timezone: zones.get(id) ?? 'UTC', marketplaceId: marketplaces.get(id)!, credentials: active });
+    const blocked = new Map<Api, string>();
+    for (const [api, c] of Object.entries(byApi) as [Api, Credentials][]) {
+      if (unconfigured.has(api)) blocked.set(api, `not tried: ${unconfigured.get(api)}`);
+      else if (c.status !== 'active') blocked.set(api, `not tried: the ${apiName(api)} grant needs re-authorization (${c.statusReason ?? 'refused by the marketplace'}); connect the seller again or store a new refresh token`);
+    }
+    const timezone = zones.get(id) ?? 'UTC';
+    fetched.push({ id, timezone, apis: new Set(Object.keys(byApi) as Api[]), blocked });
+    const active = Object.fromEntries(Object.entries(byApi).filter(([api]) => !blocked.has(api as Api))) as LiveConnection['credentials'];
+    if (Object.keys(active).length > 0) live.set(id, { id, timezone, marketplaceId: marketplaces.get(id)!, credentials: active });
   }
-  return live;
+  return { live, fetched };
 }
 
 /**
@@ -78,55 +92,67 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
   return {
     now: () => new Date(connectors.clock.now()),
     async fetch(wh, phase: FetchPhase) {
-      const live = await liveConnections(wh, connectors, options.onWarning);
-      if (live.size === 0) return [];
-      const inPipeline = (r: FetchRequest) => r.source in phase.pipeline.sources && live.has(r.connectionId);
-      const resumed = phase.first ? (await pendingFetches(wh, phase.now)).filter(inPipeline) : [];
-      const open: FetchRequest[] = [];
-      for (const request of resumed) if (!(await settleDownloaded(wh, request, live.get(request.connectionId)!))) open.push(request);
-      const planned = planFetches({
-        pipeline: phase.pipeline,
-        windows: phase.windows,
-        connections: [...live.values()].map((c) => ({ id: c.id, timezone: c.timezone, apis: new Set(Object.keys(c.credentials) as Api[]) })),
-        specs: fetchSpecs,
-        now: phase.now,
-        recent: await recentFetches(wh, phase.now),
-      });
-      const created = await insertFetches(wh, phase.runId, planned.map((p) => ({ ...p, request: upstreamRequest(fetchSpecs.get(p.source)!, p, live.get(p.connectionId)!, phase.now.getTime()) })), phase.now);
-      const clients = new Map<string, ConnectionContext>();
-      const contextOf = (request: FetchRequest): ConnectionContext | null => {
-        const connection = live.get(request.connectionId);
-        const api = fetchSpecs.get(request.source)?.api;
-        const credentials = api ? connection?.credentials[api] : undefined;
-        if (!connection || !credentials) return null;
-        const key = `${connection.id}/${api}`;
-        if (!clients.has(key)) {
-          clients.set(key, {
-            wh,
-            clock: connectors.clock,
-            connection: { id: connection.id, marketplaceId: connection.marketplaceId, timezone: connection.timezone, sellingPartnerId: credentials.sellingPartnerId },
-            ...(api === 'ads' ? { ads: connectors.ads(credentials) } : { sp: connectors.sp(credentials) }),
-            pollBudgetMs: options.pollBudgetMs ?? 45 * 60_000,
-          });
-        }
-        return clients.get(key)!;
+      const { live } = await liveConnections(wh, connectors, options.onWarning);
+      let failed = 0;
+      const onFetched = (event: FetchEvent) => {
+        if (event.status === 'failed' || event.status === 'abandoned') failed += 1;
+        options.onFetched?.(event);
       };
-      const all = [...open, ...created];
-      const land = async (documents: WaitingDocument[]) => {
-        await phase.landAfter;
-        const started = performance.now();
-        const results = await landDocuments(wh, documents);
-        options.onLanded?.(results, performance.now() - started);
-        return results;
-      };
-      const execute = { wh, clock: connectors.clock, contextOf, land, onFetched: options.onFetched, onDownloaded: options.onDownloaded };
-      const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
-      // The last ones read what landed (the seller's listings), through the warehouse's connection: after the build
-      // this fetch runs beside, even when nothing before them had a document to land.
-      const last = all.filter((r) => runsLast.has(r.source));
-      if (last.length > 0) await phase.landAfter;
-      results.push(...(await executeFetches(execute, last)));
-      return results;
+      const landed = live.size === 0 ? [] : await fetchLive(wh, phase, live, onFetched);
+      // (Read again: a grant the marketplace refused during the fetch is now one that needs re-authorization.)
+      const { fetched } = await liveConnections(wh, connectors);
+      return { landed, failed, gaps: await fetchGaps(wh, phase, fetched) };
     },
   };
+
+  /** Resumes, plans and runs the phase's requests for the live connections; returns what landed. */
+  async function fetchLive(wh: Warehouse, phase: FetchPhase, live: Map<string, LiveConnection>, onFetched: (event: FetchEvent) => void): Promise<LandResult[]> {
+    const inPipeline = (r: FetchRequest) => r.source in phase.pipeline.sources && live.has(r.connectionId);
+    const resumed = phase.first ? (await pendingFetches(wh, phase.now)).filter(inPipeline) : [];
+    const open: FetchRequest[] = [];
+    for (const request of resumed) if (!(await settleDownloaded(wh, request, live.get(request.connectionId)!))) open.push(request);
+    const planned = planFetches({
+      pipeline: phase.pipeline,
+      windows: phase.windows,
+      connections: [...live.values()].map((c) => ({ id: c.id, timezone: c.timezone, apis: new Set(Object.keys(c.credentials) as Api[]) })),
+      specs: fetchSpecs,
+      now: phase.now,
+      recent: await recentFetches(wh, phase.now),
+    });
+    const created = await insertFetches(wh, phase.runId, planned.map((p) => ({ ...p, request: upstreamRequest(fetchSpecs.get(p.source)!, p, live.get(p.connectionId)!, phase.now.getTime()) })), phase.now);
+    const clients = new Map<string, ConnectionContext>();
+    const contextOf = (request: FetchRequest): ConnectionContext | null => {
+      const connection = live.get(request.connectionId);
+      const api = fetchSpecs.get(request.source)?.api;
+      const credentials = api ? connection?.credentials[api] : undefined;
+      if (!connection || !credentials) return null;
+      const key = `${connection.id}/${api}`;
+      if (!clients.has(key)) {
+        clients.set(key, {
+          wh,
+          clock: connectors.clock,
+          connection: { id: connection.id, marketplaceId: connection.marketplaceId, timezone: connection.timezone, sellingPartnerId: credentials.sellingPartnerId },
+          ...(api === 'ads' ? { ads: connectors.ads(credentials) } : { sp: connectors.sp(credentials) }),
+          pollBudgetMs: options.pollBudgetMs ?? 45 * 60_000,
+        });
+      }
+      return clients.get(key)!;
+    };
+    const all = [...open, ...created];
+    const land = async (documents: WaitingDocument[]) => {
+      await phase.landAfter;
+      const started = performance.now();
+      const results = await landDocuments(wh, documents);
+      options.onLanded?.(results, performance.now() - started);
+      return results;
+    };
+    const execute = { wh, clock: connectors.clock, contextOf, land, onFetched, onDownloaded: options.onDownloaded };
+    const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
+    // The last ones read what landed (the seller's listings), through the warehouse's connection: after the build
+    // this fetch runs beside, even when nothing before them had a document to land.
+    const last = all.filter((r) => runsLast.has(r.source));
+    if (last.length > 0) await phase.landAfter;
+    results.push(...(await executeFetches(execute, last)));
+    return results;
+  }
 }

@@ -32,6 +32,9 @@ export const MAX_ATTEMPTS = 5;
 /** Requests not yet ended: a later run resumes them and plans nothing new over their ranges. */
 const unfinished: FetchStatus[] = ['planned', 'creating', 'requested', 'downloaded'];
 
+/** A DATE column as `YYYY-MM-DD`. */
+const dateOf = (value: string | null) => (value === null ? null : String(value).slice(0, 10));
+
 type Row = Awaited<ReturnType<typeof selectAll>>[number];
 const selectAll = (wh: Warehouse) => wh.db.selectFrom('control.fetch_requests').selectAll().execute();
 
@@ -42,8 +45,8 @@ function fromRow(r: Row): FetchRequest {
     connectionId: r.connection_id,
     source: r.source,
     stage: r.stage,
-    from: r.date_from === null ? null : String(r.date_from).slice(0, 10),
-    to: r.date_to === null ? null : String(r.date_to).slice(0, 10),
+    from: dateOf(r.date_from),
+    to: dateOf(r.date_to),
     request: JSON.parse(r.request) as UpstreamRequest,
     upstreamId: r.upstream_id,
     status: r.status,
@@ -105,9 +108,55 @@ export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFet
   return rows.map((r) => ({
     connectionId: r.connection_id,
     source: r.source,
-    from: r.date_from === null ? null : String(r.date_from).slice(0, 10),
-    to: r.date_to === null ? null : String(r.date_to).slice(0, 10),
+    from: dateOf(r.date_from),
+    to: dateOf(r.date_to),
   }));
+}
+
+/** Statuses that say a request's range was fetched: its documents landed, there was nothing, or it is older than kept. */
+const settledGood: FetchStatus[] = ['landed', 'empty', 'unavailable'];
+
+/**
+ * The ranges a run has its data for: requests of the run that settled well, and those `recentFetches` would spare a
+ * new request for (made in the last FRESH_MS, or fetched by a first load that has not completed).
+ */
+export async function goodFetches(wh: Warehouse, runId: string, now: Date): Promise<RecentFetch[]> {
+  const loading = wh.db.selectFrom('control.connections').select('id').where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
+  const rows = await wh.db
+    .selectFrom('control.fetch_requests')
+    .select(['connection_id', 'source', 'date_from', 'date_to'])
+    .where('status', 'in', settledGood)
+    .where((eb) =>
+      eb.or([
+        eb('run_id', '=', runId),
+        eb('created_at', '>=', new Date(now.getTime() - FRESH_MS).toISOString()),
+        eb.and([eb('stage', 'is not', null), eb('connection_id', 'in', loading)]),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => ({ connectionId: r.connection_id, source: r.source, from: dateOf(r.date_from), to: dateOf(r.date_to) }));
+}
+
+/**
+ * Requests whose data has not come: in flight, failed and still to be retried, or (of this run) abandoned. Their
+ * ranges are what a run's windows lack.
+ */
+export async function unsettledFetches(wh: Warehouse, runId: string, connectionIds: string[]): Promise<FetchRequest[]> {
+  if (connectionIds.length === 0) return [];
+  const rows = await wh.db
+    .selectFrom('control.fetch_requests')
+    .selectAll()
+    .where('connection_id', 'in', connectionIds)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', unfinished),
+        eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]),
+        eb.and([eb('status', 'in', ['failed', 'abandoned']), eb('run_id', '=', runId)]),
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(fromRow);
 }
 
 /** Requests a killed run left in flight (to resume), and failed ones whose cool-down has passed (to retry). */

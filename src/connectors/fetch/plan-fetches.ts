@@ -33,8 +33,12 @@ export interface FetchPlanInput {
   recent: RecentFetch[];
 }
 
-/** Windows that ask for data; late data, retries and their like are consequences of data already landed. */
+/**
+ * Windows that ask for data: late data and retries of failed builds are consequences of data already landed; a retry
+ * of a window whose data did not come asks again.
+ */
 const fetching = new Set(['INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'REFRESH', 'CONTINUOUS', 'BACKFILL']);
+const asks = (w: PlannedWindow) => fetching.has(w.kind) || w.refetch === true;
 
 /**
  * The requests a run's windows need (ARCHITECTURE.md "Fetching"). Each source is fetched on the windows of the
@@ -48,7 +52,7 @@ export function planFetches(input: FetchPlanInput): PlannedFetch[] {
   const planned: PlannedFetch[] = [];
   for (const connection of input.connections) {
     const today = localClock(input.now, connection.timezone).date;
-    const mine = input.windows.filter((w) => w.connectionId === connection.id && fetching.has(w.kind));
+    const mine = input.windows.filter((w) => w.connectionId === connection.id && asks(w));
     for (const [source, spec] of input.specs) {
       if (!(source in input.pipeline.sources) || !connection.apis.has(spec.api)) continue;
       const maxDays = Math.min(input.pipeline.sources[source]?.maxDaysPerRequest ?? 30, maxDaysOf(spec));

@@ -3,6 +3,7 @@ import { chartFigure } from '../charts.ts';
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
+import { initialLoadStages } from '../../control/load-stages.ts';
 
 /** `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days. */
 export async function connectionsPage(ctx: PageContext): Promise<string> {
@@ -30,6 +31,8 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
     .where('connection_id', 'in', ids)
     .groupBy('connection_id')
     .execute();
+  // The spec's vocabulary (FIRST_STAGE, SECOND_STAGE, COMPLETE), as the API and the CLI say it.
+  const stageOf = await initialLoadStages(ctx.wh, ctx.home);
   const fetchOf = new Map(fetches.map((f) => [f.connection_id, f]));
   const landedOf = new Map(landed.map((l) => [l.connection_id, l]));
   const credentialCell = (id: string) => {
@@ -42,12 +45,15 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
     { header: 'Connection', cell: (c) => `${text(c.name)}<br><code class="muted">${html(c.id)}</code>` },
     { header: 'Type', cell: (c) => text(c.type) },
     { header: 'Marketplace', cell: (c) => text(c.marketplace_id) },
-    { header: 'Load stage', cell: (c) => (c.initial_load_stage ? badge(c.initial_load_stage.replace('_', ' ').toLowerCase(), statusTone(c.initial_load_stage)) : badge('not started', 'muted')) },
+    { header: 'Load stage', cell: (c) => badge(stageOf(c.id), statusTone(stageOf(c.id))) },
     { header: 'Credentials', cell: (c) => credentialCell(c.id) },
     { header: 'Last fetch', cell: (c) => when(fetchOf.get(c.id)?.fetched_at) },
     { header: 'Failed fetches', cell: (c) => count(fetchOf.get(c.id)?.failed ?? 0), num: true },
     { header: 'Files landed', cell: (c) => count(landedOf.get(c.id)?.files ?? 0), num: true },
     { header: 'Last landed', cell: (c) => when(landedOf.get(c.id)?.landed_at) },
+    ...(ctx.pipelines
+      ? [{ header: 'Refresh', cell: (c: (typeof connections)[number]) => `<form method="post" action="/connections/${encodeURIComponent(c.id)}/refresh"><button type="submit" aria-label="Refresh ${html(c.name)} now">Refresh now</button></form>` }]
+      : []),
   ], connections, 'No connections yet: invite one with POST /api/v1/util/sellers-and-vendors/invite or `mktdata connections add`.');
   return `${table}<h2>The last 90 days published</h2>${await dailyCharts(ctx, new Map(connections.map((c) => [c.id, c.name])))}`;
 }

@@ -10,7 +10,7 @@ async function scopedRuns(ctx: PageContext, ids: string[]) {
   let query = ctx.wh.db
     .selectFrom('control.pipeline_runs as r')
     .select([
-      'r.id', 'r.pipeline', 'r.trigger', 'r.started_at', 'r.finished_at', 'r.status', 'r.landed_files', 'r.error',
+      'r.id', 'r.pipeline', 'r.trigger', 'r.started_at', 'r.finished_at', 'r.status', 'r.landed_files', 'r.error', 'r.errors as run_errors',
       sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`.as('windows'),
       sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.status = 'error' and w.connection_id in (${sql.join(ids)}))`.as('errors'),
     ]);
@@ -19,13 +19,24 @@ async function scopedRuns(ctx: PageContext, ids: string[]) {
 }
 
 /** A run's status for an organization is its own windows' outcome (the run's error may name other organizations). */
-const scopeStatus = (ctx: PageContext, r: { status: string; errors?: number | string }) =>
-  ctx.scope.operator || r.status === 'running' ? r.status : Number(r.errors ?? 0) > 0 ? 'failed' : 'success';
+const scopeStatus = (ctx: PageContext, r: { status: string; errors?: number | string | null; windows?: number | string }) => {
+  if (ctx.scope.operator || r.status === 'running') return r.status;
+  const errors = Number(r.errors ?? 0);
+  return errors === 0 ? 'success' : errors < Number(r.windows ?? 0) ? 'partial' : 'failed';
+};
 
 const ms = (from: string, to: string | null) => (to ? new Date(to).getTime() - new Date(from).getTime() : null);
 
+/** The "Run now" form: a pipeline, or every one, queued at once (only where this server runs the pipelines). */
+function runNowForm(ctx: PageContext, queued: string | undefined): string {
+  const said = queued === undefined ? '' : `<p role="status">${queued ? `Queued: ${html(queued)}. Its run appears here when it starts.` : 'Nothing queued.'}</p>`;
+  if (!ctx.pipelines) return said;
+  const options = ctx.pipelines.map((p) => `<option value="${html(p)}">${html(p)}</option>`).join('');
+  return `${said}<form method="post" action="/runs/now"><label for="run-pipeline">Pipeline</label> <select id="run-pipeline" name="pipeline"><option value="">every pipeline</option>${options}</select> <button type="submit">Run now</button></form>`;
+}
+
 /** `/runs`: the pipeline runs, a timeline of the last 7 days and their durations over time. */
-export async function runsPage(ctx: PageContext): Promise<string> {
+export async function runsPage(ctx: PageContext, queued?: string): Promise<string> {
   const ids = nonEmpty((await scopeConnections(ctx)).map((c) => c.id));
   const runs = await scopedRuns(ctx, ids);
   const status = (r: (typeof runs)[number]) => scopeStatus(ctx, r);
@@ -37,7 +48,8 @@ export async function runsPage(ctx: PageContext): Promise<string> {
     { header: 'Time', cell: (r) => duration(ms(r.started_at, r.finished_at)), num: true },
     { header: 'Status', cell: (r) => badge(status(r), statusTone(status(r))) },
     { header: 'Windows', cell: (r) => count(r.windows), num: true },
-    { header: 'Errors', cell: (r) => count(r.errors), num: true },
+    // The operator sees the run's own count (windows, fetch requests, files); an organization its windows' errors.
+    { header: 'Errors', cell: (r) => count(ctx.scope.operator ? (r.run_errors ?? 0) : r.errors), num: true },
     ...(ctx.scope.operator ? [{ header: 'Files landed', cell: (r: (typeof runs)[number]) => count(r.landed_files), num: true }, { header: 'Error', cell: (r: (typeof runs)[number]) => (r.error ? `<span class="error">${html(r.error)}</span>` : '—') }] : []),
   ], runs, 'No runs yet: `mktdata run` or the scheduler in `mktdata serve` starts them.');
   const finished = [...runs].filter((r) => r.finished_at).reverse();
@@ -47,7 +59,7 @@ export async function runsPage(ctx: PageContext): Promise<string> {
     x: finished.map((r) => new Date(r.started_at).toISOString()),
     series: [...new Set(finished.map((r) => r.pipeline))].map((p) => ({ label: p, values: finished.map((r) => (r.pipeline === p ? ms(r.started_at, r.finished_at)! / 1000 : null)) })),
   });
-  return `<h2>Last 7 days</h2>${timeline(runs, ctx.now, status)}${chart}<h2>Runs</h2>${table}`;
+  return `${runNowForm(ctx, queued)}<h2>Last 7 days</h2>${timeline(runs, ctx.now, status)}${chart}<h2>Runs</h2>${table}`;
 }
 
 /** The runs of the 7 days before `now` as bars on one line, placed by start and end; failed runs in red. */
