@@ -277,7 +277,7 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     .description('start a fake marketplace with two demo sellers, connect them, fetch their first load through the connectors, build and publish it, then serve the API and the console until stopped')
     .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .action(async (o) => (await import('./commands/demo.ts')).demo(home(), { host: o.host, port: o.port, requestsPerSecond: 2 }));
+    .action(async (o) => (await import('./commands/demo.ts')).demo(home(), { host: o.host, port: o.port, requestsPerSecond: 2, runCli }));
 
   program
     .command('fake-marketplace')

@@ -66,6 +66,16 @@ describe('mktdata demo (what npm start runs)', () => {
         expect(Number(r.profit)).toBeLessThan(sales);
       }
       expect(Number(rows[1]!.tv)).toBeGreaterThan(0); // sponsored TV runs in the US only
+
+      // The commands the demo suggests work while it serves (handed to it), and no time it recorded is in the future.
+      const runs = await cli(['runs', '--home', home, '--limit', '6', '--format', 'json']);
+      expect(runs.code, runs.stderr).toBe(0);
+      const recorded = JSON.parse(runs.stdout) as { started_at: string; kind: string }[];
+      expect(recorded.some((r) => r.kind === 'FETCH')).toBe(true);
+      const scheme = (await (await fetch(`${api}/spec/data-scheme`)).json()) as { sources: { freshness?: { lastFetchedAt: string | null } }[] };
+      const fetchedAt = scheme.sources.map((s) => s.freshness?.lastFetchedAt).filter((t): t is string => Boolean(t));
+      expect(fetchedAt.length).toBeGreaterThan(0);
+      for (const t of fetchedAt) expect(Date.parse(t)).toBeLessThanOrEqual(Date.now());
     } finally {
       demo.kill('SIGTERM');
       if (demo.exitCode === null) await once(demo, 'exit');

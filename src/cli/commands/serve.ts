@@ -31,6 +31,8 @@ export interface ServeOptions {
   pipelines?: boolean;
   /** The live connectors. @default from the environment and mktdata.config */
   connectors?: Connectors;
+  /** Runs a command line handed to the server (the CLI's own parser): with it, `serve` opens the admin channel. */
+  runCli?: (argv: string[]) => Promise<number>;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface ServeOptions {
  * admin channel. Whatever fails before it serves (a port in use, a home it cannot open) ends it at once, the home
  * released.
  */
-export async function serve(home: Home, options: ServeOptions & { runCli?: (argv: string[]) => Promise<number> }, onListening?: (apiUrl: string) => void): Promise<void> {
+export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const scale = scaleConfig();
   if (scale) return serveReplica(scale, options, onListening);
   const wh = await openWarehouse(home, 'serve');
