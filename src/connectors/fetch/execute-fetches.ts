@@ -133,10 +133,14 @@ export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]
   };
   const landWaiting = async () => {
     const batch = waiting.splice(0);
+    // Two requests can download one document (the Ads API hands a duplicate request the report it is generating):
+    // it lands once, and each of them gets its result.
+    const documents = [...new Map(batch.map((w) => [w.document.file, w.document])).values()];
     try {
-      const results = await o.land(batch.map((w) => w.document));
+      const results = await o.land(documents);
       landed.push(...results);
-      batch.forEach((w, i) => w.settle(results[i]!));
+      const byFile = new Map(documents.map((d, i) => [d.file, results[i]!]));
+      batch.forEach((w) => w.settle(byFile.get(w.document.file)!));
     } catch (error) {
       batch.forEach((w) => w.settle(error instanceof Error ? error : new Error(String(error))));
     }
