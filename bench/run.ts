@@ -13,6 +13,7 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchScale } from './scale.ts';
 import { benchConnections } from './connections.ts';
 import { benchConsole } from './console.ts';
+import { benchArrival } from './arrival.ts';
 import { availableParallelism } from 'node:os';
 
 /** One line of the printed table. */
@@ -218,6 +219,20 @@ const benchmarks: Benchmark[] = [
           `connections: next-day run, 60 connections / 1 holding the same lines = ${ratio.toFixed(2)}x (target ≤ 1.50x)` + (ratio > 1.5 ? '  ← above target' : ''),
           `connections: per-connection overhead of a next-day run = ${overhead.toFixed(0)} ms (target ≤ 20 ms)` + (overhead > 20 ? '  ← above target' : ''),
         ],
+      };
+    },
+  },
+  {
+    name: 'arrival',
+    optIn: true,
+    async run(workDir) {
+      const r = await benchArrival(workDir, log);
+      return {
+        steps: r.sets.map((s) => ({ step: `arrival ${s.name}: ${s.seeds} random orders of ${s.documents} documents`, ms: s.runsMs, rows: s.seeds })),
+        summary: r.sets.map((s) =>
+          `arrival ${s.name}: ${s.seeds - s.failed.length} of ${s.seeds} random orders gave the tables of one run (target: all)` +
+            (s.failed.length > 0 ? `  ← seeds ${s.failed.map((f) => `${f.seed}: ${f.tables.join(', ')}`).join('; ')}` : ''),
+        ),
       };
     },
   },

@@ -1,6 +1,11 @@
 -- Macros the models share: every build runs these statements before its models (src/models/load-models.ts
 -- `loadMacros`), so that a step repeated across models is defined once.
 
+-- A settlement row's posting time: posted-date-time when the file has it, else posted-date, which is locale formatted
+-- (09/06/25 = 9 June).
+create or replace macro settlement_posted_at(posted_date_time, posted_date) as
+    coalesce(posted_date_time, try_strptime(posted_date, ['%Y-%m-%d', '%d.%m.%Y', '%d/%m/%Y', '%d/%m/%y', '%d.%m.%y'])::timestamptz);
+
 -- The latest landed row of each key of a raw report table, with the lineage columns renamed and the rest as landed:
 -- a report is re-pulled while its attribution window is open, and the latest landed file wins, then its later line.
 -- `raw_table` is the raw table's name, `key` the key's columns as one value: row(date, campaign_id).

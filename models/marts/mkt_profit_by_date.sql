@@ -107,8 +107,7 @@ margin_days as (
 ),
 
 ad_group_skus as (
-    select distinct connection_id, campaign_id, ad_group_id, advertised_sku as sku
-    from staging.stg_ads__sp_advertised_product
+    select * from intermediate.int_ad_group_skus
     where connection_id in $connection_ids
 ),
 
@@ -125,11 +124,8 @@ attribution_rows as (
 -- A report's data is as recent as its latest date: spend is mature once 7 days (the SP window) have passed since.
 -- Per connection: a connection without rows of a report has no attribution rows of it to join either.
 report_as_of as (
-    select connection_id, 'target' as report, max(date) as as_of from staging.stg_ads__sp_targeting
-    where connection_id in $connection_ids group by all
-    union all
-    select connection_id, 'search_term', max(date) from staging.stg_ads__sp_search_term
-    where connection_id in $connection_ids group by all
+    select * from intermediate.int_ad_report_dates
+    where connection_id in $connection_ids
 ),
 
 -- The days of each connection's attribution rows, from 29 days before the first, for the trailing 30 days.

@@ -11,10 +11,8 @@ contexts as (
 
 -- Per connection: a statement builds several connections, and each names its ASINs from its own orders.
 product_names as (
-    select connection_id, asin, arg_max(product_name, purchased_at) as product_name
-    from staging.stg_mkt__order_items
-    where connection_id in $connection_ids and asin is not null and product_name is not null
-    group by all
+    select * from intermediate.int_asin_product_names
+    where connection_id in $connection_ids
 ),
 
 -- PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.

@@ -69,11 +69,7 @@ renamed as (
         current_rows.amount_description,
         coalesce(current_rows.amount, 0) as amount,
         current_rows.fulfillment_id,
-        -- posted-date is locale formatted (09/06/25 = 9 June): posted-date-time is used when present.
-        coalesce(
-            current_rows.posted_date_time,
-            try_strptime(current_rows.posted_date, ['%Y-%m-%d', '%d.%m.%Y', '%d/%m/%Y', '%d/%m/%y', '%d.%m.%y'])::timestamptz
-        ) as posted_at,
+        settlement_posted_at(current_rows.posted_date_time, current_rows.posted_date) as posted_at,
         nullif(current_rows.order_item_code, '') as order_item_code,
         nullif(current_rows.merchant_order_item_id, '') as merchant_order_item_id,
         nullif(current_rows.merchant_adjustment_item_id, '') as merchant_adjustment_item_id,

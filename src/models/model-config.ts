@@ -98,8 +98,22 @@ export const modelConfigSchema = z
      * Incremental models replace (connection, date window) slices; the SQL binds $connection_id, $from, $to. A model
      * upstream of the catalog tables `follows` one of them (by name): a pipeline run rebuilds the windows it rebuilds
      * for that table, the dates of that table's sources (its date_column holds the same dates), and no other.
+     * `reads_days_before`: a row of a date reads its inputs' rows of that many days before too (a trailing window):
+     * a change on a date changes the rows of the days after it up to that many. `dates_move`: a row's date can change,
+     * by at most `within_days`, when another source's document lands (a settlement event takes its order's date once
+     * the order is known): the keys of the rows a window writes are then looked for in the rows of the table that many
+     * days either side, not only among those rows (the scan skips the row groups of the other dates).
      */
-    window: z.object({ date_column: z.string(), connection_column: z.string(), follows: z.string().optional() }).strict().optional(),
+    window: z
+      .object({
+        date_column: z.string(),
+        connection_column: z.string(),
+        follows: z.string().optional(),
+        reads_days_before: z.number().int().positive().optional(),
+        dates_move: z.object({ within_days: z.number().int().positive() }).strict().optional(),
+      })
+      .strict()
+      .optional(),
     /**
      * Keyed incremental models (staging) replace the rows of the keys that newly landed files hold (`raw_key`,
      * columns of the raw table): the runner deletes the model's rows whose `key` columns match and runs the SQL on
@@ -136,6 +150,12 @@ export const modelConfigSchema = z
       .refine((i) => !(i.since && i.reads), { message: 'since bounds the raw table: a model that reads another model cannot take it' })
       .optional(),
     catalog: catalogEntrySchema.optional(),
+    /**
+     * A lookup every date of a catalog table shows (a SKU's latest product name, a child ASIN's parent): per table,
+     * SQL giving (connection_id, date) of the table's rows that show the lookup's rows that a run changed (temp table
+     * `changed_lookup_rows`: those rows as they were and as they are). A pipeline run rebuilds those dates too.
+     */
+    shown_in: z.record(z.string().regex(/^mkt_[a-z0-9_]+$/), z.string().min(1)).optional(),
     /**
      * The spec rules this model implements, each with the model where its SQL lives (this one or one it reads,
      * directly or not): `{rule: '001 Profit measure rules 11: profit, total_cost, acos, tacos, roi', in: marts.mkt_profit_by_date}`.

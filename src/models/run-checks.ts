@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { compileChecks, type CompiledCheck } from './compile-checks.ts';
+import type { DateRange } from './date-ranges.ts';
 import type { Model } from './load-models.ts';
 
 /** A check that found bad rows. */
@@ -7,18 +8,23 @@ export interface CheckFinding {
   name: string;
   severity: 'error' | 'warn';
   badRows: number;
+  /** For a set-level check (uniqueness): the first few bad keys, their values joined by ` / `. */
+  examples?: string[];
 }
 
 /** A check with `error` severity found bad rows: the model's change is rolled back. */
 export class CheckFailure extends Error {
   constructor(readonly findings: CheckFinding[]) {
-    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows)`).join('; ')}`);
+    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows${f.examples?.length ? `: ${f.examples.join(', ')}` : ''})`).join('; ')}`);
   }
 }
 
-/** Runs a model's checks: the row-level ones together in one scan, each set-level one on its own. */
-export async function runChecks(sql: DuckDBConnection, model: Model, relation: string) {
-  const checks = compileChecks(model, relation);
+/**
+ * Runs a model's checks on `relation`: the row-level ones together in one scan, each set-level one on its own
+ * (uniqueness in `table`, see compileChecks).
+ */
+export async function runChecks(sql: DuckDBConnection, model: Model, relation: string, whole?: { table: string; dates: DateRange }) {
+  const checks = compileChecks(model, relation, whole);
   const rowChecks = checks.filter((c) => c.badRow);
   const counts = new Map<CompiledCheck, number>();
   if (rowChecks.length > 0) {
@@ -26,13 +32,17 @@ export async function runChecks(sql: DuckDBConnection, model: Model, relation: s
     const row = (await sql.runAndReadAll(`select ${select} from ${relation} as this`)).getRowsJson()[0] ?? [];
     rowChecks.forEach((c, i) => counts.set(c, Number(row[i] ?? 0)));
   }
+  const examples = new Map<CompiledCheck, string[]>();
   for (const check of checks.filter((c) => !c.badRow)) {
     const reader = await sql.runAndReadAll(`select count(*)::integer as n from (${check.sql})`);
-    counts.set(check, Number(reader.getRowsJson()[0]?.[0] ?? 0));
+    const n = Number(reader.getRowsJson()[0]?.[0] ?? 0);
+    counts.set(check, n);
+    // The keys a uniqueness check found repeated, so that the failure names them (its last column is the count).
+    if (n > 0) examples.set(check, (await sql.runAndReadAll(`select * from (${check.sql}) limit 3`)).getRowsJson().map((r) => r.slice(0, -1).map(String).join(' / ')));
   }
   const findings = checks
     .filter((c) => counts.get(c)! > 0)
-    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)! }));
+    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)!, ...(examples.has(c) ? { examples: examples.get(c) } : {}) }));
   if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
   return findings;
 }

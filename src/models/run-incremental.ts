@@ -161,8 +161,12 @@ async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[
     await sql.run('drop table window_rows');
   }
   await recordChange(sql, model, create || everyDate ? 'whole' : changed);
-  // Only the replaced rows: every other row was checked when it was written.
-  const findings = await runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`);
+  // Only the replaced rows: every other row was checked when it was written. Their keys are looked for in the whole
+  // table when the key has no date (an event can move to another date and must not stay on its old one too); a key
+  // with the date can repeat only within it.
+  const ranges = slices.flatMap((s) => s.ranges);
+  const dates = { from: ranges.reduce((a, r) => (r.from < a ? r.from : a), allDates.to), to: ranges.reduce((a, r) => (r.to > a ? r.to : a), allDates.from) };
+  const findings = await runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`, create ? undefined : { table: model.id, dates });
   return { windows, findings };
 }
 

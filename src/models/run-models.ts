@@ -33,6 +33,17 @@ export interface RunOptions {
   modelsDir?: string;
 }
 
+/** Creates (or replaces) the macros of models/macros.sql, which models and the pipelines' SQL use; returns their text. */
+export async function installMacros(sql: DuckDBConnection, dir?: string): Promise<string> {
+  const macros = loadMacros(dir);
+  if (macros.trim()) {
+    await sql.run(macros).catch((error: Error) => {
+      throw new MktdataError('ERR_INPUT_INVALID', { where: 'models/macros.sql', reason: error.message.split('\n')[0]! }, { cause: error });
+    });
+  }
+  return macros;
+}
+
 /** Exactly what a pipeline run rebuilds; a model named nowhere here is not run. */
 export interface RunWork {
   /** Windowed models: the date ranges to replace, per connection id. */
@@ -78,12 +89,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     : selectModels(all, options.select ?? [], options.upstream ?? true);
   // Staging models read raw tables that may not have been landed into yet.
   if (models.some((m) => /\braw\./.test(m.sql))) await ensureRawTables(wh.sql);
-  const macros = loadMacros(options.modelsDir);
-  if (macros.trim()) {
-    await wh.sql.run(macros).catch((error: Error) => {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: 'models/macros.sql', reason: error.message.split('\n')[0]! }, { cause: error });
-    });
-  }
+  const macros = await installMacros(wh.sql, options.modelsDir);
   const failed = new Set<string>();
   // Per model, the connections it did not build while it built others: the models reading it skip them.
   const failedFor = new Map<string, Set<string>>();

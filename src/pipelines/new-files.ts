@@ -4,8 +4,10 @@ import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
 import { makeChanged, makeHeld, makeNewFiles } from '../models/run-keyed.ts';
+import { installMacros } from '../models/run-models.ts';
+import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import type { Pipeline } from './pipeline-config.ts';
-import type { PlanConnection } from './plan.ts';
+import { addDays, type PlanConnection } from './plan.ts';
 
 /** A landed file a pipeline has not taken in yet. */
 export interface NewFile {
@@ -26,11 +28,17 @@ export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFi
 
 /**
  * Dates that newly landed files touch, per connection and table: each source's `touchedDates` SQL, or every date
- * (null) for a source without it.
+ * (null) for a source without it. A row of the SQL applies to the tables that read the source, or, when it names a
+ * `table_name`, to that table (one the source's documents move rows of: a settlement posted before its order
+ * landed) and to the tables computed from the pipeline's others (CONTINUOUS).
  */
 export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: NewFile[], connections: PlanConnection[]) {
   const touched = new Map<string, Map<string, DateRange[] | null>>();
   if (files.length === 0) return touched;
+  // (A source's SQL may read another source's raw table, which nothing may have landed in yet, and use the models'
+  // macros.)
+  await ensureRawTables(wh.sql);
+  await installMacros(wh.sql);
   // (A raw row's _landed_at is its file's landed_at: `_landed_at >= (select min(landed_at) from new_files)` lets a scan
   // skip the row groups landed before.)
   const ids = files.map((f) => f.id);
@@ -39,12 +47,16 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
     ids: listValue(connections.map((c) => c.id)),
     zones: listValue(connections.map((c) => c.timezone)),
   }, { ids: LIST(VARCHAR), zones: LIST(VARCHAR) });
-  const add = (connectionId: string, source: string, ranges: DateRange[] | null) => {
-    for (const table of pipeline.tables.filter((t) => t.sources.includes(source))) {
+  const computed = pipeline.tables.filter((t) => t.fetchPeriods.some((p) => p.type === 'CONTINUOUS'));
+  const add = (connectionId: string, source: string, ranges: DateRange[] | null, tableName: string | null = null) => {
+    const tables = tableName === null ? pipeline.tables.filter((t) => t.sources.includes(source)) : [...pipeline.tables.filter((t) => t.name === tableName), ...computed];
+    for (const table of tables) {
       const byTable = touched.get(connectionId) ?? new Map<string, DateRange[] | null>();
       touched.set(connectionId, byTable);
       const before = byTable.get(table.name);
-      byTable.set(table.name, before === null || ranges === null ? null : mergeRanges([...(before ?? []), ...ranges]));
+      // A table whose rows read the days before them: a touched date touches its rows of the days after it too.
+      const reach = ranges?.map((r) => ({ from: r.from, to: addDays(r.to, table.readsDaysBefore) })) ?? null;
+      byTable.set(table.name, before === null || reach === null ? null : mergeRanges([...(before ?? []), ...reach]));
     }
   };
   for (const source of new Set(files.map((f) => f.source))) {
@@ -61,18 +73,22 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
       continue;
     }
     const reader = await wh.sql
-      .runAndReadAll(`select distinct connection_id, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
+      .runAndReadAll(`select distinct connection_id, ${scoped(query) ? 'table_name' : 'null'}, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
       .catch((error: Error) => {
         throw new MktdataError('ERR_INPUT_INVALID', { where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`, reason: error.message.split('\n')[0]! });
       });
-    const byConnection = new Map<string, DateRange[]>();
-    for (const [connectionId, from, to] of reader.getRowsJson() as string[][]) {
-      if (!byConnection.has(connectionId!)) byConnection.set(connectionId!, []);
-      byConnection.get(connectionId!)!.push({ from: from!, to: to! });
+    const byTarget = new Map<string, { connectionId: string; table: string | null; ranges: DateRange[] }>();
+    for (const [connectionId, table, from, to] of reader.getRowsJson() as (string | null)[][]) {
+      const key = JSON.stringify([connectionId, table]);
+      if (!byTarget.has(key)) byTarget.set(key, { connectionId: connectionId!, table: table ?? null, ranges: [] });
+      byTarget.get(key)!.ranges.push({ from: from!, to: to! });
     }
-    for (const [connectionId, ranges] of byConnection) add(connectionId, source, ranges);
+    for (const { connectionId, table, ranges } of byTarget.values()) add(connectionId, source, ranges, table);
   }
   return touched;
 }
 
 const findModel = (id: string): Model => loadModels().find((m) => m.id === id)!;
+
+/** Whether a `touchedDates` query gives a `table_name` column (it names it). */
+const scoped = (query: string) => /\btable_name\b/.test(query);

@@ -81,6 +81,8 @@ export interface PipelineTable {
   dated: boolean;
   /** Dated tables of its pipeline that its model reads (order items, for returns, settlements, ads and profit). */
   reads: string[];
+  /** A row of a date reads its inputs of this many days before too: a change on a date touches the days after it. */
+  readsDaysBefore: number;
   sources: string[];
 }
 
@@ -136,6 +138,7 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
         refreshAt: parseRefreshAt(refreshAt),
         dated: windowed.has(tableName),
         reads: (marts.get(tableName)?.deps ?? []).map((id) => id.replace(/^marts\./, '')).filter((name) => windowed.has(name) && config.tables.includes(name)),
+        readsDaysBefore: marts.get(tableName)?.config.window?.reads_days_before ?? 0,
         sources: entry.sources,
       };
     });

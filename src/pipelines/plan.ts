@@ -177,8 +177,9 @@ function extraWindows(input: PlanInput, planned: PlannedWindow[]): PlannedWindow
 }
 
 /**
- * LATE_DATA windows: the dates newly landed rows touch beyond the windows already planned. A first load takes in
- * files without touched dates through its INITIAL windows; dated late rows beyond them still get their own windows.
+ * LATE_DATA windows: the dates newly landed rows touch beyond the windows already planned; a source whose dates are
+ * not known (no `touchedDates`) rebuilds the table whole, in a first load too (its INITIAL window may hold fewer days
+ * than the documents landed: a table is what its documents hold, whenever they came).
  */
 export function lateDataWindows(
   pipeline: Pipeline,
@@ -196,9 +197,11 @@ export function lateDataWindows(
       const dates = touched?.get(connection.id)?.get(table.name);
       if (dates === undefined || mine.some((w) => w.from === null)) continue;
       if (dates === null || !table.dated) {
-        if (!mine.some((w) => w.stage === 'FIRST_STAGE')) late.push({ ...base, from: null, to: null });
+        if (table.dated || !mine.some((w) => w.stage === 'FIRST_STAGE')) late.push({ ...base, from: null, to: null });
       } else {
-        for (const range of subtractRanges(dates, mine.map((w) => ({ from: w.from!, to: w.to! })))) late.push({ ...base, ...range });
+        // (Days after today hold no rows yet: a trailing window's reach stops at today.)
+        const until = dates.filter((r) => r.from <= today).map((r) => ({ from: r.from, to: r.to > today ? today : r.to }));
+        for (const range of subtractRanges(until, mine.map((w) => ({ from: w.from!, to: w.to! })))) late.push({ ...base, ...range });
       }
     }
   }

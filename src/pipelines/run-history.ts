@@ -147,17 +147,22 @@ async function windowRows(wh: Warehouse, windows: PlannedWindow[]): Promise<Map<
   const counts = new Map<PlannedWindow, number>();
   for (const table of new Set(windows.map((w) => w.table))) {
     const mine = windows.filter((w) => w.table === table);
-    const config = models.get(table)?.config.window;
-    const columns = (await wh.sql.runAndReadAll(`select column_name from information_schema.columns where table_schema = 'marts' and table_name = $table`, { table })).getRowsJson().map((r) => String(r[0]));
-    const connection = config?.connection_column ?? (columns.includes('seller_or_vendor_id') ? 'seller_or_vendor_id' : null);
-    if (columns.length === 0 || !connection) continue;
-    const dated = config ? `and (w.date_from is null or t.${config.date_column} between w.date_from and w.date_to)` : '';
+    const model = models.get(table);
+    const config = model?.config.window;
+    const connection = config?.connection_column ?? (model?.config.columns.some((c) => c.name === 'seller_or_vendor_id') ? 'seller_or_vendor_id' : null);
+    if (!connection) continue;
+    // (The dates' bounds as constants: the scan skips the row groups outside them, a table being in date order.)
+    const dated = config && mine.every((w) => w.from !== null)
+      ? `and t.${config.date_column} between '${mine.reduce((a, w) => (w.from! < a ? w.from! : a), '9999-12-31')}' and '${mine.reduce((a, w) => (w.to! > a ? w.to! : a), '0000-01-01')}'
+         and t.${config.date_column} between w.date_from and w.date_to`
+      : config ? `and (w.date_from is null or t.${config.date_column} between w.date_from and w.date_to)` : '';
     const list = JSON.stringify(mine.map((w, i) => ({ i, connection_id: w.connectionId, date_from: config ? w.from : null, date_to: config ? w.to : null })));
     const reader = await wh.sql.runAndReadAll(`
       select w.i, count(t.${connection})::bigint
       from (select unnest(from_json($list, '[{"i":"INTEGER","connection_id":"VARCHAR","date_from":"DATE","date_to":"DATE"}]'), recursive := true)) as w
       left join marts.${table} as t on t.${connection} = w.connection_id ${dated}
-      group by w.i`, { list });
+      group by w.i`, { list }).catch(() => null);
+    if (!reader) continue; // a table not built yet
     for (const [i, n] of reader.getRowsJson()) counts.set(mine[Number(i)]!, Number(n));
   }
   return counts;

@@ -14,6 +14,7 @@ import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';
 import { planConnections, readHistory, readRetries, recordResults, recoverInterruptedRuns, setStages, insertWindows } from './run-history.ts';
 import { rawTablesOf, workOf } from './run-work.ts';
+import { keepLookups, lookupWindows } from './lookup-changes.ts';
 
 /**
  * Fetches what a phase's windows need from the marketplace and lands it (the live connectors); a run without one
@@ -193,8 +194,18 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       // (The first phase's routine windows rebuild what the files planned with touch; a later phase's, every date.)
       const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed), { pipeline, dates: index === 0 ? touched : undefined });
       if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
+      const lookups = await keepLookups(wh, models, work);
       const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
       await recordResults(wh, runId, phase, results, lacking(pipeline, gaps[index]!));
+      // The dates whose rows show a lookup the phase changed (a SKU's new product name) are rebuilt now too.
+      const shown = (await lookupWindows(wh, lookups, pipeline, await planConnections(wh), phase, now)).map((w): WindowRun => ({ ...w, status: 'planned', rows: null, error: null }));
+      if (shown.length > 0) {
+        await insertWindows(wh, runId, pipeline.name, shown);
+        rows.push(...shown);
+        const more = await runModels(wh, { work: workOf(models, shown, [], 'none'), onResult: options.onResult });
+        await recordResults(wh, runId, shown, more, lacking(pipeline, gaps[index]!));
+        results.push(...more);
+      }
       if (results.some((r) => r.status === 'success')) unpublished = true;
       // A first load's first stage is readable before the second stage lands.
       const firstStageDone = index === 0 && firstLoading.size > 0 && phases[1]!.length > 0;

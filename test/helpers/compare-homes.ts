@@ -2,8 +2,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { Home } from '../../src/home.ts';
 import { readManifest } from '../../src/publish/open-snapshot.ts';
 
-/** Columns that say when a home saw a row (its landing time), which two homes never share. */
+/** Columns that say when a home saw a row (its landing or upload time), which two homes never share. */
 const seenAt = ['last_seen_at'];
+const seenAtOf: Record<string, string[]> = { mkt_cogs: ['updated_at'] };
 
 /** Per published table of `a`: its rows, and the rows only in `a` and only in `b` (except all, both ways). */
 export async function compareHomes(a: Home, b: Home): Promise<{ table: string; rows: number; onlyA: number; onlyB: number; duplicates: number }[]> {
@@ -13,7 +14,7 @@ export async function compareHomes(a: Home, b: Home): Promise<{ table: string; r
     await sql.run(`attach '${a.published}' as a (read_only); attach '${b.published}' as b (read_only)`);
     const out = [];
     for (const { name } of readManifest(a)?.tables ?? []) {
-      const cols = `columns(c -> c not in (${seenAt.map((c) => `'${c}'`).join(', ')}))`;
+      const cols = `columns(c -> c not in (${[...seenAt, ...(seenAtOf[name] ?? [])].map((c) => `'${c}'`).join(', ')}))`;
       const count = async (query: string) => Number((await sql.runAndReadAll(query)).getRowsJson()[0]![0]);
       out.push({
         table: name,
