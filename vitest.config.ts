@@ -8,7 +8,19 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The slowest test files first (longest processing time first): on a fresh clone vitest knows no durations and
  * started these last, so that the two 2.5-minute live-connector tests ran at the very end, side by side.
  */
-const slowest = ['e2e/live-connectors-faults.', 'e2e/live-connectors.', 'cli/tarball.', 'cli/demo.', 'cli/cli.', 'e2e/serve-beside.', 'e2e/lapsed-grant.', 'e2e/kill-resume.', 'e2e/secrets.', 'publish/publish.', 'console/console.browser.'];
+const slowest = [
+  'e2e/live-connectors-faults.',
+  'e2e/live-connectors.',
+  'cli/tarball.',
+  'cli/demo.',
+  'cli/cli.',
+  'e2e/serve-beside.',
+  'e2e/lapsed-grant.',
+  'e2e/kill-resume.',
+  'e2e/secrets.',
+  'publish/publish.',
+  'console/console.browser.',
+];
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
@@ -16,7 +28,10 @@ class SlowestFirst extends BaseSequencer {
       return index < 0 ? slowest.length : index;
     };
     const sorted = await super.sort(files);
-    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+    return sorted
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
   }
 }
 

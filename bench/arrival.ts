@@ -4,16 +4,35 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Warehouse } from '../src/db/warehouse.ts';
-import { demoDocuments, generatedDocuments, homeFor, landInRuns, shuffled, type Document } from '../test/helpers/arrival-order.ts';
+import {
+  demoDocuments,
+  generatedDocuments,
+  homeFor,
+  landInRuns,
+  shuffled,
+  type Document,
+} from '../test/helpers/arrival-order.ts';
 import { compareHomes } from '../test/helpers/compare-homes.ts';
 
 export interface ArrivalResult {
-  sets: { name: string; documents: number; seeds: number; failed: { seed: number; tables: string[] }[]; referenceMs: number; runsMs: number }[];
+  sets: {
+    name: string;
+    documents: number;
+    seeds: number;
+    failed: { seed: number; tables: string[] }[];
+    referenceMs: number;
+    runsMs: number;
+  }[];
 }
 
 const NOW = new Date('2026-10-16T18:00:00Z');
 
-async function permutations(name: string, documents: Document[], seeds: number[], log: (line: string) => void): Promise<ArrivalResult['sets'][number]> {
+async function permutations(
+  name: string,
+  documents: Document[],
+  seeds: number[],
+  log: (line: string) => void,
+): Promise<ArrivalResult['sets'][number]> {
   const once: Warehouse = await homeFor(documents, `bench-arrival-${name}-`);
   const started = performance.now();
   await landInRuns(once, [documents], NOW);
@@ -29,8 +48,11 @@ async function permutations(name: string, documents: Document[], seeds: number[]
         await landInRuns(spread, runs, NOW);
         runsMs += performance.now() - begun;
         const tables = (await compareHomes(once.home, spread.home)).filter((t) => t.onlyA || t.onlyB || t.duplicates);
-        if (tables.length > 0) failed.push({ seed, tables: tables.map((t) => `${t.table} (${t.onlyA}/${t.onlyB}/${t.duplicates})`) });
-        log(`arrival ${name}: seed ${seed} (${runs.map((r) => r.length).join('+')} documents) ${tables.length === 0 ? 'same tables' : `DIFFERS: ${tables.map((t) => t.table).join(', ')}`}`);
+        if (tables.length > 0)
+          failed.push({ seed, tables: tables.map((t) => `${t.table} (${t.onlyA}/${t.onlyB}/${t.duplicates})`) });
+        log(
+          `arrival ${name}: seed ${seed} (${runs.map((r) => r.length).join('+')} documents) ${tables.length === 0 ? 'same tables' : `DIFFERS: ${tables.map((t) => t.table).join(', ')}`}`,
+        );
       } finally {
         await spread.close();
       }
@@ -47,7 +69,12 @@ export async function benchArrival(workDir: string, log: (line: string) => void)
   const seeds = (n: number, from = 1) => Array.from({ length: n }, (_, i) => from + i);
   return {
     sets: [
-      await permutations('generated', generatedDocuments(dir, NOW, 30), seeds(Number(process.env.MKTDATA_BENCH_SEEDS ?? 50)), log),
+      await permutations(
+        'generated',
+        generatedDocuments(dir, NOW, 30),
+        seeds(Number(process.env.MKTDATA_BENCH_SEEDS ?? 50)),
+        log,
+      ),
       await permutations('demo', demoDocuments(), seeds(5, 101), log),
     ],
   };

@@ -36,7 +36,15 @@ export interface ConnectionsBenchResult {
  * All Orders documents of the connection `k` of `count` (every `count`-th of `lines` lines, numbered from `first`:
  * their order ids) over the `days` days ending on `last`, written with DuckDB's COPY into the connection's landing folder.
  */
-async function writeOrders(wh: Warehouse, ids: string[], lines: number, days: number, last: string, name: string, first = 0): Promise<void> {
+async function writeOrders(
+  wh: Warehouse,
+  ids: string[],
+  lines: number,
+  days: number,
+  last: string,
+  name: string,
+  first = 0,
+): Promise<void> {
   await wh.sql.run(`create or replace temp table bench_lines as
     select i, i % ${ids.length} as k, (date '${last}' - (i % ${days})::int)::timestamp + to_seconds((i * 37) % 86400) as ts, i % 40 as product
     from range(${first}, ${first + lines}) t(i)`);
@@ -59,7 +67,11 @@ async function writeOrders(wh: Warehouse, ids: string[], lines: number, days: nu
 }
 
 /** The same `lines` order lines over `days` days held by each number of connections in turn, each in a home of its own. */
-export async function benchConnections(workDir: string, log: (message: string) => void, options: { counts?: number[]; lines?: number; days?: number } = {}): Promise<ConnectionsBenchResult> {
+export async function benchConnections(
+  workDir: string,
+  log: (message: string) => void,
+  options: { counts?: number[]; lines?: number; days?: number } = {},
+): Promise<ConnectionsBenchResult> {
   const { counts = [1, 60, 600], lines = 120_000, days = 30 } = options;
   const pipeline = findPipeline(loadPipelines(), 'profit');
   const nextDay = addDays(LAST_DAY, 1);
@@ -69,7 +81,14 @@ export async function benchConnections(workDir: string, log: (message: string) =
     try {
       const organizationId = await createOrganization(wh, { name: 'Agency', tokens: 0 });
       const ids = Array.from({ length: count }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
-      for (const [i, id] of ids.entries()) await addConnection(wh, { organizationId, id, name: `Seller ${i + 1}`, marketplaceId: 'ATVPDKIKX0DER', sellerId: `A0BENCH${i + 1}` });
+      for (const [i, id] of ids.entries())
+        await addConnection(wh, {
+          organizationId,
+          id,
+          name: `Seller ${i + 1}`,
+          marketplaceId: 'ATVPDKIKX0DER',
+          sellerId: `A0BENCH${i + 1}`,
+        });
       await writeOrders(wh, ids, lines, days, LAST_DAY, `orders-${LAST_DAY}`);
       const timed = async (date: string, label: string) => {
         const models: { model: string; ms: number; windows: number }[] = [];
@@ -77,12 +96,21 @@ export async function benchConnections(workDir: string, log: (message: string) =
         // Landed first, as the run would (it finds nothing left to land): the run's parts are timed apart.
         const landed = await landWaitingFiles(wh, Object.keys(pipeline.sources));
         const landMs = performance.now() - started;
-        const summary = await runPipeline(wh, pipeline, { now: clockAt(date), onResult: (r) => models.push({ model: r.model, ms: r.ms, windows: r.windows?.length ?? 0 }) });
+        const summary = await runPipeline(wh, pipeline, {
+          now: clockAt(date),
+          onResult: (r) => models.push({ model: r.model, ms: r.ms, windows: r.windows?.length ?? 0 }),
+        });
         const ms = performance.now() - started;
         const inModels = models.reduce((sum, m) => sum + m.ms, 0);
-        const slowest = models.sort((a, b) => b.ms - a.ms).slice(0, 4).map((m) => `${m.model} ${m.ms} ms/${m.windows} windows`).join(', ');
+        const slowest = models
+          .sort((a, b) => b.ms - a.ms)
+          .slice(0, 4)
+          .map((m) => `${m.model} ${m.ms} ms/${m.windows} windows`)
+          .join(', ');
         if (summary.status !== 'success') throw new Error(`${count} connections, ${label} run: ${summary.status}`);
-        log(`  ${String(count).padStart(4)} connection(s), ${label} run: ${ms.toFixed(0)} ms (landing ${landMs.toFixed(0)} ms, models ${inModels} ms, planning, records and publish ${(ms - landMs - inModels).toFixed(0)} ms), ${summary.windows.length} windows, ${landed.length} file(s) landed; slowest: ${slowest}`);
+        log(
+          `  ${String(count).padStart(4)} connection(s), ${label} run: ${ms.toFixed(0)} ms (landing ${landMs.toFixed(0)} ms, models ${inModels} ms, planning, records and publish ${(ms - landMs - inModels).toFixed(0)} ms), ${summary.windows.length} windows, ${landed.length} file(s) landed; slowest: ${slowest}`,
+        );
         return { ms, windows: summary.windows.length };
       };
       const first = await timed(nextDay, 'first');

@@ -14,14 +14,23 @@ export async function benchConsole(log: (message: string) => void) {
   log('console: the demo home…');
   const h = await startConsoleHome();
   try {
-    const runId = (await h.wh.db.selectFrom('control.pipeline_runs').select('id').where('pipeline', '=', 'profit').executeTakeFirstOrThrow()).id;
+    const runId = (
+      await h.wh.db
+        .selectFrom('control.pipeline_runs')
+        .select('id')
+        .where('pipeline', '=', 'profit')
+        .executeTakeFirstOrThrow()
+    ).id;
     const paths = [...consolePages.map((p) => p.path), `/runs/${runId}`, '/catalog/mkt_profit_by_date'];
     const pages: { path: string; who: string; medianMs: number; maxMs: number }[] = [];
     // The first page to need the published figures, before the server's warmer read them (right after a publish).
     const t0 = performance.now();
     await (await fetch(h.url, { headers: { 'service-api-key': h.key } })).text();
     const coldMs = performance.now() - t0;
-    for (const [who, key] of [['organization', h.key], ['operator', h.operatorKey]] as const) {
+    for (const [who, key] of [
+      ['organization', h.key],
+      ['operator', h.operatorKey],
+    ] as const) {
       for (const path of paths) {
         const ask = async () => {
           const t0 = performance.now();
@@ -34,7 +43,12 @@ export async function benchConsole(log: (message: string) => void) {
         const times: number[] = [];
         for (let i = 0; i < RUNS; i++) times.push(await ask());
         times.sort((a, b) => a - b);
-        pages.push({ path: path.startsWith('/runs/') ? '/runs/<id>' : path, who, medianMs: (times[RUNS / 2 - 1]! + times[RUNS / 2]!) / 2, maxMs: times.at(-1)! });
+        pages.push({
+          path: path.startsWith('/runs/') ? '/runs/<id>' : path,
+          who,
+          medianMs: (times[RUNS / 2 - 1]! + times[RUNS / 2]!) / 2,
+          maxMs: times.at(-1)!,
+        });
       }
     }
     return { pages, coldMs };

@@ -117,4 +117,3 @@ export async function countRaw(wh: Warehouse): Promise<number> {
 export async function count(wh: Warehouse, query: string): Promise<number> {
   return Number((await wh.sql.runAndReadAll(query)).getRowsJson()[0]?.[0] ?? 0);
 }
-

@@ -14,7 +14,9 @@ import { generate, lastDay, sizes } from './profit.ts';
 /** 10:30 in Los Angeles (the first connection's zone; Berlin is on the same date then) on `date`, after the 10am refresh. */
 export const clockAt = (date: string) => {
   const utc = Date.parse(`${date}T10:30:00Z`);
-  const offset = Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'UTC' })) - Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'America/Los_Angeles' }));
+  const offset =
+    Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'UTC' })) -
+    Date.parse(new Date(utc).toLocaleString('en-US', { timeZone: 'America/Los_Angeles' }));
   return new Date(utc + offset);
 };
 
@@ -84,20 +86,30 @@ async function inHome<T>(dir: string, step: (wh: Warehouse) => Promise<T>, creat
  * both, and go first on alternate days, so that neither always runs in the other's aftermath; the disks are synced
  * before each run (takeTurns' reasons). Their warehouses stay open from day to day, as `mktdata serve` keeps its own.
  */
-export async function benchDailyRuns(workDir: string, log: (message: string) => void, yearsList: number[]): Promise<DailyRunBenchResult[]> {
+export async function benchDailyRuns(
+  workDir: string,
+  log: (message: string) => void,
+  yearsList: number[],
+): Promise<DailyRunBenchResult[]> {
   const pipeline = findPipeline(loadPipelines(), 'profit');
   const histories = [];
   for (const years of yearsList) {
     const dir = join(workDir, `${years}y`);
-    const first = await inHome(dir, async (wh) => {
-      const start = performance.now();
-      await generate(wh, { files: true, years });
-      await registerFiles(wh);
-      const generateMs = performance.now() - start;
-      const rawRows = await countRaw(wh);
-      log(`  ${years} years: generated ${rawRows} raw rows of ${await count(wh, 'select count(*) from control.landed_files')} files in ${generateMs.toFixed(0)} ms`);
-      return { generateMs, rawRows, full: await timedRun(wh, pipeline, clockAt(lastDay), 'full', log) };
-    }, true);
+    const first = await inHome(
+      dir,
+      async (wh) => {
+        const start = performance.now();
+        await generate(wh, { files: true, years });
+        await registerFiles(wh);
+        const generateMs = performance.now() - start;
+        const rawRows = await countRaw(wh);
+        log(
+          `  ${years} years: generated ${rawRows} raw rows of ${await count(wh, 'select count(*) from control.landed_files')} files in ${generateMs.toFixed(0)} ms`,
+        );
+        return { generateMs, rawRows, full: await timedRun(wh, pipeline, clockAt(lastDay), 'full', log) };
+      },
+      true,
+    );
     histories.push({ years, dir, ...first, days: [] as DayRun[] });
   }
   const open: Warehouse[] = [];
@@ -124,7 +136,8 @@ export async function benchDailyRuns(workDir: string, log: (message: string) => 
   for (const { dir, ...h } of histories) {
     const daily = [...h.days].sort((a, b) => a.wholeMs - b.wholeMs)[Math.floor(NEXT_DAYS / 2)]!;
     log(`  ${h.years} years, the median day's models by time:`);
-    for (const r of [...daily.results].sort((a, b) => b.ms - a.ms)) log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
+    for (const r of [...daily.results].sort((a, b) => b.ms - a.ms))
+      log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.rows ?? ''} rows`);
     // Without a manifest or a spare to start from, a publish copies every table.
     const fullPublishMs = await inHome(dir, async (wh) => {
       for (const file of ['manifest.json', '.spare.duckdb']) rmSync(join(wh.home.publishedDir, file), { force: true });
@@ -140,13 +153,24 @@ export async function benchDailyRuns(workDir: string, log: (message: string) => 
 
 const megabytes = (bytes: number | null) => (bytes === null ? '? MB' : `${(bytes / 1e6).toFixed(0)} MB`);
 
-export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, label: string, log: (message: string) => void): Promise<TimedRun> {
+export async function timedRun(
+  wh: Warehouse,
+  pipeline: Pipeline,
+  now: Date,
+  label: string,
+  log: (message: string) => void,
+): Promise<TimedRun> {
   const results: ModelResult[] = [];
   const onResult = (r: ModelResult) => {
     results.push(r);
-    log(`    ${label} ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.status === 'success' ? '' : `${r.status}: ${r.error}`}`);
+    log(
+      `    ${label} ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.status === 'success' ? '' : `${r.status}: ${r.error}`}`,
+    );
   };
-  const files = await count(wh, `select count(*) from control.landed_files where id not in (select file_id from control.pipeline_files where pipeline = 'profit')`);
+  const files = await count(
+    wh,
+    `select count(*) from control.landed_files where id not in (select file_id from control.pipeline_files where pipeline = 'profit')`,
+  );
   await wh.sql.run('checkpoint');
   const written = bytesWritten();
   const start = performance.now();
@@ -157,15 +181,25 @@ export async function timedRun(wh: Warehouse, pipeline: Pipeline, now: Date, lab
   const writtenBytes = written === null || writtenNow === null ? null : writtenNow - written;
   if (summary.status !== 'success') {
     const failed = summary.windows.filter((w) => w.status !== 'success');
-    throw new Error(`${label} run failed: ${failed.slice(0, 5).map((w) => `${w.table} ${w.from}..${w.to}: ${w.error}`).join('; ')}`);
+    throw new Error(
+      `${label} run failed: ${failed
+        .slice(0, 5)
+        .map((w) => `${w.table} ${w.from}..${w.to}: ${w.error}`)
+        .join('; ')}`,
+    );
   }
   const modelsMs = results.reduce((sum, r) => sum + r.ms, 0);
   const kinds = [...new Set(summary.windows.map((w) => `${w.kind}${w.stage ? `/${w.stage}` : ''}`))].join(', ');
-  log(`  ${label} run at ${now.toISOString()}: ${files} new files, ${summary.windows.length} windows (${kinds}); ${wholeMs.toFixed(0)} ms, models ${modelsMs} ms, ${megabytes(writtenBytes)} written`);
-  if (label !== 'full') for (const w of summary.windows) log(`    window ${w.table} ${w.connectionId.slice(-4)} ${w.kind} ${w.from ?? 'whole'}..${w.to ?? ''} ${w.rows ?? ''} rows`);
+  log(
+    `  ${label} run at ${now.toISOString()}: ${files} new files, ${summary.windows.length} windows (${kinds}); ${wholeMs.toFixed(0)} ms, models ${modelsMs} ms, ${megabytes(writtenBytes)} written`,
+  );
+  if (label !== 'full')
+    for (const w of summary.windows)
+      log(
+        `    window ${w.table} ${w.connectionId.slice(-4)} ${w.kind} ${w.from ?? 'whole'}..${w.to ?? ''} ${w.rows ?? ''} rows`,
+      );
   return { summary, wholeMs, modelsMs, results, files, writtenBytes };
 }
-
 
 /**
  * The daily-run bench on each history of `yearsList` (`npm run bench -- daily --years 2,4`): table lines and summary
@@ -176,18 +210,42 @@ export async function dailyRunReport(workDir: string, log: (message: string) => 
   const runs = (await benchDailyRuns(workDir, log, yearsList)).map((r) => ({ years: r.years, r }));
   const target = 0.03;
   const steps = runs.flatMap(({ years, r }) => [
-    { step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`, ms: r.generateMs, rows: r.rawRows },
-    { step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`, ms: r.full.wholeMs, rows: r.rawRows },
+    {
+      step: `${years} years: generate raw data as ${r.full.files} landed files (SQL)`,
+      ms: r.generateMs,
+      rows: r.rawRows,
+    },
+    {
+      step: `${years} years: first profit pipeline run (INITIAL 730 days), whole run`,
+      ms: r.full.wholeMs,
+      rows: r.rawRows,
+    },
     { step: `${years} years: first profit pipeline run, models only`, ms: r.full.modelsMs, rows: r.rawRows },
-    ...r.days.map((d, i) => ({ step: `${years} years: day ${i + 1} after the history (${d.files} new files), whole run`, ms: d.wholeMs, rows: d.dayRows })),
-    { step: `${years} years: next day's run (median of ${r.days.length} days), whole run`, ms: r.daily.wholeMs, rows: r.daily.dayRows },
+    ...r.days.map((d, i) => ({
+      step: `${years} years: day ${i + 1} after the history (${d.files} new files), whole run`,
+      ms: d.wholeMs,
+      rows: d.dayRows,
+    })),
+    {
+      step: `${years} years: next day's run (median of ${r.days.length} days), whole run`,
+      ms: r.daily.wholeMs,
+      rows: r.daily.dayRows,
+    },
     { step: `${years} years: next day's run (median), models only`, ms: r.daily.modelsMs, rows: r.daily.dayRows },
-    { step: `${years} years: publish copying every catalog table (once, on its own)`, ms: r.fullPublishMs, rows: r.rawRows },
+    {
+      step: `${years} years: publish copying every catalog table (once, on its own)`,
+      ms: r.fullPublishMs,
+      rows: r.rawRows,
+    },
   ]);
   const summary = runs.flatMap(({ years, r }) => {
     const models = r.daily.modelsMs / r.full.modelsMs;
     const whole = r.daily.wholeMs / r.full.wholeMs;
-    const top = [...r.daily.results].sort((a, b) => b.ms - a.ms).slice(0, 3).map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`).join(', ');
+    const top = [...r.daily.results]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((m) => `${m.model} ${(m.ms / 1000).toFixed(1)} s`)
+      .join(', ');
     return [
       `daily run on ${years} years (${(sizes.orderLines * years) / 2e6}M order lines, ${(sizes.settlementRows * years) / 2e6}M settlement rows, ${(sizes.trafficRows * years) / 2e6}M traffic rows): ` +
         `whole next-day run (plan, models, publish, its files landed before it; median of ${r.days.map((d) => (d.wholeMs / 1000).toFixed(1)).join(', ')} s) ${(r.daily.wholeMs / 1000).toFixed(1)} s / first run ${(r.full.wholeMs / 1000).toFixed(1)} s = ${(whole * 100).toFixed(1)}% (target ≤ 3%)` +
@@ -202,7 +260,10 @@ export async function dailyRunReport(workDir: string, log: (message: string) => 
     // Each day's two runs ran back to back; the median of their ratios is not moved by a slower spell of the machine
     // that falls on one history's median day only, as the ratio of the two medians is.
     const ratios = last.r.days.map((d, i) => d.wholeMs / first.r.days[i]!.wholeMs);
-    const ratio = medianRatio(last.r.days.map((d) => d.wholeMs), first.r.days.map((d) => d.wholeMs));
+    const ratio = medianRatio(
+      last.r.days.map((d) => d.wholeMs),
+      first.r.days.map((d) => d.wholeMs),
+    );
     summary.push(
       `daily run, next day's whole run on ${last.years} years / on ${first.years} years, median of each day's ratio (${ratios.map((r) => r.toFixed(2)).join(', ')}) = ${ratio.toFixed(2)}x (target ≤ 1.10x)` +
         (ratio > 1.1 ? '  ← above target' : '') +

@@ -29,8 +29,26 @@ const lastDay = '2026-10-31';
 const days = 730;
 const firstDay = new Date(Date.parse(`${lastDay}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 const connections = [
-  { id: '00000000-0000-4000-8000-0000000e0001', marketplaceId: 'ATVPDKIKX0DER', country: 'US', countryName: 'United States', timezone: 'America/Los_Angeles', currency: 'USD', salesChannel: 'Amazon.com', taxed: false },
-  { id: '00000000-0000-4000-8000-0000000e0002', marketplaceId: 'A1PA6795UKMFR9', country: 'DE', countryName: 'Germany', timezone: 'Europe/Berlin', currency: 'EUR', salesChannel: 'Amazon.de', taxed: true },
+  {
+    id: '00000000-0000-4000-8000-0000000e0001',
+    marketplaceId: 'ATVPDKIKX0DER',
+    country: 'US',
+    countryName: 'United States',
+    timezone: 'America/Los_Angeles',
+    currency: 'USD',
+    salesChannel: 'Amazon.com',
+    taxed: false,
+  },
+  {
+    id: '00000000-0000-4000-8000-0000000e0002',
+    marketplaceId: 'A1PA6795UKMFR9',
+    country: 'DE',
+    countryName: 'Germany',
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+    salesChannel: 'Amazon.de',
+    taxed: true,
+  },
 ];
 const exportFormats = ['CSV', 'PARQUET'] as const satisfies readonly OutputType[];
 
@@ -67,7 +85,13 @@ export async function benchExports(workDir: string, log: (message: string) => vo
   const worker = new ExportWorker(wh, home, { log: (message, error) => log(`${message}: ${String(error)}`) });
   try {
     const organizationId = await createOrganization(wh, { name: 'Bench exports', tokens: 1_000_000 });
-    for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
+    for (const c of connections)
+      await addConnection(wh, {
+        organizationId,
+        id: c.id,
+        name: `Bench ${c.currency}`,
+        marketplaceId: c.marketplaceId,
+      });
 
     let start = performance.now();
     await generate(wh);
@@ -77,7 +101,8 @@ export async function benchExports(workDir: string, log: (message: string) => vo
     const published = await publish(wh);
     const publishMs = performance.now() - start;
     const publishedRows = published.tables.find((t) => t.name === table)?.rows;
-    if (publishedRows !== exportRows) throw new Error(`published ${publishedRows} rows of ${table}, expected ${exportRows}`);
+    if (publishedRows !== exportRows)
+      throw new Error(`published ${publishedRows} rows of ${table}, expected ${exportRows}`);
     log(`  published ${(statSync(home.published).size / 1e6).toFixed(0)} MB snapshot in ${publishMs.toFixed(0)} ms`);
     await worker.start();
 
@@ -97,15 +122,28 @@ export async function benchExports(workDir: string, log: (message: string) => vo
         () => timeExportPath(wh, home, worker, organizationId, request),
         (attempt) => timeBareCopy(engine, format, join(workDir, `bare-${attempt}.${format.toLowerCase()}`)),
         (attempt, e, b) => {
-          log(`  ${format} #${attempt}: export path ${e.ms.toFixed(0)} ms (cpu ${e.cpuMs.toFixed(0)} ms), bare COPY ${b.ms.toFixed(0)} ms (cpu ${b.cpuMs.toFixed(0)} ms): ` +
-            `${(e.ms / b.ms).toFixed(2)}x wall, ${(e.cpuMs / b.cpuMs).toFixed(2)}x cpu; ${(e.bytes / 1e6).toFixed(0)} MB / ${(b.bytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`);
-          for (const m of [e, b]) if (m.rows !== exportRows) throw new Error(`${format}: wrote ${m.rows} rows, expected ${exportRows}`);
+          log(
+            `  ${format} #${attempt}: export path ${e.ms.toFixed(0)} ms (cpu ${e.cpuMs.toFixed(0)} ms), bare COPY ${b.ms.toFixed(0)} ms (cpu ${b.cpuMs.toFixed(0)} ms): ` +
+              `${(e.ms / b.ms).toFixed(2)}x wall, ${(e.cpuMs / b.cpuMs).toFixed(2)}x cpu; ${(e.bytes / 1e6).toFixed(0)} MB / ${(b.bytes / 1e6).toFixed(0)} MB; load ${loadAverage()}`,
+          );
+          for (const m of [e, b])
+            if (m.rows !== exportRows) throw new Error(`${format}: wrote ${m.rows} rows, expected ${exportRows}`);
         },
       );
       engine.closeSync();
       const exportMs = Math.min(...exported.map((m) => m.ms));
       const bareMs = Math.min(...bare.map((m) => m.ms));
-      formats.push({ format, rows: exportRows, bytes: exported[0]!.bytes, exportMs, bareMs, ratio: medianRatio(exported.map((m) => m.ms), bare.map((m) => m.ms)) });
+      formats.push({
+        format,
+        rows: exportRows,
+        bytes: exported[0]!.bytes,
+        exportMs,
+        bareMs,
+        ratio: medianRatio(
+          exported.map((m) => m.ms),
+          bare.map((m) => m.ms),
+        ),
+      });
     }
     return { rows: exportRows, attempts: ATTEMPTS, generateMs, publishMs, formats };
   } finally {
@@ -123,7 +161,13 @@ interface Measured {
 }
 
 /** The job path: createExport (checks, tokens, PENDING row), then the worker until the row is COMPLETED. */
-async function timeExportPath(wh: Warehouse, home: Home, worker: ExportWorker, organizationId: string, request: ExportRequest): Promise<Measured> {
+async function timeExportPath(
+  wh: Warehouse,
+  home: Home,
+  worker: ExportWorker,
+  organizationId: string,
+  request: ExportRequest,
+): Promise<Measured> {
   const cpu = process.cpuUsage();
   const start = performance.now();
   const created = await createExport(wh, organizationId, request, { kind: 'API' }, new Date());
@@ -131,7 +175,11 @@ async function timeExportPath(wh: Warehouse, home: Home, worker: ExportWorker, o
   await worker.idle();
   const ms = performance.now() - start;
   const cpuMs = cpuTime(cpu);
-  const row = await wh.db.selectFrom('control.exports').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+  const row = await wh.db
+    .selectFrom('control.exports')
+    .selectAll()
+    .where('id', '=', created.id)
+    .executeTakeFirstOrThrow();
   if (row.status !== 'COMPLETED') throw new Error(`export ${row.id} ended ${row.status}: ${row.error}`);
   await deleteExport(wh, home, organizationId, row.id); // removes the file too
   return { ms, cpuMs, rows: Number(row.row_count), bytes: Number(row.file_size_bytes) };
@@ -143,7 +191,9 @@ async function timeBareCopy(instance: DuckDBInstance, format: OutputType, file: 
   try {
     const cpu = process.cpuUsage();
     const start = performance.now();
-    const result = await sql.run(`copy (select * from ${table}) to '${file.replace(/'/g, "''")}' (${copyOptions[format]})`);
+    const result = await sql.run(
+      `copy (select * from ${table}) to '${file.replace(/'/g, "''")}' (${copyOptions[format]})`,
+    );
     const ms = performance.now() - start;
     const cpuMs = cpuTime(cpu);
     return { ms, cpuMs, rows: Number(result.rowsChanged), bytes: statSync(file).size };

@@ -19,8 +19,27 @@ export interface FakeProcess {
   close(): Promise<void>;
 }
 
-export async function startFakeProcess(options: { speed: number; start: string; openedOn: string }): Promise<FakeProcess> {
-  const child = spawn('node', ['bin/mktdata.js', 'fake-marketplace', '--port', '0', '--speed', String(options.speed), '--start', options.start, '--opened-on', options.openedOn], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startFakeProcess(options: {
+  speed: number;
+  start: string;
+  openedOn: string;
+}): Promise<FakeProcess> {
+  const child = spawn(
+    'node',
+    [
+      'bin/mktdata.js',
+      'fake-marketplace',
+      '--port',
+      '0',
+      '--speed',
+      String(options.speed),
+      '--start',
+      options.start,
+      '--opened-on',
+      options.openedOn,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   // The lowest scheduling priority: on a machine of two cores, the marketplace's document generation gives way to the
   // measured process, as a remote marketplace's would not compete with it at all.
   setPriority(child.pid!, 19);
@@ -28,7 +47,10 @@ export async function startFakeProcess(options: { speed: number; start: string; 
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   await new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => /A3ACMEDE0SELLER[\s\S]*ads /.test(out) && (clearInterval(timer), resolve()), 20);
-    child.once('exit', (code) => (clearInterval(timer), reject(new Error(`fake-marketplace exited with ${code}: ${out}`))));
+    child.once(
+      'exit',
+      (code) => (clearInterval(timer), reject(new Error(`fake-marketplace exited with ${code}: ${out}`))),
+    );
   });
   const env = Object.fromEntries([...out.matchAll(/^export (\w+)='([^']*)'$/gm)].map((m) => [m[1]!, m[2]!]));
   const tokens = new Map<string, { sp: string; ads?: { token: string; profile: string } }>();
@@ -39,7 +61,11 @@ export async function startFakeProcess(options: { speed: number; start: string; 
   return {
     url,
     env,
-    clock: scaledClock(Number(env.MKTDATA_CLOCK_SPEED), Date.parse(env.MKTDATA_CLOCK_START!), Number(env.MKTDATA_CLOCK_REAL_START)),
+    clock: scaledClock(
+      Number(env.MKTDATA_CLOCK_SPEED),
+      Date.parse(env.MKTDATA_CLOCK_START!),
+      Number(env.MKTDATA_CLOCK_REAL_START),
+    ),
     tokens,
     log: async (from = 0) => (await (await fetch(`${url}/_fake/log?from=${from}`)).json()) as RequestLogEntry[],
     close: async () => {

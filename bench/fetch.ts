@@ -38,13 +38,21 @@ export const SPEED = 100;
  * made (429s took no token) less the tokens its bucket held when the phase began (replayed from the earlier requests,
  * full at first use), at the documented rate; the busiest operation bounds the phase.
  */
-export function minimumMs(log: RequestLogEntry[], first: number, startedAt: number): { ms: number; operation: string; requests: number } {
-  const counted = (e: RequestLogEntry) => e.api === 'sp' && e.status !== 429 && documentedPlans[e.operation] !== undefined;
+export function minimumMs(
+  log: RequestLogEntry[],
+  first: number,
+  startedAt: number,
+): { ms: number; operation: string; requests: number } {
+  const counted = (e: RequestLogEntry) =>
+    e.api === 'sp' && e.status !== 429 && documentedPlans[e.operation] !== undefined;
   const levels = new Map<string, { tokens: number; at: number }>();
   for (const e of log.slice(0, first).filter(counted)) {
     const plan = documentedPlans[e.operation]!;
     const level = levels.get(e.operation) ?? { tokens: plan.burst, at: e.at };
-    levels.set(e.operation, { tokens: Math.max(0, Math.min(plan.burst, level.tokens + ((e.at - level.at) / 1000) * plan.rate) - 1), at: e.at });
+    levels.set(e.operation, {
+      tokens: Math.max(0, Math.min(plan.burst, level.tokens + ((e.at - level.at) / 1000) * plan.rate) - 1),
+      at: e.at,
+    });
   }
   const counts = new Map<string, number>();
   for (const e of log.slice(first).filter(counted)) counts.set(e.operation, (counts.get(e.operation) ?? 0) + 1);
@@ -52,7 +60,9 @@ export function minimumMs(log: RequestLogEntry[], first: number, startedAt: numb
   for (const [operation, requests] of counts) {
     const plan = documentedPlans[operation]!;
     const level = levels.get(operation);
-    const tokens = level ? Math.min(plan.burst, level.tokens + ((startedAt - level.at) / 1000) * plan.rate) : plan.burst;
+    const tokens = level
+      ? Math.min(plan.burst, level.tokens + ((startedAt - level.at) / 1000) * plan.rate)
+      : plan.burst;
     const ms = (Math.max(0, requests - tokens) / plan.rate) * 1000;
     if (ms > busiest.ms) busiest = { ms, operation, requests };
   }
@@ -82,13 +92,21 @@ export async function benchFetch(log: (message: string) => void) {
     const us = demoConnections[0]!;
     const granted = fake.tokens.get(us.sellerId)!;
     await setCredentials(a.wh, us.id, { api: 'sp-api', refreshToken: granted.sp, sellingPartnerId: us.sellerId });
-    if (granted.ads) await setCredentials(a.wh, us.id, { api: 'ads', refreshToken: granted.ads.token, profileId: granted.ads.profile });
+    if (granted.ads)
+      await setCredentials(a.wh, us.id, {
+        api: 'ads',
+        refreshToken: granted.ads.token,
+        profileId: granted.ads.profile,
+      });
     const connectors = new Connectors(loadConnectorConfig(a.home, fake.env), fake.clock);
     const onLanded = (_results: unknown, ms: number) => {
       landingMs += ms;
       landings.push(performance.now() - ms);
     };
-    const live = { clock: fake.clock, fetcher: connectorFetcher(connectors, { onDownloaded: () => downloads.push(performance.now()), onLanded }) };
+    const live = {
+      clock: fake.clock,
+      fetcher: connectorFetcher(connectors, { onDownloaded: () => downloads.push(performance.now()), onLanded }),
+    };
     const pipeline = loadPipelines().find((p) => p.name === 'profit')!;
     const now = new Date(live.clock.now());
     const phases: Phase[] = [];
@@ -113,8 +131,16 @@ export async function benchFetch(log: (message: string) => void) {
           const entries = all.slice(before.length);
           requests = all.length;
           const landed = landingMs - landing0;
-          phases.push({ clockMs: live.clock.now() - clock0 - landed * (SPEED - 1), landingMs: landed, realMs: performance.now() - real0, minimum: minimumMs(all, before.length, clock0), requests: entries.length });
-          log(`fetch: phase ${phases.length}: ${entries.length} requests in ${(phases.at(-1)!.clockMs / 3_600_000).toFixed(2)} h on the clock`);
+          phases.push({
+            clockMs: live.clock.now() - clock0 - landed * (SPEED - 1),
+            landingMs: landed,
+            realMs: performance.now() - real0,
+            minimum: minimumMs(all, before.length, clock0),
+            requests: entries.length,
+          });
+          log(
+            `fetch: phase ${phases.length}: ${entries.length} requests in ${(phases.at(-1)!.clockMs / 3_600_000).toFixed(2)} h on the clock`,
+          );
         }
       },
     };
@@ -150,7 +176,20 @@ export async function benchFetch(log: (message: string) => void) {
     const waitedMs = history.startedAt > 0 && firstLanding - history.builtAt < 50 ? history.builtAt - lastDownload : 0;
     // The live run's landing and build: its time outside the fetch phases, plus the landing inside them and the wait.
     const landAndBuildMs = runRealMs - fetchRealMs + landingMs + waitedMs;
-    return { phases, fetchClockMs, minimum, runRealMs, landingMs, landAndBuildMs, besideMs, waitedMs, handLandingMs, handMs, documents, requests };
+    return {
+      phases,
+      fetchClockMs,
+      minimum,
+      runRealMs,
+      landingMs,
+      landAndBuildMs,
+      besideMs,
+      waitedMs,
+      handLandingMs,
+      handMs,
+      documents,
+      requests,
+    };
   } finally {
     await a.wh.close();
     await b.wh.close();

@@ -57,9 +57,16 @@ export async function benchIngestOrders(workDir: string, options: BenchOptions =
     ATTEMPTS,
     (attempt) => timeBareReadCsv(join(workDir, `bare-${attempt}.duckdb`), file),
     (attempt) => timeMktdataLand(join(workDir, `home-${attempt}`), file),
-    (attempt, b, m) => log(`  #${attempt}: bare read_csv ${formatMs(b)} ms, mktdata land ${formatMs(m)} ms: ${(m / b).toFixed(2)}x`),
+    (attempt, b, m) =>
+      log(`  #${attempt}: bare read_csv ${formatMs(b)} ms, mktdata land ${formatMs(m)} ms: ${(m / b).toFixed(2)}x`),
   );
-  return { lines: LINES, attempts: ATTEMPTS, bareMs: Math.min(...bare), mktdataMs: Math.min(...mktdata), ratio: medianRatio(mktdata, bare) };
+  return {
+    lines: LINES,
+    attempts: ATTEMPTS,
+    bareMs: Math.min(...bare),
+    mktdataMs: Math.min(...mktdata),
+    ratio: medianRatio(mktdata, bare),
+  };
 }
 
 /** (a) A fresh DuckDB file database: `create table t as select * from read_csv(…)`, then checkpoint. */
@@ -126,7 +133,9 @@ async function ordersFile(log: (message: string) => void): Promise<string> {
   const instance = await DuckDBInstance.create(':memory:', duckDbOptions);
   const sql = await instance.connect();
   try {
-    await sql.run(`copy (${generatorQuery(LINES)}) to '${partial.replace(/'/g, "''")}' (format csv, delimiter '\t', header false, quote '', escape '')`);
+    await sql.run(
+      `copy (${generatorQuery(LINES)}) to '${partial.replace(/'/g, "''")}' (format csv, delimiter '\t', header false, quote '', escape '')`,
+    );
   } finally {
     sql.closeSync();
     instance.closeSync();
@@ -203,9 +212,18 @@ export function generatorQuery(lines: number): string {
     `'Amazon.com'`,
     `''`,
     pick(['Standard', 'Standard', 'Expedited', 'SecondDay', 'NextDay'], 'ro'),
-    pick(products.map((x) => x[2]!), 'p'),
-    pick(products.map((x) => x[0]!), 'p'),
-    pick(products.map((x) => x[1]!), 'p'),
+    pick(
+      products.map((x) => x[2]!),
+      'p',
+    ),
+    pick(
+      products.map((x) => x[0]!),
+      'p',
+    ),
+    pick(
+      products.map((x) => x[1]!),
+      'p',
+    ),
     `case when status = 'Pending' then 'Unshipped' else status end`,
     `qty::varchar`,
     `'USD'`,
@@ -217,9 +235,18 @@ export function generatorQuery(lines: number): string {
     amount('0.00'),
     amount('promo'),
     amount('case when shipping > 0 and ri % 7 = 0 then -shipping else 0 end'),
-    pick(cities.map((x) => x[0]!), 'ro'),
-    pick(cities.map((x) => x[1]!), 'ro'),
-    pick(cities.map((x) => x[2]!), 'ro'),
+    pick(
+      cities.map((x) => x[0]!),
+      'ro',
+    ),
+    pick(
+      cities.map((x) => x[1]!),
+      'ro',
+    ),
+    pick(
+      cities.map((x) => x[2]!),
+      'ro',
+    ),
     `'US'`,
     `case when promo < 0 then 'US Core Free Shipping Promotion ' || (ri % 100000)::varchar else '' end`,
     `''`,
@@ -227,7 +254,8 @@ export function generatorQuery(lines: number): string {
     `case when business then 'PO-' || (ro % 1000000)::varchar else '' end`,
     `case when business then 'BusinessPrice' else '' end`,
   ];
-  if (columns.length !== header.length) throw new Error(`generator has ${columns.length} columns, header ${header.length}`);
+  if (columns.length !== header.length)
+    throw new Error(`generator has ${columns.length} columns, header ${header.length}`);
   // The header is row k = 0; every value is text so the header and the lines share one column type.
   const named = (values: string[]) => values.map((v, i) => `${v} as c${i}`).join(', ');
   const quoted = (h: string) => `'${h.replace(/'/g, "''")}'`;

@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
  * 1.4× its later ones with a third more CPU, in four runs out of four). Before each run, untimed, the disks are synced:
  * the setup's and the previous attempt's writes (hundreds of MB) are not flushed inside the next attempt's time.
  */
-export async function takeTurns<T>(attempts: number, a: (attempt: number) => Promise<T>, b: (attempt: number) => Promise<T>, each: (attempt: number, a: T, b: T) => void): Promise<[T[], T[]]> {
+export async function takeTurns<T>(
+  attempts: number,
+  a: (attempt: number) => Promise<T>,
+  b: (attempt: number) => Promise<T>,
+  each: (attempt: number, a: T, b: T) => void,
+): Promise<[T[], T[]]> {
   for (const side of [a, b]) {
     settle();
     await side(0);

@@ -21,7 +21,11 @@ export const orderAmountColumns = `
 
 /** Data set size (issue 3): order lines, settlement rows, traffic rows, over two years and two connections. */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
-export const sizes = { orderLines: 5_000_000 * scale, settlementRows: 15_000_000 * scale, trafficRows: 1_000_000 * scale };
+export const sizes = {
+  orderLines: 5_000_000 * scale,
+  settlementRows: 15_000_000 * scale,
+  trafficRows: 1_000_000 * scale,
+};
 const profitModels = ['marts.mkt_profit_by_sku_and_date', 'marts.mkt_profit_by_date'];
 export const lastDay = '2026-10-31';
 /**
@@ -67,7 +71,8 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
     const generateMs = performance.now() - start;
     log(`  generated raw data in ${generateMs.toFixed(0)} ms`);
 
-    const onResult = (r: ModelResult) => log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.findings.map((f) => f.name).join('; ')}`);
+    const onResult = (r: ModelResult) =>
+      log(`    ${r.model.padEnd(48)} ${String(r.ms).padStart(7)} ms  ${r.findings.map((f) => f.name).join('; ')}`);
     start = performance.now();
     failOn(await runModels(wh, { fullRefresh: true, onResult }));
     const upstreamMs = performance.now() - start;
@@ -80,10 +85,20 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
     const windows: number[] = [];
     const direct: number[] = [];
     for (let attempt = 1; attempt <= 2; attempt++) {
-      runner.push(await timed(wh, async () => failOn(await runModels(wh, { select: profitModels, upstream: false, fullRefresh: true }))));
-      windows.push(await timed(wh, async () => failOn(await runModels(wh, { select: profitModels, upstream: false, from, to: lastDay }))));
+      runner.push(
+        await timed(wh, async () =>
+          failOn(await runModels(wh, { select: profitModels, upstream: false, fullRefresh: true })),
+        ),
+      );
+      windows.push(
+        await timed(wh, async () =>
+          failOn(await runModels(wh, { select: profitModels, upstream: false, from, to: lastDay })),
+        ),
+      );
       direct.push(await timed(wh, () => runDirect(wh)));
-      log(`  #${attempt}: profit tables through mktdata ${runner.at(-1)!.toFixed(0)} ms, 28-day window ${windows.at(-1)!.toFixed(0)} ms, same SQL directly ${direct.at(-1)!.toFixed(0)} ms`);
+      log(
+        `  #${attempt}: profit tables through mktdata ${runner.at(-1)!.toFixed(0)} ms, 28-day window ${windows.at(-1)!.toFixed(0)} ms, same SQL directly ${direct.at(-1)!.toFixed(0)} ms`,
+      );
     }
     // The same tables by the SQL of test/models/reference/ (each table its own rules 1-10): as fast, and the same rows.
     const reference: number[] = [];
@@ -91,12 +106,16 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
     const referenceMs = Math.min(...reference);
     await runModels(wh, { select: profitModels, upstream: false, fullRefresh: true });
     const differences = await differencesFromReference(wh);
-    log(`  reference SQL directly ${reference.map((ms) => ms.toFixed(0)).join(', ')} ms; rows differing from it: ${differences}`);
+    log(
+      `  reference SQL directly ${reference.map((ms) => ms.toFixed(0)).join(', ')} ms; rows differing from it: ${differences}`,
+    );
     const modelsMs = Math.min(...runner);
     const windowMs = Math.min(...windows);
     const directMs = Math.min(...direct);
 
-    const profitRows = Number((await wh.sql.runAndReadAll('select count(*) from marts.mkt_profit_by_sku_and_date')).getRows()[0]?.[0]);
+    const profitRows = Number(
+      (await wh.sql.runAndReadAll('select count(*) from marts.mkt_profit_by_sku_and_date')).getRows()[0]?.[0],
+    );
     return { generateMs, upstreamMs, modelsMs, directMs, windowMs, profitRows, referenceMs, differences };
   } finally {
     await wh.close();
@@ -117,7 +136,12 @@ async function timed(wh: Warehouse, work: () => Promise<unknown>): Promise<numbe
 
 /** The two profit models' SQL, as the models hold it or as test/models/reference/ holds it (before int_profit_lines). */
 const profitSql = (from: 'models' | 'reference') =>
-  loadModels().filter((m) => profitModels.includes(m.id)).map((m) => ({ name: m.name, sql: from === 'models' ? m.sql : readFileSync(join(referenceDir, `${m.name}.sql`), 'utf8') }));
+  loadModels()
+    .filter((m) => profitModels.includes(m.id))
+    .map((m) => ({
+      name: m.name,
+      sql: from === 'models' ? m.sql : readFileSync(join(referenceDir, `${m.name}.sql`), 'utf8'),
+    }));
 const referenceDir = resolve(fileURLToPath(import.meta.url), '../../test/models/reference');
 
 /** The two profit models' SQL run directly, into their tables' column types, for every connection at once, as the runner does. */
@@ -126,7 +150,10 @@ async function runDirect(wh: Warehouse, from: 'models' | 'reference' = 'models')
   for (const { name, sql } of profitSql(from)) {
     // Into the table's own column types, as the runner inserts its rows.
     await wh.sql.run(`create or replace table main.${from}_${name} as select * from marts.${name} limit 0`);
-    await wh.sql.run(`insert into main.${from}_${name} by name ${sql.replaceAll('$connection_ids', ids)}`, { from: '1900-01-01', to: '9999-12-31' });
+    await wh.sql.run(`insert into main.${from}_${name} by name ${sql.replaceAll('$connection_ids', ids)}`, {
+      from: '1900-01-01',
+      to: '9999-12-31',
+    });
   }
 }
 
@@ -134,8 +161,15 @@ async function runDirect(wh: Warehouse, from: 'models' | 'reference' = 'models')
 async function differencesFromReference(wh: Warehouse): Promise<number> {
   let rows = 0;
   for (const { name } of profitSql('reference')) {
-    for (const [a, b] of [[`marts.${name}`, `main.reference_${name}`], [`main.reference_${name}`, `marts.${name}`]]) {
-      rows += Number((await wh.sql.runAndReadAll(`select count(*) from (select * from ${a} except all select * from ${b})`)).getRows()[0]?.[0]);
+    for (const [a, b] of [
+      [`marts.${name}`, `main.reference_${name}`],
+      [`main.reference_${name}`, `marts.${name}`],
+    ]) {
+      rows += Number(
+        (
+          await wh.sql.runAndReadAll(`select count(*) from (select * from ${a} except all select * from ${b})`)
+        ).getRows()[0]?.[0],
+      );
     }
   }
   return rows;
@@ -145,7 +179,6 @@ function failOn(results: ModelResult[]) {
   const failed = results.filter((r) => r.status !== 'success');
   if (failed.length > 0) throw new Error(`build failed: ${failed.map((r) => `${r.model}: ${r.error}`).join('; ')}`);
 }
-
 
 /**
  * Raw tables filled directly with SQL, in the shapes the sources land (lineage columns included). Every row is of
@@ -157,17 +190,25 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
   // Two years by default; more years are more of the same days before them.
   const years = options.years ?? 2;
   const days = Math.round((730 * years) / 2);
-  const sized = { orderLines: (sizes.orderLines * years) / 2, settlementRows: (sizes.settlementRows * years) / 2, trafficRows: (sizes.trafficRows * years) / 2 };
+  const sized = {
+    orderLines: (sizes.orderLines * years) / 2,
+    settlementRows: (sizes.settlementRows * years) / 2,
+    trafficRows: (sizes.trafficRows * years) / 2,
+  };
   // A landed file is one connection's: (_file_id, _line_number) names one raw line, as staging models rely on.
-  const fileId = (expression: string, connection = '_connection_id') => (options.files ? expression : `'bench/' || ${connection}`);
+  const fileId = (expression: string, connection = '_connection_id') =>
+    options.files ? expression : `'bench/' || ${connection}`;
   const organizationId = await createOrganization(wh, { name: 'Bench', tokens: 0 });
-  for (const c of connections) await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
+  for (const c of connections)
+    await addConnection(wh, { organizationId, id: c.id, name: `Bench ${c.currency}`, marketplaceId: c.marketplaceId });
   await ensureRawTables(wh.sql);
   const linesPerConnection = sized.orderLines / connections.length;
-  if (linesPerConnection / 2 > 10_000_000) throw new Error(`${linesPerConnection / 2} orders per connection: the bench's order ids are unique up to 10M`);
+  if (linesPerConnection / 2 > 10_000_000)
+    throw new Error(`${linesPerConnection / 2} orders per connection: the bench's order ids are unique up to 10M`);
   const trafficAsins = Math.ceil(sized.trafficRows / connections.length / days);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) =>
+      `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     // 400 SKUs over 200 ASINs; 2 lines per order; 90% shipped, 5% unshipped, 5% canceled. Order ids look like the
     // marketplace's (3-7-7 digits) and, like them, follow no order: the middle part is the order's number times a
     // factor prime to 10^7, one id per order up to 10M orders. (A counter let DuckDB's min/max per row group skip part
@@ -219,7 +260,8 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
     select settlement_id, sum(amount) as total_amount, ${fileId(`'settlement/' || _connection_id || '/' || settlement_id`)} as _file_id, 0 as _line_number, ${landedAt} as _landed_at, _connection_id, any_value(_marketplace_id) as _marketplace_id
     from raw.get_v2_settlement_report_data_flat_file_v2 group by settlement_id, _connection_id`);
   for (const c of connections) {
-    const lineage = (file: string) => `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
+    const lineage = (file: string) =>
+      `${fileId(file, `'${c.id}'`)} as _file_id, i as _line_number, ${landedAt} as _landed_at, '${c.id}' as _connection_id, '${c.marketplaceId}' as _marketplace_id`;
     const monthly = (source: string) => lineage(`'${source}/${c.id}/' || strftime("date", '%Y-%m')`);
     await wh.sql.run(`
       insert into raw.get_sales_and_traffic_report by name

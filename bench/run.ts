@@ -66,17 +66,32 @@ const benchmarks: Benchmark[] = [
       const scale = `${sizes.orderLines / 1e6}M order lines, ${sizes.settlementRows / 1e6}M settlement rows, ${sizes.trafficRows / 1e6}M traffic rows`;
       return {
         steps: [
-          { step: 'generate raw data (SQL)', ms: r.generateMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
-          { step: 'every model, full build', ms: r.upstreamMs, rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows },
+          {
+            step: 'generate raw data (SQL)',
+            ms: r.generateMs,
+            rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows,
+          },
+          {
+            step: 'every model, full build',
+            ms: r.upstreamMs,
+            rows: sizes.orderLines + sizes.settlementRows + sizes.trafficRows,
+          },
           { step: 'profit tables through mktdata (full)', ms: r.modelsMs, rows: r.profitRows },
           { step: 'profit tables, same SQL run directly', ms: r.directMs, rows: r.profitRows },
           { step: 'profit tables, 28-day window rebuild', ms: r.windowMs, rows: r.profitRows },
-          { step: 'profit tables, reference SQL (rules 1-10 in each table) run directly', ms: r.referenceMs, rows: r.profitRows },
+          {
+            step: 'profit tables, reference SQL (rules 1-10 in each table) run directly',
+            ms: r.referenceMs,
+            rows: r.profitRows,
+          },
         ],
         summary: [
-          `profit tables on ${scale}: mktdata / direct SQL = ${ratio.toFixed(2)}x (target ≤ 1.30x)` + (ratio > 1.3 ? '  ← above target' : ''),
-          `profit tables 28-day window rebuild / full build = ${(windowShare * 100).toFixed(1)}% (target ≤ 10%)` + (windowShare > 0.1 ? '  ← above target' : ''),
-          `profit tables, one definition of rules 1-10 / reference SQL, run directly = ${(r.directMs / r.referenceMs).toFixed(2)}x (target ≤ 1.05x: not slower, within noise); rows differing from the reference: ${r.differences} (target 0)` + (r.directMs > r.referenceMs * 1.05 || r.differences > 0 ? '  ← above target' : ''),
+          `profit tables on ${scale}: mktdata / direct SQL = ${ratio.toFixed(2)}x (target ≤ 1.30x)` +
+            (ratio > 1.3 ? '  ← above target' : ''),
+          `profit tables 28-day window rebuild / full build = ${(windowShare * 100).toFixed(1)}% (target ≤ 10%)` +
+            (windowShare > 0.1 ? '  ← above target' : ''),
+          `profit tables, one definition of rules 1-10 / reference SQL, run directly = ${(r.directMs / r.referenceMs).toFixed(2)}x (target ≤ 1.05x: not slower, within noise); rows differing from the reference: ${r.differences} (target 0)` +
+            (r.directMs > r.referenceMs * 1.05 || r.differences > 0 ? '  ← above target' : ''),
         ],
       };
     },
@@ -91,14 +106,23 @@ const benchmarks: Benchmark[] = [
       const r = await benchExports(workDir, log);
       const target = 1.1; // issue 20 item 4
       const rows = `${r.rows / 1e6}M rows`;
-      const rate = (rows: number, ms: number) => `${Math.round((rows * 1000) / ms / 1000).toLocaleString('en-US')}k rows/s`;
+      const rate = (rows: number, ms: number) =>
+        `${Math.round((rows * 1000) / ms / 1000).toLocaleString('en-US')}k rows/s`;
       return {
         steps: [
           { step: `generate ${rows} of mkt_order_items_with_cogs (SQL)`, ms: r.generateMs, rows: r.rows },
           { step: `publish ${rows}`, ms: r.publishMs, rows: r.rows },
           ...r.formats.flatMap((f) => [
-            { step: `${f.format} export path ${rows}, createExport → COMPLETED (best of ${r.attempts})`, ms: f.exportMs, rows: f.rows },
-            { step: `${f.format} bare DuckDB COPY (select * from the table) ${rows} (best of ${r.attempts})`, ms: f.bareMs, rows: f.rows },
+            {
+              step: `${f.format} export path ${rows}, createExport → COMPLETED (best of ${r.attempts})`,
+              ms: f.exportMs,
+              rows: f.rows,
+            },
+            {
+              step: `${f.format} bare DuckDB COPY (select * from the table) ${rows} (best of ${r.attempts})`,
+              ms: f.bareMs,
+              rows: f.rows,
+            },
           ]),
         ],
         summary: r.formats.map(
@@ -120,17 +144,34 @@ const benchmarks: Benchmark[] = [
       const hours = (ms: number) => `${(ms / 3_600_000).toFixed(2)} h`;
       return {
         steps: [
-          { step: `live first load (profit, two years, one seller), real time at ${SPEED}x`, ms: r.runRealMs, rows: r.documents },
+          {
+            step: `live first load (profit, two years, one seller), real time at ${SPEED}x`,
+            ms: r.runRealMs,
+            rows: r.documents,
+          },
           { step: 'its landing of the fetched documents (real time)', ms: r.landingMs, rows: r.documents },
-          { step: 'its first stage built and published while the history downloaded (real time)', ms: r.besideMs, rows: r.documents },
-          { step: 'its landing and build (real time outside fetching + landing + fetch waiting on the build)', ms: r.landAndBuildMs, rows: r.documents },
+          {
+            step: 'its first stage built and published while the history downloaded (real time)',
+            ms: r.besideMs,
+            rows: r.documents,
+          },
+          {
+            step: 'its landing and build (real time outside fetching + landing + fetch waiting on the build)',
+            ms: r.landAndBuildMs,
+            rows: r.documents,
+          },
           { step: 'the same documents landed by hand: landing', ms: r.handLandingMs, rows: r.documents },
           { step: 'the same documents landed by hand: landing and run', ms: r.handMs, rows: r.documents },
         ],
         summary: [
-          ...r.phases.map((p, i) => `fetch phase ${i + 1}: ${p.requests} requests, ${hours(p.clockMs)} on the clock (its landing ${(p.landingMs / 1000).toFixed(1)} s at real speed); the rate limits allow ${hours(p.minimum.ms)} at least (${p.minimum.operation}: ${p.minimum.requests} requests)`),
-          `fetch: ${hours(r.fetchClockMs)} on the clock / ${hours(r.minimum)} minimum the documented rate limits allow = ${ratio.toFixed(3)}x (target ≤ 1.2x)` + (ratio > 1.2 ? '  ← above target' : ''),
-          `landing and build of ${r.documents} fetched documents ${(r.landAndBuildMs / 1000).toFixed(1)} s / by hand ${(r.handMs / 1000).toFixed(1)} s = ${landing.toFixed(2)}x (target ≤ 1.00x, same run)` + (landing > 1.05 ? '  ← slower' : ''),
+          ...r.phases.map(
+            (p, i) =>
+              `fetch phase ${i + 1}: ${p.requests} requests, ${hours(p.clockMs)} on the clock (its landing ${(p.landingMs / 1000).toFixed(1)} s at real speed); the rate limits allow ${hours(p.minimum.ms)} at least (${p.minimum.operation}: ${p.minimum.requests} requests)`,
+          ),
+          `fetch: ${hours(r.fetchClockMs)} on the clock / ${hours(r.minimum)} minimum the documented rate limits allow = ${ratio.toFixed(3)}x (target ≤ 1.2x)` +
+            (ratio > 1.2 ? '  ← above target' : ''),
+          `landing and build of ${r.documents} fetched documents ${(r.landAndBuildMs / 1000).toFixed(1)} s / by hand ${(r.handMs / 1000).toFixed(1)} s = ${landing.toFixed(2)}x (target ≤ 1.00x, same run)` +
+            (landing > 1.05 ? '  ← slower' : ''),
           `  of which the fetch waited ${(r.waitedMs / 1000).toFixed(1)} s on the first stage; that stage's build and publish, ${(r.besideMs / 1000).toFixed(1)} s, ran beside the history's fetch (all the work: ${((r.landAndBuildMs - r.waitedMs + r.besideMs) / r.handMs).toFixed(2)}x by hand)`,
         ],
       };
@@ -167,8 +208,16 @@ const benchmarks: Benchmark[] = [
       const perSecond = (ms: number) => Math.round((r.events * 1000) / ms).toLocaleString('en-US');
       return {
         steps: [
-          { step: `record ${r.events} events, ${r.batches} transactions of ${r.events / r.batches} (recordEvents)`, ms: r.recordMs, rows: r.events },
-          { step: `deliver ${r.events} events to a loopback receiver (concurrency ${r.concurrency})`, ms: r.deliverMs, rows: r.events },
+          {
+            step: `record ${r.events} events, ${r.batches} transactions of ${r.events / r.batches} (recordEvents)`,
+            ms: r.recordMs,
+            rows: r.events,
+          },
+          {
+            step: `deliver ${r.events} events to a loopback receiver (concurrency ${r.concurrency})`,
+            ms: r.deliverMs,
+            rows: r.events,
+          },
         ],
         summary: [
           `webhooks: ${r.events} events (${r.orders} orders, ~${(r.bodyBytes / 1024).toFixed(1)} KB each) recorded in ${seconds(r.recordMs)} = ${perSecond(r.recordMs)}/s`,
@@ -187,7 +236,11 @@ const benchmarks: Benchmark[] = [
       const one = r.rounds.find((x) => x.workers === 1);
       return {
         steps: [
-          { step: `scale: first load, ${r.connections} connections, 3 workers`, ms: r.firstLoadMs, rows: r.connections },
+          {
+            step: `scale: first load, ${r.connections} connections, 3 workers`,
+            ms: r.firstLoadMs,
+            rows: r.connections,
+          },
           ...r.rounds.flatMap((x) => [
             { step: `scale: ${x.workers} worker(s), run after the shards moved`, ms: x.settleMs, rows: r.connections },
             { step: `scale: ${x.workers} worker(s), daily run`, ms: x.dailyMs, rows: r.connections },
@@ -196,7 +249,11 @@ const benchmarks: Benchmark[] = [
         summary: [
           `scale: ${r.connections} connections on ${r.cores} cores (${availableParallelism()} available); daily run ` +
             r.rounds.map((x) => `${x.workers} worker(s) ${(x.dailyMs / 1000).toFixed(1)} s`).join(', '),
-          ...(one ? [`scale: per-connection cost of a daily run with 1 worker = ${(one.dailyMs / r.connections).toFixed(0)} ms`] : []),
+          ...(one
+            ? [
+                `scale: per-connection cost of a daily run with 1 worker = ${(one.dailyMs / r.connections).toFixed(0)} ms`,
+              ]
+            : []),
         ],
       };
     },
@@ -213,11 +270,17 @@ const benchmarks: Benchmark[] = [
       return {
         steps: r.rounds.flatMap((x) => [
           { step: `connections: ${r.lines} lines held by ${x.connections}, first run`, ms: x.firstMs, rows: r.lines },
-          { step: `connections: ${r.lines} lines held by ${x.connections}, next-day run`, ms: x.nextMs, rows: Math.round(r.lines / r.days) },
+          {
+            step: `connections: ${r.lines} lines held by ${x.connections}, next-day run`,
+            ms: x.nextMs,
+            rows: Math.round(r.lines / r.days),
+          },
         ]),
         summary: [
-          `connections: next-day run, 60 connections / 1 holding the same lines = ${ratio.toFixed(2)}x (target ≤ 1.50x)` + (ratio > 1.5 ? '  ← above target' : ''),
-          `connections: per-connection overhead of a next-day run = ${overhead.toFixed(0)} ms (target ≤ 20 ms)` + (overhead > 20 ? '  ← above target' : ''),
+          `connections: next-day run, 60 connections / 1 holding the same lines = ${ratio.toFixed(2)}x (target ≤ 1.50x)` +
+            (ratio > 1.5 ? '  ← above target' : ''),
+          `connections: per-connection overhead of a next-day run = ${overhead.toFixed(0)} ms (target ≤ 20 ms)` +
+            (overhead > 20 ? '  ← above target' : ''),
         ],
       };
     },
@@ -228,10 +291,17 @@ const benchmarks: Benchmark[] = [
     async run(workDir) {
       const r = await benchArrival(workDir, log);
       return {
-        steps: r.sets.map((s) => ({ step: `arrival ${s.name}: ${s.seeds} random orders of ${s.documents} documents`, ms: s.runsMs, rows: s.seeds })),
-        summary: r.sets.map((s) =>
-          `arrival ${s.name}: ${s.seeds - s.failed.length} of ${s.seeds} random orders gave the tables of one run (target: all)` +
-            (s.failed.length > 0 ? `  ← seeds ${s.failed.map((f) => `${f.seed}: ${f.tables.join(', ')}`).join('; ')}` : ''),
+        steps: r.sets.map((s) => ({
+          step: `arrival ${s.name}: ${s.seeds} random orders of ${s.documents} documents`,
+          ms: s.runsMs,
+          rows: s.seeds,
+        })),
+        summary: r.sets.map(
+          (s) =>
+            `arrival ${s.name}: ${s.seeds - s.failed.length} of ${s.seeds} random orders gave the tables of one run (target: all)` +
+            (s.failed.length > 0
+              ? `  ← seeds ${s.failed.map((f) => `${f.seed}: ${f.tables.join(', ')}`).join('; ')}`
+              : ''),
         ),
       };
     },
@@ -246,7 +316,10 @@ const benchmarks: Benchmark[] = [
           { step: 'console / just after a publish (figures not yet read)', ms: coldMs, rows: 1 },
           ...pages.map((p) => ({ step: `console ${p.path} as ${p.who}, median of 20`, ms: p.medianMs, rows: 1 })),
         ],
-        summary: [`console: slowest page answer of ${pages.length * 20} = ${slowest.toFixed(0)} ms (target < 200 ms)` + (slowest >= 200 ? '  ← above target' : '')],
+        summary: [
+          `console: slowest page answer of ${pages.length * 20} = ${slowest.toFixed(0)} ms (target < 200 ms)` +
+            (slowest >= 200 ? '  ← above target' : ''),
+        ],
       };
     },
   },
@@ -256,7 +329,8 @@ function printTable(steps: Step[]): void {
   const rows = steps.map((s) => [s.step, s.ms.toFixed(0), Math.round((s.rows * 1000) / s.ms).toLocaleString('en-US')]);
   const head = ['step', 'ms', 'rows/s'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(format(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(format(row));
@@ -273,12 +347,16 @@ async function main(): Promise<void> {
   const at = args.indexOf('--years');
   if (at >= 0) {
     const years = (args[at + 1] ?? '').split(',').map(Number);
-    if (years.length === 0 || years.some((y) => !Number.isInteger(y) || y < 1 || y > 10)) throw new Error('--years: whole numbers of years from 1 to 10, comma-separated (--years 2,4)');
+    if (years.length === 0 || years.some((y) => !Number.isInteger(y) || y < 1 || y > 10))
+      throw new Error('--years: whole numbers of years from 1 to 10, comma-separated (--years 2,4)');
     options.years = years;
     args.splice(at, 2);
   }
   const only = args;
-  const selected = only.length > 0 ? benchmarks.filter((b) => only.some((o) => b.name.includes(o))) : benchmarks.filter((b) => !b.optIn);
+  const selected =
+    only.length > 0
+      ? benchmarks.filter((b) => only.some((o) => b.name.includes(o)))
+      : benchmarks.filter((b) => !b.optIn);
   mkdirSync(benchDataDir, { recursive: true });
   const steps: Step[] = [];
   const summary: string[] = [];

@@ -34,21 +34,39 @@ export interface ScaleBenchResult {
 
 /** The demo US orders file's header and its lines `from`..`from + count` (a small document of real format). */
 function ordersSlice(from: number, count: number): string {
-  const [header, ...lines] = readFileSync(join(demoFixtures, 'us', ORDERS, 'orders-2026-08-01_2026-09-15.tsv'), 'utf8').trimEnd().split('\n');
+  const [header, ...lines] = readFileSync(join(demoFixtures, 'us', ORDERS, 'orders-2026-08-01_2026-09-15.tsv'), 'utf8')
+    .trimEnd()
+    .split('\n');
   return [header, ...lines.slice(from, from + count)].join('\n') + '\n';
 }
 
-export async function benchScale(workDir: string, log: (message: string) => void, options: { connections?: number; workers?: number[] } = {}): Promise<ScaleBenchResult> {
+export async function benchScale(
+  workDir: string,
+  log: (message: string) => void,
+  options: { connections?: number; workers?: number[] } = {},
+): Promise<ScaleBenchResult> {
   const count = options.connections ?? 600;
   const server = await startPostgres();
   const shared = join(workDir, 'shared');
-  const env = { MKTDATA_DATABASE_URL: server.url, MKTDATA_SHARED_DIR: shared, MKTDATA_SHARDS: String(SHARDS), MKTDATA_QUIET: '1' };
+  const env = {
+    MKTDATA_DATABASE_URL: server.url,
+    MKTDATA_SHARED_DIR: shared,
+    MKTDATA_SHARDS: String(SHARDS),
+    MKTDATA_QUIET: '1',
+  };
   const store = await openPostgresControl(server.url);
   const workers: Child[] = [];
   try {
     const organizationId = await createOrganization(store, { name: 'Agency', tokens: 0 });
     const connections = scaleConnections(count).map((c) => ({ ...c, marketplaceId: 'ATVPDKIKX0DER', key: 'us' }));
-    for (const c of connections) await addConnection(store, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+    for (const c of connections)
+      await addConnection(store, {
+        organizationId,
+        id: c.id,
+        name: c.name,
+        marketplaceId: c.marketplaceId,
+        sellerId: c.sellerId,
+      });
     const drop = (round: number) => {
       for (const c of connections) {
         const folder = join(shared, 'landing', c.id, ORDERS);
@@ -69,11 +87,33 @@ export async function benchScale(workDir: string, log: (message: string) => void
         w.child.kill('SIGTERM');
         await w.exited;
       }
-      for (let i = 1; i <= n; i++) workers.push(startMktdata(['worker', '--work-dir', join(workDir, `worker-${i}`), '--id', `worker-${i}`, '--lease-seconds', '5', '--poll-seconds', '1', '--no-pipelines'], env));
+      for (let i = 1; i <= n; i++)
+        workers.push(
+          startMktdata(
+            [
+              'worker',
+              '--work-dir',
+              join(workDir, `worker-${i}`),
+              '--id',
+              `worker-${i}`,
+              '--lease-seconds',
+              '5',
+              '--poll-seconds',
+              '1',
+              '--no-pipelines',
+            ],
+            env,
+          ),
+        );
       for (const started = Date.now(); ; await delay(250)) {
-        const held = await store.db.selectFrom('control.shard_leases').select('owner').where('expires_at', '>', new Date().toISOString()).execute();
+        const held = await store.db
+          .selectFrom('control.shard_leases')
+          .select('owner')
+          .where('expires_at', '>', new Date().toISOString())
+          .execute();
         if (held.length === SHARDS && new Set(held.map((h) => h.owner)).size === n) break;
-        if (Date.now() - started > 120_000) throw new Error(`the ${n} workers did not share the shards:\n${workers.map((w) => w.output()).join('\n')}`);
+        if (Date.now() - started > 120_000)
+          throw new Error(`the ${n} workers did not share the shards:\n${workers.map((w) => w.output()).join('\n')}`);
       }
     };
 

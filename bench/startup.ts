@@ -30,12 +30,19 @@ export async function benchStartup(workDir: string, log: (message: string) => vo
   const env = { ...process.env, NO_COLOR: '1' };
   log('startup: timing…');
   const node = median('node', ['-e', '0']);
-  const duckdb = median('node', ['--input-type=module', '-e', `import { DuckDBInstance } from '@duckdb/node-api'; const db = await DuckDBInstance.create(${JSON.stringify(join(home, 'published', 'warehouse.duckdb'))}, { access_mode: 'READ_ONLY' }); await (await db.connect()).run('select 1');`]);
+  const duckdb = median('node', [
+    '--input-type=module',
+    '-e',
+    `import { DuckDBInstance } from '@duckdb/node-api'; const db = await DuckDBInstance.create(${JSON.stringify(join(home, 'published', 'warehouse.duckdb'))}, { access_mode: 'READ_ONLY' }); await (await db.connect()).run('select 1');`,
+  ]);
   const help = median('node', ['bin/mktdata.js', '--help'], env);
   const query = median('node', ['bin/mktdata.js', 'query', 'select 1', '--home', home], env);
   // `plan` opens the warehouse and loads the model graph: from the cache, and without one (a cache folder that
   // cannot exist, so every run parses the .yml files as the first run after a change does).
   const plan = median('node', ['bin/mktdata.js', 'plan', '--home', home], env);
-  const planUncached = median('node', ['bin/mktdata.js', 'plan', '--home', home], { ...env, MKTDATA_CACHE_DIR: '/dev/null/no-cache' });
+  const planUncached = median('node', ['bin/mktdata.js', 'plan', '--home', home], {
+    ...env,
+    MKTDATA_CACHE_DIR: '/dev/null/no-cache',
+  });
   return { node, duckdb, help, query, plan, planUncached };
 }

@@ -30,7 +30,12 @@ const INTERVAL_MS = 200;
 /** How long the deliveries may take before the bench gives up. */
 const DELIVERY_TIMEOUT_MS = 10 * 60_000;
 
-const CONNECTION = { id: '00000000-0000-4000-8000-0000000b0001', name: 'Bench US', marketplace_id: 'ATVPDKIKX0DER', seller_id: 'SELLERBENCH' };
+const CONNECTION = {
+  id: '00000000-0000-4000-8000-0000000b0001',
+  name: 'Bench US',
+  marketplace_id: 'ATVPDKIKX0DER',
+  seller_id: 'SELLERBENCH',
+};
 
 export interface WebhooksBenchResult {
   events: number;
@@ -49,18 +54,54 @@ export interface WebhooksBenchResult {
 }
 
 const statuses = ['Pending', 'Unshipped', 'Unshipped', 'Shipped', 'Shipped'] as const;
-const orderId = (k: number) => `113-${String(4_000_000 + k).padStart(7, '0')}-${String((k * 7_919) % 10_000_000).padStart(7, '0')}`;
+const orderId = (k: number) =>
+  `113-${String(4_000_000 + k).padStart(7, '0')}-${String((k * 7_919) % 10_000_000).padStart(7, '0')}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** The All Orders file line of one order line, as `details.raw` carries it (the raw table's columns). */
-function rawLine(id: string, purchased: string, updated: string, status: string, sku: string, asin: string, quantity: number, price: number) {
+function rawLine(
+  id: string,
+  purchased: string,
+  updated: string,
+  status: string,
+  sku: string,
+  asin: string,
+  quantity: number,
+  price: number,
+) {
   return {
-    amazon_order_id: id, merchant_order_id: null, purchase_date: purchased, last_updated_date: updated, order_status: status,
-    fulfillment_channel: 'Amazon', sales_channel: 'Amazon.com', order_channel: null, ship_service_level: 'Expedited',
-    product_name: `Bench product ${sku} – stainless steel, 2 pack`, sku, asin, item_status: status === 'Shipped' ? 'Shipped' : 'Unshipped',
-    quantity, currency: 'USD', item_price: price, item_tax: 0, shipping_price: 4.99, shipping_tax: 0, gift_wrap_price: null, gift_wrap_tax: null,
-    item_promotion_discount: null, ship_promotion_discount: null, ship_city: 'SEATTLE', ship_state: 'WA', ship_postal_code: '98109-1234',
-    ship_country: 'US', promotion_ids: null, cpf: null, is_business_order: 'false', purchase_order_number: null, price_designation: null,
+    amazon_order_id: id,
+    merchant_order_id: null,
+    purchase_date: purchased,
+    last_updated_date: updated,
+    order_status: status,
+    fulfillment_channel: 'Amazon',
+    sales_channel: 'Amazon.com',
+    order_channel: null,
+    ship_service_level: 'Expedited',
+    product_name: `Bench product ${sku} – stainless steel, 2 pack`,
+    sku,
+    asin,
+    item_status: status === 'Shipped' ? 'Shipped' : 'Unshipped',
+    quantity,
+    currency: 'USD',
+    item_price: price,
+    item_tax: 0,
+    shipping_price: 4.99,
+    shipping_tax: 0,
+    gift_wrap_price: null,
+    gift_wrap_tax: null,
+    item_promotion_discount: null,
+    ship_promotion_discount: null,
+    ship_city: 'SEATTLE',
+    ship_state: 'WA',
+    ship_postal_code: '98109-1234',
+    ship_country: 'US',
+    promotion_ids: null,
+    cpf: null,
+    is_business_order: 'false',
+    purchase_order_number: null,
+    price_designation: null,
   };
 }
 
@@ -85,8 +126,19 @@ function batchEvents(connection: ConnectionContext, b: number, base: number): Ne
       organizationId: connection.organization_id,
       connectionId: connection.id,
       messageType: 'MKT_ORDER_UPDATE',
-      summary: { ...context, mktOrderId: id, orderPurchasedAtUtc: purchased, mktOrderStatus: status, fulfillmentChannel: 'AFN', orderItems: items },
-      details: { raw: items.map((item) => rawLine(id, purchased, updated, status, item.sku, item.childAsin, item.quantity, item.itemPriceValue)) },
+      summary: {
+        ...context,
+        mktOrderId: id,
+        orderPurchasedAtUtc: purchased,
+        mktOrderStatus: status,
+        fulfillmentChannel: 'AFN',
+        orderItems: items,
+      },
+      details: {
+        raw: items.map((item) =>
+          rawLine(id, purchased, updated, status, item.sku, item.childAsin, item.quantity, item.itemPriceValue),
+        ),
+      },
       occurredAt: updated,
       orderingKey: id,
     });
@@ -95,7 +147,8 @@ function batchEvents(connection: ConnectionContext, b: number, base: number): Ne
 }
 
 /** The value at quantile q (0..1) of sorted numbers (nearest rank). */
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 
 /** A receiver on loopback: answers 204 as soon as a request is read, and records when each `webhook-id` arrived. */
 async function receiver() {
@@ -118,11 +171,18 @@ async function receiver() {
     until(count: number, timeoutMs: number) {
       return new Promise<void>((resolve, reject) => {
         if (arrivals.length >= count) return resolve();
-        const timer = setTimeout(() => reject(new Error(`${arrivals.length} of ${count} webhooks arrived in ${timeoutMs / 1000} s`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${arrivals.length} of ${count} webhooks arrived in ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
         waiting = { count, done: () => (clearTimeout(timer), resolve()) };
       });
     },
-    close: () => new Promise<void>((done) => { server.closeAllConnections(); server.close(() => done()); }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 
@@ -130,20 +190,39 @@ export async function benchWebhooks(workDir: string, log: (message: string) => v
   const home = resolveHome(join(workDir, 'home'));
   const wh = await openWarehouse(home, 'bench', { create: true });
   const hook = await receiver();
-  const deliverer = new WebhookDeliverer(wh, { networks: allowedNetworks('127.0.0.1'), concurrency: CONCURRENCY, intervalMs: INTERVAL_MS, log });
+  const deliverer = new WebhookDeliverer(wh, {
+    networks: allowedNetworks('127.0.0.1'),
+    concurrency: CONCURRENCY,
+    intervalMs: INTERVAL_MS,
+    log,
+  });
   try {
     const organizationId = await createOrganization(wh, { name: 'Bench webhooks', tokens: 0 });
     const connection: ConnectionContext = { ...CONNECTION, organization_id: organizationId };
-    await addConnection(wh, { organizationId, id: connection.id, name: connection.name, marketplaceId: connection.marketplace_id, sellerId: CONNECTION.seller_id });
+    await addConnection(wh, {
+      organizationId,
+      id: connection.id,
+      name: connection.name,
+      marketplaceId: connection.marketplace_id,
+      sellerId: CONNECTION.seller_id,
+    });
     await createSubscription(wh, organizationId, { url: hook.url, messageTypes: ['MKT_ORDER_UPDATE'] });
 
     // Recording: one transaction per batch, as a landed file's events are recorded with its rows.
     const base = Date.parse('2026-11-20T08:00:00Z');
     const batches = Array.from({ length: BATCHES }, (_, b) => batchEvents(connection, b, base));
-    const bodyBytes = batches.flat().reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e.summary)) + Buffer.byteLength(JSON.stringify(e.details)), 0) / EVENTS;
+    const bodyBytes =
+      batches
+        .flat()
+        .reduce(
+          (sum, e) => sum + Buffer.byteLength(JSON.stringify(e.summary)) + Buffer.byteLength(JSON.stringify(e.details)),
+          0,
+        ) / EVENTS;
     /** Per batch: the `at` it was recorded with (its events' emitted_at) and when its transaction committed. */
     const committed: { at: number; commit: number }[] = [];
-    log(`webhooks: recording ${EVENTS.toLocaleString('en-US')} events (${ORDERS.toLocaleString('en-US')} orders × ${VERSIONS}) in ${BATCHES} transactions of ${BATCH}…`);
+    log(
+      `webhooks: recording ${EVENTS.toLocaleString('en-US')} events (${ORDERS.toLocaleString('en-US')} orders × ${VERSIONS}) in ${BATCHES} transactions of ${BATCH}…`,
+    );
     const recordStart = performance.now();
     for (let b = 0; b < BATCHES; b++) {
       const at = new Date(Math.max(Date.now(), (committed.at(-1)?.at ?? 0) + 1));
@@ -159,10 +238,15 @@ export async function benchWebhooks(workDir: string, log: (message: string) => v
       committed.push({ at: at.getTime(), commit: performance.now() });
     }
     const recordMs = performance.now() - recordStart;
-    log(`  recorded in ${recordMs.toFixed(0)} ms (${Math.round((EVENTS * 1000) / recordMs).toLocaleString('en-US')} events/s)`);
+    log(
+      `  recorded in ${recordMs.toFixed(0)} ms (${Math.round((EVENTS * 1000) / recordMs).toLocaleString('en-US')} events/s)`,
+    );
 
     log(`webhooks: delivering (concurrency ${CONCURRENCY}, interval ${INTERVAL_MS} ms)…`);
-    const progress = setInterval(() => log(`  ${hook.arrivals.length.toLocaleString('en-US')} delivered`), 5_000).unref();
+    const progress = setInterval(
+      () => log(`  ${hook.arrivals.length.toLocaleString('en-US')} delivered`),
+      5_000,
+    ).unref();
     const deliverStart = performance.now();
     deliverer.start();
     try {
@@ -172,11 +256,15 @@ export async function benchWebhooks(workDir: string, log: (message: string) => v
     }
     const deliverMs = hook.arrivals.at(-1)!.at - deliverStart;
     await deliverer.stop();
-    log(`  delivered in ${deliverMs.toFixed(0)} ms (${Math.round((EVENTS * 1000) / deliverMs).toLocaleString('en-US')}/s)`);
+    log(
+      `  delivered in ${deliverMs.toFixed(0)} ms (${Math.round((EVENTS * 1000) / deliverMs).toLocaleString('en-US')}/s)`,
+    );
 
     // Checks: each event exactly once, per order in emission (seq) order, every delivery DELIVERED.
     const events = (
-      await wh.sql.runAndReadAll(`select id, ordering_key, seq::double as seq, epoch_ms(emitted_at)::double as emitted from control.webhook_events`)
+      await wh.sql.runAndReadAll(
+        `select id, ordering_key, seq::double as seq, epoch_ms(emitted_at)::double as emitted from control.webhook_events`,
+      )
     ).getRowObjects() as { id: string; ordering_key: string; seq: number; emitted: number }[];
     if (events.length !== EVENTS) throw new Error(`${events.length} events in the outbox, expected ${EVENTS}`);
     const byId = new Map(events.map((e) => [e.id, e]));
@@ -189,15 +277,24 @@ export async function benchWebhooks(workDir: string, log: (message: string) => v
       if (!e) throw new Error(`an unknown webhook-id arrived: ${a.id}`);
       if (seen.has(a.id)) throw new Error(`${a.id} arrived more than once`);
       seen.add(a.id);
-      if ((lastSeq.get(e.ordering_key) ?? -Infinity) > e.seq) throw new Error(`order ${e.ordering_key}: event ${e.seq} arrived after a later one (${lastSeq.get(e.ordering_key)})`);
+      if ((lastSeq.get(e.ordering_key) ?? -Infinity) > e.seq)
+        throw new Error(
+          `order ${e.ordering_key}: event ${e.seq} arrived after a later one (${lastSeq.get(e.ordering_key)})`,
+        );
       lastSeq.set(e.ordering_key, e.seq);
       const commit = commitOf.get(e.emitted);
-      if (commit === undefined) throw new Error(`${a.id}: no batch was recorded at ${new Date(e.emitted).toISOString()}`);
+      if (commit === undefined)
+        throw new Error(`${a.id}: no batch was recorded at ${new Date(e.emitted).toISOString()}`);
       latencies.push(a.at - commit);
     }
-    if (hook.arrivals.length !== EVENTS) throw new Error(`${hook.arrivals.length} webhooks arrived, expected ${EVENTS}`);
+    if (hook.arrivals.length !== EVENTS)
+      throw new Error(`${hook.arrivals.length} webhooks arrived, expected ${EVENTS}`);
     if (lastSeq.size !== ORDERS) throw new Error(`${lastSeq.size} ordering keys arrived, expected ${ORDERS}`);
-    const pending = (await wh.sql.runAndReadAll(`select count(*)::integer as n from control.webhook_deliveries where status <> 'DELIVERED'`)).getRowObjects()[0]!.n;
+    const pending = (
+      await wh.sql.runAndReadAll(
+        `select count(*)::integer as n from control.webhook_deliveries where status <> 'DELIVERED'`,
+      )
+    ).getRowObjects()[0]!.n;
     if (pending !== 0) throw new Error(`${String(pending)} deliveries are not DELIVERED`);
     latencies.sort((a, b) => a - b);
     return {

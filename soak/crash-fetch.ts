@@ -35,28 +35,53 @@ const SETTLED_BEFORE = '2026-11-17';
 const creates = (fake: FakeMarketplace) =>
   fake.log
     .filter((e) => e.operation === 'createReport' && (e.status === 202 || (e.api === 'ads' && e.status === 200)))
-    .map((e) => JSON.stringify([e.api, e.sellerId, e.detail.reportType ?? e.detail.reportTypeId, e.detail.dataStartTime ?? e.detail.startDate, e.detail.dataEndTime ?? e.detail.endDate]));
+    .map((e) =>
+      JSON.stringify([
+        e.api,
+        e.sellerId,
+        e.detail.reportType ?? e.detail.reportTypeId,
+        e.detail.dataStartTime ?? e.detail.startDate,
+        e.detail.dataEndTime ?? e.detail.endDate,
+      ]),
+    );
 
 /** A fresh fake at START and a home connected to it; `run()` starts `mktdata run --pipeline profit` on both. */
 async function setting() {
   const realStart = realNow();
-  const fake = await startFakeMarketplace({ sellers: demoSellers(OPENED_ON), clock: scaledClock(SPEED, Date.parse(START), realStart) });
+  const fake = await startFakeMarketplace({
+    sellers: demoSellers(OPENED_ON),
+    clock: scaledClock(SPEED, Date.parse(START), realStart),
+  });
   const { home, wh } = await demoHome('mktdata-soak-fetch-');
   await connectAll(wh, fake, demoSellers(OPENED_ON));
   await wh.close();
   const env = { ...process.env, ...fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart }) };
   const run = () => {
-    const child = spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
     const ended = once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
     return { child, ended };
   };
-  return { fake, home: home.root, run, dispose: async () => { await fake.close(); rmSync(dirname(home.root), { recursive: true, force: true }); } };
+  return {
+    fake,
+    home: home.root,
+    run,
+    dispose: async () => {
+      await fake.close();
+      rmSync(dirname(home.root), { recursive: true, force: true });
+    },
+  };
 }
 
-export async function crashFetch(workDir: string, options: { trials: number; log: (line: string) => void }): Promise<CrashFetchReport> {
+export async function crashFetch(
+  workDir: string,
+  options: { trials: number; log: (line: string) => void },
+): Promise<CrashFetchReport> {
   void workDir;
   const reference = await setting();
   const started = performance.now();
@@ -65,7 +90,9 @@ export async function crashFetch(workDir: string, options: { trials: number; log
   if (whole.code !== 0) throw new Error(`the uninterrupted first load failed:\n${whole.output}`);
   const expected = await fingerprints(reference.home, SETTLED_BEFORE);
   await reference.dispose();
-  options.log(`crash fetch: the uninterrupted first load takes ${(runMs / 1000).toFixed(1)} s; killing it ${options.trials} times at random points`);
+  options.log(
+    `crash fetch: the uninterrupted first load takes ${(runMs / 1000).toFixed(1)} s; killing it ${options.trials} times at random points`,
+  );
 
   const report: CrashFetchReport = { trials: options.trials, converged: 0, duplicates: 0, failures: [] };
   for (let trial = 1; trial <= options.trials; trial++) {
@@ -85,8 +112,13 @@ export async function crashFetch(workDir: string, options: { trials: number; log
       const differ = [...(expected ?? [])].filter(([table, f]) => final?.get(table) !== f).map(([table]) => table);
       const ok = rerun.code === 0 && twice.length === 0 && differ.length === 0;
       if (ok) report.converged++;
-      else report.failures.push(`trial ${trial} (killed at ${killAt.toFixed(0)} ms): rerun exited ${rerun.code}; ${twice.length} report(s) created twice ${twice.slice(0, 3).join(' ')}; tables differing: ${differ.join(', ') || 'none'}${rerun.code !== 0 ? `\n${rerun.output.trim().split('\n').slice(-3).join('\n')}` : ''}`);
-      options.log(`  trial ${trial}: killed at ${killAt.toFixed(0)} ms after ${before} report create(s) → rerun ${rerun.code === 0 ? 'exited 0' : `exited ${rerun.code}`}, ${twice.length} created twice, ${differ.length === 0 ? 'converged' : `${differ.length} table(s) DIFFER`}`);
+      else
+        report.failures.push(
+          `trial ${trial} (killed at ${killAt.toFixed(0)} ms): rerun exited ${rerun.code}; ${twice.length} report(s) created twice ${twice.slice(0, 3).join(' ')}; tables differing: ${differ.join(', ') || 'none'}${rerun.code !== 0 ? `\n${rerun.output.trim().split('\n').slice(-3).join('\n')}` : ''}`,
+        );
+      options.log(
+        `  trial ${trial}: killed at ${killAt.toFixed(0)} ms after ${before} report create(s) → rerun ${rerun.code === 0 ? 'exited 0' : `exited ${rerun.code}`}, ${twice.length} created twice, ${differ.length === 0 ? 'converged' : `${differ.length} table(s) DIFFER`}`,
+      );
     } finally {
       await t.dispose();
     }

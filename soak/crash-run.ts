@@ -6,7 +6,16 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { resolveHome } from '../src/home.ts';
-import { demo, demoConnections, dropDemoFiles, dropFile, fingerprints, makeDemoHome, mktdata, startMktdata } from './homes.ts';
+import {
+  demo,
+  demoConnections,
+  dropDemoFiles,
+  dropFile,
+  fingerprints,
+  makeDemoHome,
+  mktdata,
+  startMktdata,
+} from './homes.ts';
 
 export interface CrashRunReport {
   trials: number;
@@ -22,7 +31,9 @@ export interface CrashRunReport {
 
 /** The demo unit costs with every item cost one unit higher from 2026-09-01: a change every profit table sees. */
 function newerCosts(key: string): string {
-  const lines = readFileSync(join(demo, key, 'cogs.csv'), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(demo, key, 'cogs.csv'), 'utf8')
+    .trim()
+    .split('\n');
   const later = lines.slice(1).map((line) => {
     const f = line.split(',');
     f[3] = '2026-09-01';
@@ -32,7 +43,8 @@ function newerCosts(key: string): string {
   return [lines[0], ...later].join('\n') + '\n';
 }
 
-const same = (a: Map<string, string> | null, b: Map<string, string> | null) => JSON.stringify([...(a ?? [])]) === JSON.stringify([...(b ?? [])]);
+const same = (a: Map<string, string> | null, b: Map<string, string> | null) =>
+  JSON.stringify([...(a ?? [])]) === JSON.stringify([...(b ?? [])]);
 async function landedCount(home: string): Promise<number> {
   const instance = await DuckDBInstance.create(resolveHome(home).warehouse, { access_mode: 'READ_ONLY' });
   try {
@@ -44,9 +56,15 @@ async function landedCount(home: string): Promise<number> {
     instance.closeSync();
   }
 }
-const waiting = (home: string) => readdirSync(join(home, 'landing'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile() && !d.name.startsWith('.')).length;
+const waiting = (home: string) =>
+  readdirSync(join(home, 'landing'), { recursive: true, withFileTypes: true }).filter(
+    (d) => d.isFile() && !d.name.startsWith('.'),
+  ).length;
 
-export async function crashRun(workDir: string, options: { trials: number; log: (line: string) => void; command?: 'run' | 'build' }): Promise<CrashRunReport> {
+export async function crashRun(
+  workDir: string,
+  options: { trials: number; log: (line: string) => void; command?: 'run' | 'build' },
+): Promise<CrashRunReport> {
   const command = options.command ?? 'run';
   const base = join(workDir, 'base');
   await makeDemoHome(base);
@@ -73,7 +91,9 @@ export async function crashRun(workDir: string, options: { trials: number; log: 
   if (uninterrupted.code !== 0) throw new Error(`the uninterrupted ${command} failed: ${uninterrupted.stderr}`);
   const after = await fingerprints(reference);
   const landedAfter = await landedCount(reference);
-  options.log(`crash ${command}: the uninterrupted ${command} takes ${(runMs / 1000).toFixed(1)} s; killing it ${options.trials} times at random points`);
+  options.log(
+    `crash ${command}: the uninterrupted ${command} takes ${(runMs / 1000).toFixed(1)} s; killing it ${options.trials} times at random points`,
+  );
 
   const report: CrashRunReport = { trials: options.trials, consistent: 0, converged: 0, lost: 0, failures: [], runMs };
   for (let trial = 1; trial <= options.trials; trial++) {
@@ -91,20 +111,35 @@ export async function crashRun(workDir: string, options: { trials: number; log: 
     if (which) report.consistent++;
     else {
       cpSync(home, `${home}-killed`, { recursive: true });
-      const mixed = [...(after ?? [])].filter(([t, f]) => snapshot?.get(t) !== f && before?.get(t) !== f).map(([t]) => t);
-      report.failures.push(`trial ${trial} (killed at ${killAt.toFixed(0)} ms): the snapshot is neither the previous nor the new one: ${mixed.join(', ')}`);
+      const mixed = [...(after ?? [])]
+        .filter(([t, f]) => snapshot?.get(t) !== f && before?.get(t) !== f)
+        .map(([t]) => t);
+      report.failures.push(
+        `trial ${trial} (killed at ${killAt.toFixed(0)} ms): the snapshot is neither the previous nor the new one: ${mixed.join(', ')}`,
+      );
     }
     const rerun = await mktdata([command, '--home', home]);
     const final = await fingerprints(home);
     const converged = rerun.code === 0 && same(final, after);
-    if (!converged) options.log(`    differ: ${[...(after ?? [])].filter(([t, f]) => final?.get(t) !== f).map(([t, f]) => `${t} ${final?.get(t)} vs ${f}`).join('; ')}`);
+    if (!converged)
+      options.log(
+        `    differ: ${[...(after ?? [])]
+          .filter(([t, f]) => final?.get(t) !== f)
+          .map(([t, f]) => `${t} ${final?.get(t)} vs ${f}`)
+          .join('; ')}`,
+      );
     if (converged) report.converged++;
-    else report.failures.push(`trial ${trial} (killed at ${killAt.toFixed(0)} ms, ${ended.code === null ? 'killed' : `exited ${ended.code}`}): the rerun exited ${rerun.code} ${rerun.code === 0 ? 'with other tables' : rerun.stderr.trim().split('\n').slice(-2).join(' ')}`);
+    else
+      report.failures.push(
+        `trial ${trial} (killed at ${killAt.toFixed(0)} ms, ${ended.code === null ? 'killed' : `exited ${ended.code}`}): the rerun exited ${rerun.code} ${rerun.code === 0 ? 'with other tables' : rerun.stderr.trim().split('\n').slice(-2).join(' ')}`,
+      );
     if ((await landedCount(home)) + waiting(home) < landedAfter) {
       report.lost++;
       report.failures.push(`trial ${trial}: files lost`);
     }
-    options.log(`  trial ${trial}: killed at ${killAt.toFixed(0)} ms → snapshot ${which ?? 'MIXED'}, rerun ${converged ? 'converged' : 'DIFFERS'}`);
+    options.log(
+      `  trial ${trial}: killed at ${killAt.toFixed(0)} ms → snapshot ${which ?? 'MIXED'}, rerun ${converged ? 'converged' : 'DIFFERS'}`,
+    );
     if (which && converged) rmSync(home, { recursive: true, force: true });
     else options.log(`    kept ${home}`);
   }

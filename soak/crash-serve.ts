@@ -22,8 +22,19 @@ export interface CrashServeReport {
 const period = { from: '2026-01-01', to: '2026-12-31' };
 /** The exports each trial creates: every order line of both sellers, as CSV, Parquet and JSON, whole and filtered. */
 const requests = ['CSV', 'PARQUET', 'JSON'].flatMap((outputType) => [
-  { sellerOrVendorIds: demoConnections.map((c) => c.id), tableName: 'mkt_order_items_with_cogs', outputType, ...period },
-  { sellerOrVendorIds: [demoConnections[0]!.id], tableName: 'mkt_profit_by_sku_and_date', outputType, ...period, filters: { rules: [{ field: 'profit', operator: '>', value: 0 }] } },
+  {
+    sellerOrVendorIds: demoConnections.map((c) => c.id),
+    tableName: 'mkt_order_items_with_cogs',
+    outputType,
+    ...period,
+  },
+  {
+    sellerOrVendorIds: [demoConnections[0]!.id],
+    tableName: 'mkt_profit_by_sku_and_date',
+    outputType,
+    ...period,
+    filters: { rules: [{ field: 'profit', operator: '>', value: 0 }] },
+  },
 ]);
 
 interface Outcome {
@@ -34,9 +45,17 @@ interface Outcome {
 }
 
 async function api(base: string, key: string, path: string, init: RequestInit = {}) {
-  const res = await fetch(`${base}${path}`, { ...init, headers: { 'service-api-key': key, 'content-type': 'application/json' }, redirect: 'manual' });
+  const res = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { 'service-api-key': key, 'content-type': 'application/json' },
+    redirect: 'manual',
+  });
   const text = await res.text();
-  return { status: res.status, location: res.headers.get('location'), body: text.startsWith('{') ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    body: text.startsWith('{') ? JSON.parse(text) : text,
+  };
 }
 
 /** Waits until every export is finished; their row counts (by request index), the token balance and exports/. */
@@ -67,7 +86,10 @@ async function settle(home: string, key: string, ids: string[]): Promise<Outcome
   }
 }
 
-export async function crashServe(workDir: string, options: { trials: number; log: (line: string) => void }): Promise<CrashServeReport> {
+export async function crashServe(
+  workDir: string,
+  options: { trials: number; log: (line: string) => void },
+): Promise<CrashServeReport> {
   const base = join(workDir, 'base');
   const org = await makeDemoHome(base);
   for (const c of demoConnections) dropDemoFiles(base, c);
@@ -95,7 +117,8 @@ export async function crashServe(workDir: string, options: { trials: number; log
     } finally {
       if (killAfterMs === null) {
         // Uninterrupted: the same serve finishes them (settle restarts it, as after a kill).
-        for (const id of ids) while ((await api(server.base, key, `/exports/${id}`)).body.status !== 'COMPLETED') await sleep(100);
+        for (const id of ids)
+          while ((await api(server.base, key, `/exports/${id}`)).body.status !== 'COMPLETED') await sleep(100);
       }
       await server.stop();
     }
@@ -105,7 +128,9 @@ export async function crashServe(workDir: string, options: { trials: number; log
   const reference = join(workDir, 'reference');
   const uninterrupted = await trial(reference, null);
   const expected = await settle(reference, key, uninterrupted.ids);
-  options.log(`crash serve: ${requests.length} exports written in ${(uninterrupted.ms / 1000).toFixed(1)} s uninterrupted; killing serve ${options.trials} times while they are written`);
+  options.log(
+    `crash serve: ${requests.length} exports written in ${(uninterrupted.ms / 1000).toFixed(1)} s uninterrupted; killing serve ${options.trials} times while they are written`,
+  );
   const report: CrashServeReport = { trials: options.trials, created: 0, whole: 0, leftovers: 0, failures: [] };
   for (let n = 1; n <= options.trials; n++) {
     const home = mkdtempSync(join(workDir, 'trial-'));
@@ -115,14 +140,26 @@ export async function crashServe(workDir: string, options: { trials: number; log
     report.created += ids.length;
     const whole = [...after.rows].filter(([i, rows]) => rows >= 0 && rows === expected.rows.get(i)).length;
     report.whole += whole;
-    const extra = JSON.stringify(after.files) !== JSON.stringify(ids.map((id, i) => expected.files.find((f) => f.startsWith(uninterrupted.ids[i]!))!.replace(uninterrupted.ids[i]!, id)).sort());
+    const extra =
+      JSON.stringify(after.files) !==
+      JSON.stringify(
+        ids
+          .map((id, i) =>
+            expected.files.find((f) => f.startsWith(uninterrupted.ids[i]!))!.replace(uninterrupted.ids[i]!, id),
+          )
+          .sort(),
+      );
     const charged = expected.tokens !== after.tokens;
     if (extra || charged) report.leftovers++;
     if (whole < ids.length || extra || charged || ids.length < requests.length) {
-      report.failures.push(`trial ${n} (killed at ${killAt.toFixed(0)} ms): ${whole} of ${ids.length} created exports whole; exports/ ${after.files.join(' ')}; tokens ${after.tokens} vs ${expected.tokens}`);
+      report.failures.push(
+        `trial ${n} (killed at ${killAt.toFixed(0)} ms): ${whole} of ${ids.length} created exports whole; exports/ ${after.files.join(' ')}; tokens ${after.tokens} vs ${expected.tokens}`,
+      );
       options.log(`    kept ${home}`);
     } else rmSync(home, { recursive: true, force: true });
-    options.log(`  trial ${n}: killed at ${killAt.toFixed(0)} ms → ${whole} of ${ids.length} exports whole${extra ? ', EXTRA FILES' : ''}${charged ? ', TOKENS DIFFER' : ''}`);
+    options.log(
+      `  trial ${n}: killed at ${killAt.toFixed(0)} ms → ${whole} of ${ids.length} exports whole${extra ? ', EXTRA FILES' : ''}${charged ? ', TOKENS DIFFER' : ''}`,
+    );
   }
   return report;
 }

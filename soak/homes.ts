@@ -11,9 +11,15 @@ export const demo = join(root, 'fixtures/demo');
 const run = promisify(execFile);
 
 /** `mktdata ARGS` to its end: exit code and output. */
-export async function mktdata(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function mktdata(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('node', [join(root, 'bin/mktdata.js'), ...args], { env: { ...env, NO_COLOR: '1' }, maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await run('node', [join(root, 'bin/mktdata.js'), ...args], {
+      env: { ...env, NO_COLOR: '1' },
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -23,11 +29,16 @@ export async function mktdata(args: string[], env: NodeJS.ProcessEnv = process.e
 
 /** Starts `mktdata ARGS` and resolves when it ends or is killed: exit code (null when killed) and its output. */
 export function startMktdata(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn('node', [join(root, 'bin/mktdata.js'), ...args], { env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('node', [join(root, 'bin/mktdata.js'), ...args], {
+    env: { ...env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const ended = new Promise<{ code: number | null; output: string }>((done) => child.once('exit', (code) => done({ code, output })));
+  const ended = new Promise<{ code: number | null; output: string }>((done) =>
+    child.once('exit', (code) => done({ code, output })),
+  );
   return { child, ended, output: () => output };
 }
 
@@ -42,14 +53,24 @@ export const demoConnections: DemoConnection[] = JSON.parse(readFileSync(join(de
 
 /** Copies a connection's demo files into landing/ as a user drops them (`cogs.csv` with the unit costs). */
 export function dropDemoFiles(home: string, connection: DemoConnection): void {
-  for (const source of readdirSync(join(demo, connection.key), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-    cpSync(join(demo, connection.key, source.name), join(home, 'landing', connection.id, source.name), { recursive: true });
+  for (const source of readdirSync(join(demo, connection.key), { withFileTypes: true }).filter((d) =>
+    d.isDirectory(),
+  )) {
+    cpSync(join(demo, connection.key, source.name), join(home, 'landing', connection.id, source.name), {
+      recursive: true,
+    });
   }
   dropFile(home, connection, 'cogs', 'cogs.csv', readFileSync(join(demo, connection.key, 'cogs.csv')));
 }
 
 /** Writes one file into landing/<connection>/<source>/. */
-export function dropFile(home: string, connection: DemoConnection, source: string, name: string, bytes: Buffer | string): void {
+export function dropFile(
+  home: string,
+  connection: DemoConnection,
+  source: string,
+  name: string,
+  bytes: Buffer | string,
+): void {
   const dir = join(home, 'landing', connection.id, source);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, name), bytes);
@@ -65,7 +86,19 @@ export async function makeDemoHome(home: string): Promise<string> {
   };
   await step(['init']);
   const org = await step(['org', 'create', '--name', 'Soak org', '--tokens', '1000000']);
-  for (const c of demoConnections) await step(['connections', 'add', '--org', org, '--name', `Soak ${c.key}`, '--marketplace', c.marketplaceId, '--id', c.id]);
+  for (const c of demoConnections)
+    await step([
+      'connections',
+      'add',
+      '--org',
+      org,
+      '--name',
+      `Soak ${c.key}`,
+      '--marketplace',
+      c.marketplaceId,
+      '--id',
+      c.id,
+    ]);
   return org;
 }
 
@@ -73,7 +106,9 @@ export async function makeDemoHome(home: string): Promise<string> {
  * A demo home whose demo files one `mktdata run` has landed, built and published; its organization, and `cli`,
  * which runs `mktdata ARGS --home HOME`, fails on a non-zero exit and returns the last line printed (an id, a key).
  */
-export async function publishedDemoHome(home: string): Promise<{ org: string; cli: (args: string[]) => Promise<string> }> {
+export async function publishedDemoHome(
+  home: string,
+): Promise<{ org: string; cli: (args: string[]) => Promise<string> }> {
   const org = await makeDemoHome(home);
   for (const c of demoConnections) dropDemoFiles(home, c);
   const first = await mktdata(['run', '--home', home]);
@@ -97,13 +132,32 @@ export async function fingerprints(home: string, before?: string): Promise<Map<s
   const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
   try {
     const sql = await instance.connect();
-    const tables = (await sql.runAndReadAll(`select table_name from information_schema.tables where table_schema = 'main' order by 1`)).getRowsJson().map(([t]) => String(t));
+    const tables = (
+      await sql.runAndReadAll(`select table_name from information_schema.tables where table_schema = 'main' order by 1`)
+    )
+      .getRowsJson()
+      .map(([t]) => String(t));
     const result = new Map<string, string>();
-    const dated = new Set((await sql.runAndReadAll(`select table_name from information_schema.columns where table_schema = 'main' and column_name = 'date'`)).getRowsJson().map(([t]) => String(t)));
+    const dated = new Set(
+      (
+        await sql.runAndReadAll(
+          `select table_name from information_schema.columns where table_schema = 'main' and column_name = 'date'`,
+        )
+      )
+        .getRowsJson()
+        .map(([t]) => String(t)),
+    );
     for (const table of tables) {
       const where = before && dated.has(table) ? ` where date < date '${before}'` : '';
       // mkt_cogs.updated_at is when the unit costs were uploaded: a fact of the run, not of the data.
-      const [row] = (await sql.runAndReadAll(`select count(*)::varchar, coalesce(sum(hash(t::varchar)), 0)::varchar from (select * exclude (updated_at) from main.${table}${where}) as t`.replace(' exclude (updated_at)', table === 'mkt_cogs' ? ' exclude (updated_at)' : ''))).getRowsJson();
+      const [row] = (
+        await sql.runAndReadAll(
+          `select count(*)::varchar, coalesce(sum(hash(t::varchar)), 0)::varchar from (select * exclude (updated_at) from main.${table}${where}) as t`.replace(
+            ' exclude (updated_at)',
+            table === 'mkt_cogs' ? ' exclude (updated_at)' : '',
+          ),
+        )
+      ).getRowsJson();
       result.set(table, `${row![0]} rows #${row![1]}`);
     }
     sql.closeSync();

@@ -46,7 +46,11 @@ const agent = new Agent({ keepAlive: true });
  */
 function send(url: string, init: { key?: string; method?: 'GET' | 'POST'; body?: unknown }) {
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  const headers = { 'accept-encoding': 'gzip', ...(init.key ? { 'service-api-key': init.key } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
+  const headers = {
+    'accept-encoding': 'gzip',
+    ...(init.key ? { 'service-api-key': init.key } : {}),
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
   return new Promise<{ status: number; retryAfter: number; text: () => string }>((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -64,7 +68,8 @@ function send(url: string, init: { key?: string; method?: 'GET' | 'POST'; body?:
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
+const quantile = (sorted: number[], q: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 export async function load(workDir: string, options: { log: (line: string) => void }): Promise<LoadReport> {
   const home = join(workDir, 'home');
@@ -73,7 +78,8 @@ export async function load(workDir: string, options: { log: (line: string) => vo
   const exporterKey = await keyOf(org);
   const politeKey = await keyOf(await cli(['org', 'create', '--name', 'Polite org']));
   const greedy: { name: string; key: string }[] = [];
-  for (const name of ['Greedy 1', 'Greedy 2', 'Greedy 3', 'Greedy 4']) greedy.push({ name, key: await keyOf(await cli(['org', 'create', '--name', name])) });
+  for (const name of ['Greedy 1', 'Greedy 2', 'Greedy 3', 'Greedy 4'])
+    greedy.push({ name, key: await keyOf(await cli(['org', 'create', '--name', name])) });
 
   const server = await startServe(home, ['--no-pipelines'], { logFile: join(workDir, 'serve.log') });
   try {
@@ -83,15 +89,34 @@ export async function load(workDir: string, options: { log: (line: string) => vo
   }
 }
 
-async function underLoad(server: ServeProcess, keys: { exporterKey: string; politeKey: string; greedy: { name: string; key: string }[] }, options: { log: (line: string) => void }): Promise<LoadReport> {
+async function underLoad(
+  server: ServeProcess,
+  keys: { exporterKey: string; politeKey: string; greedy: { name: string; key: string }[] },
+  options: { log: (line: string) => void },
+): Promise<LoadReport> {
   const { exporterKey, politeKey, greedy } = keys;
   const timings = new Map<string, number[]>();
   const report: LoadReport = {
-    seconds: SECONDS, clients: 0, requests: 0, status5xx: 0, dropped: 0, endpoints: [], admitted: [], polite: { requests: 0, limited: 0 },
-    exports: { created: 0, completed: 0 }, memory: { warmMb: 0, endMb: 0, maxMb: 0 }, catalogP99: 0, generatorLag: { p50: 0, p99: 0 }, failures: [],
+    seconds: SECONDS,
+    clients: 0,
+    requests: 0,
+    status5xx: 0,
+    dropped: 0,
+    endpoints: [],
+    admitted: [],
+    polite: { requests: 0, limited: 0 },
+    exports: { created: 0, completed: 0 },
+    memory: { warmMb: 0, endMb: 0, maxMb: 0 },
+    catalogP99: 0,
+    generatorLag: { p50: 0, p99: 0 },
+    failures: [],
   };
   /** One request, its body read whole; the status, headers and body, or null when the connection failed. */
-  const call = async (name: string, path: string, init: { key?: string; method?: 'GET' | 'POST'; body?: unknown } = {}) => {
+  const call = async (
+    name: string,
+    path: string,
+    init: { key?: string; method?: 'GET' | 'POST'; body?: unknown } = {},
+  ) => {
     const started = performance.now();
     try {
       const res = await send(`${server.base}${path}`, init);
@@ -139,52 +164,72 @@ async function underLoad(server: ServeProcess, keys: { exporterKey: string; poli
     ['exports/schedules', '/exports/schedules'],
   ] as const;
   for (let i = 0; i < 50; i++) {
-    clients.push((async () => {
-      for (let n = i; running(); n++) {
-        const [name, path] = catalog[n % catalog.length]!;
-        await call(name, path);
-      }
-    })());
+    clients.push(
+      (async () => {
+        for (let n = i; running(); n++) {
+          const [name, path] = catalog[n % catalog.length]!;
+          await call(name, path);
+        }
+      })(),
+    );
   }
   const admitted = new Map(greedy.map((g) => [g.name, 0]));
   for (const g of greedy) {
     for (let i = 0; i < 12; i++) {
-      clients.push((async () => {
-        for (let n = i; running(); n++) {
-          const [name, path] = keyed[n % keyed.length]!;
-          const res = await call(name, path, { key: g.key });
-          // Only answers inside the measured minute count: one still in flight at its end was admitted after it.
-          if (res && res.status !== 429 && running()) admitted.set(g.name, admitted.get(g.name)! + 1);
-          // Refused, it tries again in 100 ms instead of the second Retry-After asks: 60 times over the limit still.
-          if (res?.status === 429) await sleep(100);
-        }
-      })());
+      clients.push(
+        (async () => {
+          for (let n = i; running(); n++) {
+            const [name, path] = keyed[n % keyed.length]!;
+            const res = await call(name, path, { key: g.key });
+            // Only answers inside the measured minute count: one still in flight at its end was admitted after it.
+            if (res && res.status !== 429 && running()) admitted.set(g.name, admitted.get(g.name)! + 1);
+            // Refused, it tries again in 100 ms instead of the second Retry-After asks: 60 times over the limit still.
+            if (res?.status === 429) await sleep(100);
+          }
+        })(),
+      );
     }
   }
-  clients.push((async () => {
-    for (let n = 0; running(); n++) {
-      const started = performance.now();
-      const [name, path] = keyed[n % keyed.length]!;
-      const res = await call(name, path, { key: politeKey });
-      report.polite.requests++;
-      if (res?.status === 429) report.polite.limited++;
-      await sleep(Math.max(0, 600 - (performance.now() - started)));
-    }
-  })());
+  clients.push(
+    (async () => {
+      for (let n = 0; running(); n++) {
+        const started = performance.now();
+        const [name, path] = keyed[n % keyed.length]!;
+        const res = await call(name, path, { key: politeKey });
+        report.polite.requests++;
+        if (res?.status === 429) report.polite.limited++;
+        await sleep(Math.max(0, 600 - (performance.now() - started)));
+      }
+    })(),
+  );
   const created: string[] = [];
-  clients.push((async () => {
-    const sources = await call('exports/sources', `/exports/sources?sellerOrVendorIds=${sellers.join(',')}`, { key: exporterKey });
-    const source = (JSON.parse(sources!.text()).sources as { id: string; tableName: string }[]).find((s) => s.tableName === 'mkt_order_items_with_cogs')!;
-    while (running()) {
-      const res = await call('POST exports', '/exports', {
-        key: exporterKey, method: 'POST',
-        body: { sellerOrVendorIds: sellers, sourceId: source.id, from: '2026-09-01T00:00:00.000Z', to: '2026-10-01T00:00:00.000Z', outputType: created.length % 2 ? 'CSV' : 'PARQUET' },
+  clients.push(
+    (async () => {
+      const sources = await call('exports/sources', `/exports/sources?sellerOrVendorIds=${sellers.join(',')}`, {
+        key: exporterKey,
       });
-      if (res?.status === 202) created.push(JSON.parse(res.text()).id);
-      else if (res && report.failures.length < 20) report.failures.push(`POST exports: ${res.status} ${res.text().slice(0, 200)}`);
-      await sleep(res?.status === 429 ? res.retryAfter * 1000 : 2000);
-    }
-  })());
+      const source = (JSON.parse(sources!.text()).sources as { id: string; tableName: string }[]).find(
+        (s) => s.tableName === 'mkt_order_items_with_cogs',
+      )!;
+      while (running()) {
+        const res = await call('POST exports', '/exports', {
+          key: exporterKey,
+          method: 'POST',
+          body: {
+            sellerOrVendorIds: sellers,
+            sourceId: source.id,
+            from: '2026-09-01T00:00:00.000Z',
+            to: '2026-10-01T00:00:00.000Z',
+            outputType: created.length % 2 ? 'CSV' : 'PARQUET',
+          },
+        });
+        if (res?.status === 202) created.push(JSON.parse(res.text()).id);
+        else if (res && report.failures.length < 20)
+          report.failures.push(`POST exports: ${res.status} ${res.text().slice(0, 200)}`);
+        await sleep(res?.status === 429 ? res.retryAfter * 1000 : 2000);
+      }
+    })(),
+  );
   report.clients = clients.length;
   options.log(`load: ${clients.length} clients for ${SECONDS} s against ${server.base}`);
   await Promise.all(clients);

@@ -53,16 +53,37 @@ export interface Expect {
 export const API = '/api/v1';
 export const s4xx = [400, 401, 402, 403, 404, 405, 406, 409, 410, 411, 413, 414, 415, 422, 431];
 /** What no answer may show: a stack trace, where the project lives, SQL error texts. */
-export const internals = ['    at ', '/work/', resolve('.'), 'node_modules', 'Binder Error', 'Parser Error', 'Catalog Error', 'Conversion Error', 'Invalid Input Error', 'Constraint Error', 'IO Error', 'INTERNAL Error'];
+export const internals = [
+  '    at ',
+  '/work/',
+  resolve('.'),
+  'node_modules',
+  'Binder Error',
+  'Parser Error',
+  'Catalog Error',
+  'Conversion Error',
+  'Invalid Input Error',
+  'Constraint Error',
+  'IO Error',
+  'INTERNAL Error',
+];
 /** Contents of files that a traversal would read. */
 export const fileContents = ['"devDependencies"', 'root:x:0:0', 'DUCK'];
-export const PAYLOADS = [`x' OR 1=1 --`, `"; DROP TABLE control.exports; --`, `') UNION SELECT * FROM control.api_keys --`, 'mkt_cogs; select 1', '1)::int--'];
+export const PAYLOADS = [
+  `x' OR 1=1 --`,
+  `"; DROP TABLE control.exports; --`,
+  `') UNION SELECT * FROM control.api_keys --`,
+  'mkt_cogs; select 1',
+  '1)::int--',
+];
 export const TABLE = 'mkt_order_items_with_cogs';
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-export const short = (text: string, n: number) => (text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text);
+export const short = (text: string, n: number) =>
+  text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text;
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 /** The reason phrase an error body's `error` carries (API.md: "Not Found" with 404); RFC 9110's newer names too. */
-export const phrases = (status: number) => [STATUS_CODES[status], { 413: 'Content Too Large', 422: 'Unprocessable Content' }[status]].filter(Boolean);
+export const phrases = (status: number) =>
+  [STATUS_CODES[status], { 413: 'Content Too Large', 422: 'Unprocessable Content' }[status]].filter(Boolean);
 
 /** One request on its own connection; the answer read whole. */
 export function send(origin: string, req: Req): Promise<Answer> {
@@ -75,25 +96,28 @@ export function send(origin: string, req: Req): Promise<Answer> {
   const url = new URL(origin);
   return new Promise<Answer>((done, fail) => {
     let answered = false;
-    const request = httpRequest({ host: url.hostname, port: url.port, path: req.path, method: req.method ?? 'GET', headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', fail);
-      res.on('end', () => {
-        if (req.hold) request.destroy();
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        if (/json/.test(String(res.headers['content-type'] ?? ''))) {
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
+    const request = httpRequest(
+      { host: url.hostname, port: url.port, path: req.path, method: req.method ?? 'GET', headers, agent: false },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', fail);
+        res.on('end', () => {
+          if (req.hold) request.destroy();
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          if (/json/.test(String(res.headers['content-type'] ?? ''))) {
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
           }
-        }
-        done({ status: res.statusCode!, headers: res.headers, text, json });
-      });
-    });
+          done({ status: res.statusCode!, headers: res.headers, text, json });
+        });
+      },
+    );
     // The server may answer (413) and close before it has read the whole body: the answer counts, not the write.
     request.on('error', (error) => {
       if (!answered) fail(error);
@@ -115,7 +139,11 @@ export function send(origin: string, req: Req): Promise<Answer> {
 }
 
 /** Every string of a JSON value with the key it sits under. */
-export function strings(value: unknown, key = '', out: { key: string; text: string }[] = []): { key: string; text: string }[] {
+export function strings(
+  value: unknown,
+  key = '',
+  out: { key: string; text: string }[] = [],
+): { key: string; text: string }[] {
   if (typeof value === 'string') out.push({ key, text: value });
   else if (Array.isArray(value)) for (const v of value) strings(v, key, out);
   else if (value && typeof value === 'object') {
@@ -127,12 +155,20 @@ export function strings(value: unknown, key = '', out: { key: string; text: stri
   return out;
 }
 
-export const without = (text: string, echoes: string[]) => echoes.filter((e) => e.length > 0).reduce((t, e) => t.split(e).join(''), text);
+export const without = (text: string, echoes: string[]) =>
+  echoes.filter((e) => e.length > 0).reduce((t, e) => t.split(e).join(''), text);
 
 /** An error body's `error` when it is not its status's reason phrase. */
 export function wrongPhrase(req: Req, answer: Answer, expect: Expect): string | undefined {
   const body = answer.json as { error?: unknown } | undefined;
-  if (answer.status < 400 || answer.status >= 500 || !req.path.startsWith(`${API}/`) || expect.noShape || typeof body?.error !== 'string') return undefined;
+  if (
+    answer.status < 400 ||
+    answer.status >= 500 ||
+    !req.path.startsWith(`${API}/`) ||
+    expect.noShape ||
+    typeof body?.error !== 'string'
+  )
+    return undefined;
   return phrases(answer.status).includes(body.error) ? undefined : body.error;
 }
 
@@ -143,27 +179,41 @@ export function judge(req: Req, answer: Answer, expect: Expect, alwaysSecret: st
   if (status >= 500) reasons.push('5xx');
   else if (!expect.status.includes(status)) reasons.push(`expected ${expect.status.join('|')}`);
   const echoes = expect.echoes ?? [];
-  const headerText = Object.entries(answer.headers).filter(([name]) => name !== 'service-api-request-id').map(([, v]) => String(v)).join('\n');
+  const headerText = Object.entries(answer.headers)
+    .filter(([name]) => name !== 'service-api-request-id')
+    .map(([, v]) => String(v))
+    .join('\n');
   const parts = answer.json !== undefined ? strings(answer.json) : [{ key: '', text: answer.text }];
   // Internals: nowhere, but in what the request itself sent and the answer echoes.
   for (const bad of internals) {
-    if (parts.some((p) => without(p.text, echoes).includes(bad)) || without(headerText, echoes).includes(bad)) reasons.push(`shows ${JSON.stringify(bad.trim())}`);
+    if (parts.some((p) => without(p.text, echoes).includes(bad)) || without(headerText, echoes).includes(bad))
+      reasons.push(`shows ${JSON.stringify(bad.trim())}`);
   }
   // Secrets: only an error message may echo what the request gave.
   for (const secret of [...alwaysSecret, ...(expect.secrets ?? [])]) {
     if (!secret) continue;
-    const leaked = parts.some((p) => (p.key === 'message' ? without(p.text, echoes) : p.text).includes(secret)) || headerText.includes(secret);
+    const leaked =
+      parts.some((p) => (p.key === 'message' ? without(p.text, echoes) : p.text).includes(secret)) ||
+      headerText.includes(secret);
     if (leaked) reasons.push(`leaks ${JSON.stringify(short(secret, 40))}`);
   }
   if (status >= 400 && status < 500 && req.path.startsWith(`${API}/`) && !expect.noShape) {
     const body = answer.json as Record<string, unknown> | undefined;
-    const shaped = body && typeof body === 'object' && body.statusCode === status && typeof body.error === 'string' && typeof body.code === 'string'
-      && typeof body.message === 'string' && typeof body.requestId === 'string' && body.requestId !== '';
+    const shaped =
+      body &&
+      typeof body === 'object' &&
+      body.statusCode === status &&
+      typeof body.error === 'string' &&
+      typeof body.code === 'string' &&
+      typeof body.message === 'string' &&
+      typeof body.requestId === 'string' &&
+      body.requestId !== '';
     if (!shaped) reasons.push('not the JSON error body {statusCode, error, code, message, requestId}');
   }
   if (expect.names && status >= 400 && status < 500) {
     const body = answer.json as { message?: string; issues?: unknown } | undefined;
-    if (!`${body?.message ?? ''} ${JSON.stringify(body?.issues ?? [])}`.includes(expect.names)) reasons.push(`does not name ${expect.names}`);
+    if (!`${body?.message ?? ''} ${JSON.stringify(body?.issues ?? [])}`.includes(expect.names))
+      reasons.push(`does not name ${expect.names}`);
   }
   if (reasons.length === 0 && expect.check) {
     const reason = expect.check(answer);

@@ -32,7 +32,10 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
   const home = join(workDir, 'home');
   const logFile = join(workDir, 'demo.log');
   const fd = openSync(logFile, 'a');
-  const demo = spawn('node', [join(root, 'bin/mktdata.js'), 'demo', '--home', home, '--port', '0'], { stdio: ['ignore', fd, fd], env: { ...process.env, NO_COLOR: '1' } });
+  const demo = spawn('node', [join(root, 'bin/mktdata.js'), 'demo', '--home', home, '--port', '0'], {
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   closeSync(fd);
   const places: { name: string; text: Buffer }[] = [];
   const answers: { name: string; text: Buffer }[] = [];
@@ -49,20 +52,51 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
       if (Date.now() - started > 300_000) throw new Error(`the demo did not serve within 5 minutes:\n${printed}`);
     }
     options.log(`secrets: the demo serves on ${base}; using its API as a client`);
-    const call = async (path: string, init: RequestInit = {}, headers: Record<string, string> = { 'service-api-key': key }) => {
+    const call = async (
+      path: string,
+      init: RequestInit = {},
+      headers: Record<string, string> = { 'service-api-key': key },
+    ) => {
       await sleep(550); // the 2 per second limit
-      const res = await fetch(path.startsWith('http') ? path : `${base}${path}`, { ...init, headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) }, redirect: 'manual' });
+      const res = await fetch(path.startsWith('http') ? path : `${base}${path}`, {
+        ...init,
+        headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+        redirect: 'manual',
+      });
       const text = Buffer.from(await res.arrayBuffer());
-      answers.push({ name: `${init.method ?? 'GET'} ${path} → ${res.status}`, text: Buffer.concat([Buffer.from(JSON.stringify([...res.headers])), text]) });
-      return { status: res.status, location: res.headers.get('location'), json: () => JSON.parse(text.toString('utf8')) };
+      answers.push({
+        name: `${init.method ?? 'GET'} ${path} → ${res.status}`,
+        text: Buffer.concat([Buffer.from(JSON.stringify([...res.headers])), text]),
+      });
+      return {
+        status: res.status,
+        location: res.headers.get('location'),
+        json: () => JSON.parse(text.toString('utf8')),
+      };
     };
-    for (const path of ['/util/organization', '/util/sellers-and-vendors', '/exports', '/exports/schedules', `/exports/sources?sellerOrVendorIds=${demoConnections[0]!.id}`, '/spec/data-scheme', '/spec/service_api.md']) await call(path);
+    for (const path of [
+      '/util/organization',
+      '/util/sellers-and-vendors',
+      '/exports',
+      '/exports/schedules',
+      `/exports/sources?sellerOrVendorIds=${demoConnections[0]!.id}`,
+      '/spec/data-scheme',
+      '/spec/service_api.md',
+    ])
+      await call(path);
     // Refusals: a wrong key, the key in the wrong header, a bad body, an unknown id.
     await call('/util/organization', {}, { 'service-api-key': `${key}x` });
     await call('/util/organization', {}, { authorization: `Bearer ${key}` });
     await call('/exports', { method: 'POST', body: '{"sellerOrVendorIds": [' });
     await call('/exports/00000000-0000-4000-8000-000000000000');
-    const created = await call('/exports', { method: 'POST', body: JSON.stringify({ sellerOrVendorIds: demoConnections.map((c) => c.id), tableName: 'mkt_order_items_with_cogs', outputType: 'CSV' }) });
+    const created = await call('/exports', {
+      method: 'POST',
+      body: JSON.stringify({
+        sellerOrVendorIds: demoConnections.map((c) => c.id),
+        tableName: 'mkt_order_items_with_cogs',
+        outputType: 'CSV',
+      }),
+    });
     if (created.status === 202) {
       const id = created.json().id as string;
       for (let i = 0; i < 120; i++) {
@@ -76,10 +110,16 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
     }
     // A seller connecting again through an invitation link: the link's token, the OAuth code and state must stay
     // out of the log (they are in the URLs the server is sent).
-    const invitation = await call('/util/sellers-and-vendors/invite', { method: 'POST', body: JSON.stringify({ accountType: 'SELLER', name: 'Acme Outdoor US' }) });
+    const invitation = await call('/util/sellers-and-vendors/invite', {
+      method: 'POST',
+      body: JSON.stringify({ accountType: 'SELLER', name: 'Acme Outdoor US' }),
+    });
     if (invitation.status === 201) {
       const url = invitation.json().url as string;
-      const walk = await connectThroughInvitation(url, 'A3ACMEUS0SELLER', { name: 'Acme Outdoor US', marketplaceId: 'ATVPDKIKX0DER' });
+      const walk = await connectThroughInvitation(url, 'A3ACMEUS0SELLER', {
+        name: 'Acme Outdoor US',
+        marketplaceId: 'ATVPDKIKX0DER',
+      });
       answers.push({ name: `the invitation's callback → ${walk.callback.status}`, text: Buffer.from(walk.body) });
       const callback = new URL(walk.callbackUrl);
       flowSecrets.push(
@@ -90,14 +130,21 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
     } else failures.push(`creating an invitation answered ${invitation.status}`);
     for (const c of demoConnections) {
       const tested = await mktdata(['connections', 'test', '--connection', c.id, '--home', home]);
-      places.push({ name: `mktdata connections test ${c.id} (while serving: handed to the server)`, text: Buffer.from(tested.stdout + tested.stderr) });
+      places.push({
+        name: `mktdata connections test ${c.id} (while serving: handed to the server)`,
+        text: Buffer.from(tested.stdout + tested.stderr),
+      });
     }
   } finally {
     demo.kill('SIGTERM');
     await new Promise((resolve) => (demo.exitCode !== null ? resolve(null) : demo.once('exit', resolve)));
   }
   // With the home free: the CLI's own view of the connections, and their secrets decrypted to know what to look for.
-  for (const args of [['connections', 'list'], ['connections', 'test', '--connection', demoConnections[0]!.id], ['runs']]) {
+  for (const args of [
+    ['connections', 'list'],
+    ['connections', 'test', '--connection', demoConnections[0]!.id],
+    ['runs'],
+  ]) {
     const r = await mktdata([...args, '--home', home]);
     places.push({ name: `mktdata ${args.join(' ')}`, text: Buffer.from(r.stdout + r.stderr) });
   }
@@ -105,16 +152,19 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
   const refreshTokens: string[] = [];
   let storedKeys: { key_hash: string; key_prefix: string }[];
   try {
-    for (const perApi of (await readAllCredentials(wh)).values()) for (const c of Object.values(perApi)) if (c?.refreshToken) refreshTokens.push(c.refreshToken);
+    for (const perApi of (await readAllCredentials(wh)).values())
+      for (const c of Object.values(perApi)) if (c?.refreshToken) refreshTokens.push(c.refreshToken);
     storedKeys = await wh.db.selectFrom('control.api_keys').select(['key_hash', 'key_prefix']).execute();
   } finally {
     await wh.close();
   }
 
   if (!key) failures.push('the demo printed no API key');
-  if (refreshTokens.length < 2) failures.push(`only ${refreshTokens.length} refresh token(s) stored; the demo connects two sellers`);
+  if (refreshTokens.length < 2)
+    failures.push(`only ${refreshTokens.length} refresh token(s) stored; the demo connects two sellers`);
   const keyHash = createHash('sha256').update(key).digest('hex');
-  if (!storedKeys.some((k) => k.key_hash === keyHash && key.startsWith(k.key_prefix) && k.key_prefix.length <= 8)) failures.push('the API key is not stored as its sha256 with a short prefix');
+  if (!storedKeys.some((k) => k.key_hash === keyHash && key.startsWith(k.key_prefix) && k.key_prefix.length <= 8))
+    failures.push('the API key is not stored as its sha256 with a short prefix');
 
   const known = [
     { what: 'the API key', value: key },
@@ -128,7 +178,10 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
   ];
   // The demo prints the key, by design, where it says so and in its curl examples: those lines alone may hold it.
   const shown = /^(api key \(shown once\): |The API \(key: |  curl )/;
-  const log = readFileSync(logFile, 'utf8').split('\n').filter((line) => !shown.test(line)).join('\n');
+  const log = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => !shown.test(line))
+    .join('\n');
   places.push({ name: 'the demo log (stdout and stderr)', text: Buffer.from(log) });
   for (const file of readdirSync(home, { recursive: true, withFileTypes: true }).filter((d) => d.isFile())) {
     const path = join(file.parentPath, file.name);
@@ -138,8 +191,14 @@ export async function secrets(workDir: string, options: { log: (line: string) =>
   // (The invitation's answer holds its link, by design: the flow's secrets are looked for everywhere else.)
   for (const place of [...places, ...answers]) {
     const latin = place.text.toString('latin1');
-    for (const s of [...known, ...(places.includes(place) ? flowSecrets.filter((f) => f.value) : [])]) if (latin.includes(s.value)) failures.push(`${s.what} found in ${place.name}`);
+    for (const s of [...known, ...(places.includes(place) ? flowSecrets.filter((f) => f.value) : [])])
+      if (latin.includes(s.value)) failures.push(`${s.what} found in ${place.name}`);
     for (const p of patterns) if (p.pattern.test(latin)) failures.push(`${p.what} found in ${place.name}`);
   }
-  return { secrets: known.length + flowSecrets.length + patterns.length, places: places.length, answers: answers.length, failures };
+  return {
+    secrets: known.length + flowSecrets.length + patterns.length,
+    places: places.length,
+    answers: answers.length,
+    failures,
+  };
 }

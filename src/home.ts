@@ -48,7 +48,8 @@ export function resolveHome(option?: string): Home {
  */
 export function ensureFolder(dir: string): void {
   if (existsSync(dir)) {
-    if (!statSync(dir).isDirectory()) throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: 'is a file, not a folder' });
+    if (!statSync(dir).isDirectory())
+      throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: 'is a file, not a folder' });
     return;
   }
   const parent = dirname(dir);
@@ -57,7 +58,18 @@ export function ensureFolder(dir: string): void {
     mkdirSync(dir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : code === 'ENOENT' ? 'this file system does not allow new folders here' : (error as Error).message;
-    throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: `cannot create the folder: ${why}` }, { cause: error });
+    const why =
+      code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EROFS'
+          ? 'read-only file system'
+          : code === 'ENOENT'
+            ? 'this file system does not allow new folders here'
+            : (error as Error).message;
+    throw new MktdataError(
+      'ERR_INPUT_INVALID',
+      { where: dir, reason: `cannot create the folder: ${why}` },
+      { cause: error },
+    );
   }
 }

@@ -11,7 +11,14 @@ import { ACTION_TOKENS, requireAllowed } from './actions.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import type { ActionContext, ActionOutcome } from './definitions/define.ts';
 
-type Row = { id: string; organization_id: string; type: string; connection_id: string; details: string; external_id: string | null };
+type Row = {
+  id: string;
+  organization_id: string;
+  type: string;
+  connection_id: string;
+  details: string;
+  external_id: string | null;
+};
 
 /**
  * Works through the queued actions (`serve`): the oldest PENDING first, one at a time (the connectors' buckets pace
@@ -24,7 +31,10 @@ type Row = { id: string; organization_id: string; type: string; connection_id: s
  * waiting one is checked again.
  */
 export class ActionWorker {
-  private readonly loop = new PassLoop(() => this.pass(), (message) => this.log(`actions: ${message}`));
+  private readonly loop = new PassLoop(
+    () => this.pass(),
+    (message) => this.log(`actions: ${message}`),
+  );
 
   constructor(
     private readonly wh: Warehouse,
@@ -34,7 +44,11 @@ export class ActionWorker {
   ) {}
 
   async start(intervalMs = 1_000): Promise<void> {
-    await this.wh.db.updateTable('control.actions').set({ status: 'PENDING' }).where('status', '=', 'IN_PROGRESS').execute();
+    await this.wh.db
+      .updateTable('control.actions')
+      .set({ status: 'PENDING' })
+      .where('status', '=', 'IN_PROGRESS')
+      .execute();
     this.loop.start(intervalMs);
   }
 
@@ -50,15 +64,36 @@ export class ActionWorker {
   private async pass(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const next = await this.wh.db.selectFrom('control.actions').selectAll().where('status', '=', 'PENDING').orderBy('created_at').orderBy('id').executeTakeFirst();
+      const next = await this.wh.db
+        .selectFrom('control.actions')
+        .selectAll()
+        .where('status', '=', 'PENDING')
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst();
       if (!next) break;
       const started = await this.begin(next);
-      if (started) await this.finish(next.id, await this.execute(next, (ctx, details) => actionDefinitions[next.type as ActionType]!.run(ctx, details)));
+      if (started)
+        await this.finish(
+          next.id,
+          await this.execute(next, (ctx, details) => actionDefinitions[next.type as ActionType]!.run(ctx, details)),
+        );
       ran++;
     }
-    const due = await this.wh.db.selectFrom('control.actions').selectAll().where('status', '=', 'WAITING_EXTERNAL_PROCESSING').where('next_check_at', '<=', new Date(this.now()).toISOString()).orderBy('next_check_at').execute();
+    const due = await this.wh.db
+      .selectFrom('control.actions')
+      .selectAll()
+      .where('status', '=', 'WAITING_EXTERNAL_PROCESSING')
+      .where('next_check_at', '<=', new Date(this.now()).toISOString())
+      .orderBy('next_check_at')
+      .execute();
     for (const action of due) {
-      await this.finish(action.id, await this.execute(action, (ctx, details) => actionDefinitions[action.type as ActionType]!.check!(ctx, action.external_id!, details)));
+      await this.finish(
+        action.id,
+        await this.execute(action, (ctx, details) =>
+          actionDefinitions[action.type as ActionType]!.check!(ctx, action.external_id!, details),
+        ),
+      );
       ran++;
     }
     return ran;
@@ -72,16 +107,34 @@ export class ActionWorker {
       await this.finish(action.id, { status: 'CANCELED', result: null, error: errorOf(error) });
       return false;
     }
-    const inProgress = { status: 'IN_PROGRESS' as const, next_check_at: null, updated_at: new Date(this.now()).toISOString() };
+    const inProgress = {
+      status: 'IN_PROGRESS' as const,
+      next_check_at: null,
+      updated_at: new Date(this.now()).toISOString(),
+    };
     // An action the last server left IN_PROGRESS was paid for when it started: its usage record says so.
-    const paid = await this.wh.db.selectFrom('control.usage_records').select('id').where('resource_id', '=', action.id).executeTakeFirst();
+    const paid = await this.wh.db
+      .selectFrom('control.usage_records')
+      .select('id')
+      .where('resource_id', '=', action.id)
+      .executeTakeFirst();
     if (paid) {
       await this.wh.db.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute();
       return true;
     }
     try {
-      await charged(this.wh, action.organization_id, { usageType: 'ACTIONS', specificUsageType: 'ACTIONS_API_STANDARD', tokens: ACTION_TOKENS, resourceId: action.id }, new Date(this.now()), (trx) =>
-        trx.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute());
+      await charged(
+        this.wh,
+        action.organization_id,
+        {
+          usageType: 'ACTIONS',
+          specificUsageType: 'ACTIONS_API_STANDARD',
+          tokens: ACTION_TOKENS,
+          resourceId: action.id,
+        },
+        new Date(this.now()),
+        (trx) => trx.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute(),
+      );
       return true;
     } catch (error) {
       if (!(error instanceof MktdataError && error.code === 'ERR_NO_TOKENS')) throw error;
@@ -91,7 +144,10 @@ export class ActionWorker {
   }
 
   /** Runs a definition's step with the connection's context; an upstream refusal of the input is BLOCKED_INVALID_INPUT. */
-  private async execute(action: Row, step: (ctx: ActionContext, details: unknown) => Promise<ActionOutcome>): Promise<ActionOutcome> {
+  private async execute(
+    action: Row,
+    step: (ctx: ActionContext, details: unknown) => Promise<ActionOutcome>,
+  ): Promise<ActionOutcome> {
     try {
       return await step(await this.context(action), JSON.parse(action.details) as unknown);
     } catch (error) {
@@ -102,12 +158,25 @@ export class ActionWorker {
 
   private async context(action: Row): Promise<ActionContext> {
     const connectors = this.connectors;
-    if (!connectors) throw new MktdataError('ERR_CONNECTOR_CONFIG', { what: 'the live connectors', env: 'MKTDATA_SP_API_CLIENT_ID and MKTDATA_SP_API_CLIENT_SECRET', file: 'mktdata.config' });
-    const connection = await this.wh.db.selectFrom('control.connections').select(['seller_id', 'marketplace_id', 'type']).where('id', '=', action.connection_id).executeTakeFirstOrThrow();
+    if (!connectors)
+      throw new MktdataError('ERR_CONNECTOR_CONFIG', {
+        what: 'the live connectors',
+        env: 'MKTDATA_SP_API_CLIENT_ID and MKTDATA_SP_API_CLIENT_SECRET',
+        file: 'mktdata.config',
+      });
+    const connection = await this.wh.db
+      .selectFrom('control.connections')
+      .select(['seller_id', 'marketplace_id', 'type'])
+      .where('id', '=', action.connection_id)
+      .executeTakeFirstOrThrow();
     const ads = action.type.startsWith('MKT_ADS_');
     const credentials = await requireCredentials(this.wh, action.connection_id, ads ? 'ads' : 'sp-api');
     const sellerId = credentials.sellingPartnerId ?? connection.seller_id;
-    if (!ads && !sellerId) throw new MktdataError('ERR_INPUT_INVALID', { where: `connection ${action.connection_id}`, reason: 'no selling partner id: give it with `mktdata connections credentials --selling-partner-id`' });
+    if (!ads && !sellerId)
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: `connection ${action.connection_id}`,
+        reason: 'no selling partner id: give it with `mktdata connections credentials --selling-partner-id`',
+      });
     return {
       sp: () => connectors.sp(credentials),
       ads: () => connectors.ads(credentials),
@@ -120,22 +189,27 @@ export class ActionWorker {
 
   private async finish(id: string, outcome: Omit<ActionOutcome, 'status'> & { status: ActionStatus }): Promise<void> {
     const at = this.now();
-    await this.wh.db.updateTable('control.actions').set({
-      status: outcome.status,
-      result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
-      error_status: outcome.error?.status ?? null,
-      error_code: outcome.error?.code ?? null,
-      error_message: outcome.error?.message ?? null,
-      external_id: outcome.waitFor?.externalId ?? null,
-      next_check_at: outcome.waitFor ? new Date(at + outcome.waitFor.checkAfterMs).toISOString() : null,
-      updated_at: new Date(at).toISOString(),
-    }).where('id', '=', id).execute();
+    await this.wh.db
+      .updateTable('control.actions')
+      .set({
+        status: outcome.status,
+        result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
+        error_status: outcome.error?.status ?? null,
+        error_code: outcome.error?.code ?? null,
+        error_message: outcome.error?.message ?? null,
+        external_id: outcome.waitFor?.externalId ?? null,
+        next_check_at: outcome.waitFor ? new Date(at + outcome.waitFor.checkAfterMs).toISOString() : null,
+        updated_at: new Date(at).toISOString(),
+      })
+      .where('id', '=', id)
+      .execute();
   }
 }
 
 /** The `error` of an action that failed: the upstream status and code, or mktdata's own. */
 function errorOf(error: unknown): { status: number; code: string; message: string } {
-  if (error instanceof ConnectorError) return { status: error.status ?? 502, code: error.code || error.kind, message: error.message };
+  if (error instanceof ConnectorError)
+    return { status: error.status ?? 502, code: error.code || error.kind, message: error.message };
   if (error instanceof MktdataError) return { status: error.status, code: error.code, message: error.message };
   return { status: 500, code: 'ERR_INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }

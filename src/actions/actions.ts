@@ -30,19 +30,29 @@ export interface Issue {
 /** A validation issue of `details`, by field: a field the schema does not allow is one issue naming it. */
 function issueOf(i: z.core.$ZodIssue): Issue[] {
   const path = ['details', ...(i.path as (string | number)[])];
-  if (i.code === 'unrecognized_keys') return i.keys.map((key) => ({ path: [...path, key], code: i.code, message: `${key} is not a field of this type's details` }));
+  if (i.code === 'unrecognized_keys')
+    return i.keys.map((key) => ({
+      path: [...path, key],
+      code: i.code,
+      message: `${key} is not a field of this type's details`,
+    }));
   return [{ path, code: i.code, message: i.message }];
 }
 
 /** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */
 export async function requireBeta(wh: ControlStore, organizationId: string): Promise<void> {
-  const row = await wh.db.selectFrom('control.actions_beta').select('organization_id').where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await wh.db
+    .selectFrom('control.actions_beta')
+    .select('organization_id')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!row) throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
 }
 
 /** The details schema of a type of the spec, or ERR_ACTION_TYPE_UNSUPPORTED. */
 export function detailsSchema(type: string): z.ZodType {
-  if (!actionTypes.includes(type as ActionType)) throw new MktdataError('ERR_ACTION_TYPE_UNSUPPORTED', { type, reason: 'it is not an action type of the spec' });
+  if (!actionTypes.includes(type as ActionType))
+    throw new MktdataError('ERR_ACTION_TYPE_UNSUPPORTED', { type, reason: 'it is not an action type of the spec' });
   return actionDefinitions[type as ActionType]!.schema;
 }
 
@@ -50,17 +60,37 @@ export function detailsSchema(type: string): z.ZodType {
  * The access rule (spec document 000, "Action"): the type enabled for the organization, the connection granted Read and
  * write; 412 otherwise. Checked when an action starts and again when the worker runs it.
  */
-export async function requireAllowed(wh: ControlStore, organizationId: string, type: string, connectionId: string): Promise<void> {
-  const enabled = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).where('type', '=', type).executeTakeFirst();
+export async function requireAllowed(
+  wh: ControlStore,
+  organizationId: string,
+  type: string,
+  connectionId: string,
+): Promise<void> {
+  const enabled = await wh.db
+    .selectFrom('control.action_types_enabled')
+    .select('type')
+    .where('organization_id', '=', organizationId)
+    .where('type', '=', type)
+    .executeTakeFirst();
   if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
-  const access = await wh.db.selectFrom('control.connection_access').select('access_level').where('connection_id', '=', connectionId).executeTakeFirst();
-  if (access?.access_level !== 'READ_AND_WRITE') throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connectionId });
+  const access = await wh.db
+    .selectFrom('control.connection_access')
+    .select('access_level')
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  if (access?.access_level !== 'READ_AND_WRITE')
+    throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connectionId });
 }
 
 /** What a connection's account may run: its own kind, and ADS once it has Ads API credentials (or is ads-only). */
 async function kindsOf(wh: ControlStore, connection: { id: string; type: string }): Promise<AccountKind[]> {
   if (connection.type === 'MKT_ADS') return ['ADS'];
-  const ads = await wh.db.selectFrom('control.connection_credentials').select('api').where('connection_id', '=', connection.id).where('api', '=', 'ads').executeTakeFirst();
+  const ads = await wh.db
+    .selectFrom('control.connection_credentials')
+    .select('api')
+    .where('connection_id', '=', connection.id)
+    .where('api', '=', 'ads')
+    .executeTakeFirst();
   return [connection.type === 'VENDOR_CENTRAL' ? 'VENDOR' : 'SELLER', ...(ads ? (['ADS'] as const) : [])];
 }
 
@@ -70,36 +100,76 @@ async function kindsOf(wh: ControlStore, connection: { id: string; type: string 
  * the live-action limit (429), with a token to pay for it (402), and is queued PENDING for the action worker.
  */
 export async function startAction(wh: ControlStore, organizationId: string, request: ActionRequest, at = new Date()) {
-  const connection = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', request.sellerOrVendorId).where('organization_id', '=', organizationId).executeTakeFirst();
+  const connection = await wh.db
+    .selectFrom('control.connections')
+    .select(['id', 'type'])
+    .where('id', '=', request.sellerOrVendorId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!connection) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: request.sellerOrVendorId });
   const schema = detailsSchema(request.type);
   const kinds = await kindsOf(wh, connection);
   if (!accountKinds(request.type).some((k) => kinds.includes(k))) {
-    throw new MktdataError('ERR_ACTION_ACCOUNT', { type: request.type, needed: accountKinds(request.type).join(' or '), id: connection.id, kinds: kinds.join(' and ') });
+    throw new MktdataError('ERR_ACTION_ACCOUNT', {
+      type: request.type,
+      needed: accountKinds(request.type).join(' or '),
+      id: connection.id,
+      kinds: kinds.join(' and '),
+    });
   }
   const parsed = schema.safeParse(request.details);
   const issues: Issue[] = parsed.success ? [] : parsed.error.issues.flatMap(issueOf);
-  if (request.dryRun) return { status: 200, body: { actionId: null, status: 'VALIDATED' as const, validation: { valid: issues.length === 0, issues } } };
+  if (request.dryRun)
+    return {
+      status: 200,
+      body: { actionId: null, status: 'VALIDATED' as const, validation: { valid: issues.length === 0, issues } },
+    };
   if (issues.length > 0) {
-    throw new MktdataError('ERR_REQUEST_INVALID', { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }, { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } });
+    throw new MktdataError(
+      'ERR_REQUEST_INVALID',
+      { summary: issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') },
+      { body: { issues: issues.map((i) => ({ ...i, path: ['body', ...i.path] })) } },
+    );
   }
   await requireAllowed(wh, organizationId, request.type, connection.id);
   await requireTokens(wh, organizationId, ACTION_TOKENS);
   const id = randomUUID();
   await wh.db.transaction().execute(async (trx) => {
-    const live = await trx.selectFrom('control.actions').select((eb) => eb.fn.countAll<string>().as('n')).where('organization_id', '=', organizationId).where('status', 'in', liveStatuses).executeTakeFirstOrThrow();
-    if (Number(live.n) >= LIVE_ACTION_LIMIT) throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
-    await trx.insertInto('control.actions').values({
-      id, organization_id: organizationId, connection_id: connection.id, type: request.type, creator: 'API', status: 'PENDING',
-      details: JSON.stringify(parsed.data), result: null, error_status: null, error_code: null, error_message: null, external_id: null, next_check_at: null,
-      created_at: at.toISOString(), updated_at: at.toISOString(),
-    }).execute();
+    const live = await trx
+      .selectFrom('control.actions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('status', 'in', liveStatuses)
+      .executeTakeFirstOrThrow();
+    if (Number(live.n) >= LIVE_ACTION_LIMIT)
+      throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
+    await trx
+      .insertInto('control.actions')
+      .values({
+        id,
+        organization_id: organizationId,
+        connection_id: connection.id,
+        type: request.type,
+        creator: 'API',
+        status: 'PENDING',
+        details: JSON.stringify(parsed.data),
+        result: null,
+        error_status: null,
+        error_code: null,
+        error_message: null,
+        external_id: null,
+        next_check_at: null,
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+      })
+      .execute();
   });
   return { status: 202, body: { actionId: id, status: 'PENDING' as const } };
 }
 
 type Row = Awaited<ReturnType<typeof actionRows>>[number];
-const actionRows = (wh: ControlStore, organizationId: string) => wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
+const actionRows = (wh: ControlStore, organizationId: string) =>
+  wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
 
 /** An action as GET /actions/{id} answers it. */
 export const actionStatus = (r: Row) => ({
@@ -109,13 +179,21 @@ export const actionStatus = (r: Row) => ({
   status: r.status,
   creator: r.creator,
   result: r.result === null ? null : (JSON.parse(r.result) as unknown),
-  error: r.error_code === null ? null : { status: r.error_status ?? 500, code: r.error_code, message: r.error_message ?? '' },
+  error:
+    r.error_code === null
+      ? null
+      : { status: r.error_status ?? 500, code: r.error_code, message: r.error_message ?? '' },
   createdAt: new Date(r.created_at).toISOString(),
   updatedAt: new Date(r.updated_at).toISOString(),
 });
 
 export async function getAction(wh: ControlStore, organizationId: string, id: string) {
-  const row = await wh.db.selectFrom('control.actions').selectAll().where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  const row = await wh.db
+    .selectFrom('control.actions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!row) throw new MktdataError('ERR_ACTION_NOT_FOUND', { id });
   return actionStatus(row);
 }
@@ -144,6 +222,12 @@ export async function listActions(wh: ControlStore, organizationId: string, f: A
   if (f.updatedAtFrom) base = base.where('updated_at', '>=', iso(f.updatedAtFrom));
   if (f.updatedAtTo) base = base.where('updated_at', '<=', iso(f.updatedAtTo));
   const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(f.pageSize).offset((f.page - 1) * f.pageSize).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize)
+    .execute();
   return { items: rows.map(actionStatus), page: f.page, pageSize: f.pageSize, totalCount: Number(total.n) };
 }

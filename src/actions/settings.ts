@@ -4,31 +4,75 @@ import { requireConnection } from '../control/connections.ts';
 import { actionTypes, type ActionType } from './action-types.ts';
 
 async function requireOrganization(wh: ControlStore, organizationId: string): Promise<void> {
-  const org = await wh.db.selectFrom('control.organizations').select('id').where('id', '=', organizationId).executeTakeFirst();
+  const org = await wh.db
+    .selectFrom('control.organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
   if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
 }
 
 /** `mktdata org beta --actions on|off`: whether the organization has the actions private beta (else 501). */
-export async function setActionsBeta(wh: ControlStore, organizationId: string, on: boolean, at = new Date()): Promise<void> {
+export async function setActionsBeta(
+  wh: ControlStore,
+  organizationId: string,
+  on: boolean,
+  at = new Date(),
+): Promise<void> {
   await requireOrganization(wh, organizationId);
   await wh.db.deleteFrom('control.actions_beta').where('organization_id', '=', organizationId).execute();
-  if (on) await wh.db.insertInto('control.actions_beta').values({ organization_id: organizationId, since: at.toISOString() }).execute();
+  if (on)
+    await wh.db
+      .insertInto('control.actions_beta')
+      .values({ organization_id: organizationId, since: at.toISOString() })
+      .execute();
 }
 
 /** `mktdata actions enable|disable`: the types an organization's live actions may use (else 412); returns them all. */
-export async function setActionTypes(wh: ControlStore, organizationId: string, types: string[], enabled: boolean, at = new Date()): Promise<string[]> {
+export async function setActionTypes(
+  wh: ControlStore,
+  organizationId: string,
+  types: string[],
+  enabled: boolean,
+  at = new Date(),
+): Promise<string[]> {
   await requireOrganization(wh, organizationId);
   const unknown = types.filter((t) => !actionTypes.includes(t as ActionType));
-  if (unknown.length > 0) throw new MktdataError('ERR_INPUT_INVALID', { where: '--type', reason: `not an action type of the spec: ${unknown.join(', ')}` });
-  await wh.db.deleteFrom('control.action_types_enabled').where('organization_id', '=', organizationId).where('type', 'in', types).execute();
-  if (enabled) await wh.db.insertInto('control.action_types_enabled').values(types.map((type) => ({ organization_id: organizationId, type, enabled_at: at.toISOString() }))).execute();
-  const rows = await wh.db.selectFrom('control.action_types_enabled').select('type').where('organization_id', '=', organizationId).orderBy('type').execute();
+  if (unknown.length > 0)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--type',
+      reason: `not an action type of the spec: ${unknown.join(', ')}`,
+    });
+  await wh.db
+    .deleteFrom('control.action_types_enabled')
+    .where('organization_id', '=', organizationId)
+    .where('type', 'in', types)
+    .execute();
+  if (enabled)
+    await wh.db
+      .insertInto('control.action_types_enabled')
+      .values(types.map((type) => ({ organization_id: organizationId, type, enabled_at: at.toISOString() })))
+      .execute();
+  const rows = await wh.db
+    .selectFrom('control.action_types_enabled')
+    .select('type')
+    .where('organization_id', '=', organizationId)
+    .orderBy('type')
+    .execute();
   return rows.map((r) => r.type);
 }
 
 /** `mktdata connections access`: the access level the seller granted (READ, or READ_AND_WRITE for live actions). */
-export async function setConnectionAccess(wh: ControlStore, connectionId: string, level: 'READ' | 'READ_AND_WRITE', at = new Date()): Promise<void> {
+export async function setConnectionAccess(
+  wh: ControlStore,
+  connectionId: string,
+  level: 'READ' | 'READ_AND_WRITE',
+  at = new Date(),
+): Promise<void> {
   await requireConnection(wh, connectionId);
   await wh.db.deleteFrom('control.connection_access').where('connection_id', '=', connectionId).execute();
-  await wh.db.insertInto('control.connection_access').values({ connection_id: connectionId, access_level: level, updated_at: at.toISOString() }).execute();
+  await wh.db
+    .insertInto('control.connection_access')
+    .values({ connection_id: connectionId, access_level: level, updated_at: at.toISOString() })
+    .execute();
 }

@@ -115,7 +115,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const operatorHash = operatorKeyHash(deps.operatorKey ?? process.env.MKTDATA_OPERATOR_KEY);
   const app = Fastify({
     // Request lines never show a secret of the URL (an invitation's token, an OAuth code, a link's signature).
-    logger: deps.logger === false ? false : { level: 'info', ...(typeof deps.logger === 'object' ? deps.logger : {}), serializers: requestLogSerializers },
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: 'info',
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+            serializers: requestLogSerializers,
+          },
     // The request id is the service-api-request-id of the response; logs carry it as reqId.
     genReqId: () => randomUUID(),
     // Malformed URLs and the like: the same error body as every other error.
@@ -154,7 +161,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return sendError(error, request, reply);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(new MktdataError('ERR_ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0]! }), request, reply),
+    sendError(
+      new MktdataError('ERR_ROUTE_NOT_FOUND', { method: request.method, path: request.url.split('?')[0]! }),
+      request,
+      reply,
+    ),
   );
 
   const log = (message: string, error?: unknown) => app.log.error({ err: error }, message);
@@ -166,10 +177,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     log,
   });
   const networks = deps.webhookAllowedNetworks ?? allowedNetworks();
-  const deliverer = new WebhookDeliverer(deps.wh, { networks, now: deps.now, intervalMs: deps.webhookIntervalMs, log: (message) => app.log.warn(message) });
-  const schedules = new ScheduleRunner(deps.wh, worker, networks, log, () => void deliverer.deliverDue().catch((e) => log('webhook deliveries failed', e)));
+  const deliverer = new WebhookDeliverer(deps.wh, {
+    networks,
+    now: deps.now,
+    intervalMs: deps.webhookIntervalMs,
+    log: (message) => app.log.warn(message),
+  });
+  const schedules = new ScheduleRunner(
+    deps.wh,
+    worker,
+    networks,
+    log,
+    () => void deliverer.deliverDue().catch((e) => log('webhook deliveries failed', e)),
+  );
   const actions = new ActionWorker(deps.wh, deps.connectors, deps.now, (message) => app.log.warn(message));
-  const services: ExportServices = { worker, schedules, deliverer, actions, signingKey: await urlSigningKey(deps.wh), signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000 };
+  const services: ExportServices = {
+    worker,
+    schedules,
+    deliverer,
+    actions,
+    signingKey: await urlSigningKey(deps.wh),
+    signedUrlTtlMs: (deps.signedUrlMinutes ?? 15) * 60_000,
+  };
   app.decorate('exportServices', services);
   let sweeper: Cron | undefined;
   app.addHook('onReady', async () => {
@@ -179,10 +208,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await schedules.start();
     deliverer.start();
     if (deps.runActions !== false) await actions.start();
-    sweeper = new Cron('17 * * * *', { protect: true, catch: (e) => log('export or file sweep failed', e) }, async () => {
-      await worker.sweep();
-      await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
-    });
+    sweeper = new Cron(
+      '17 * * * *',
+      { protect: true, catch: (e) => log('export or file sweep failed', e) },
+      async () => {
+        await worker.sweep();
+        await sweepFiles(deps.wh, deps.home, new Date(worker.now()));
+      },
+    );
   });
   app.addHook('onClose', async () => {
     sweeper?.stop();
@@ -196,7 +229,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'mktdata', description: 'Marketplace data, export and action service (spec document 000).', version: '1.0.0' },
+      info: {
+        title: 'mktdata',
+        description: 'Marketplace data, export and action service (spec document 000).',
+        version: '1.0.0',
+      },
       components: { securitySchemes: { serviceApiKey: { type: 'apiKey', in: 'header', name: 'service-api-key' } } },
     },
     transform: jsonSchemaTransform,
@@ -222,7 +259,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
   await oauthRoutes(app, deps);
-  const resolver = { operatorHash, organizationOf, signingKey: services.signingKey, wh: deps.wh, now: () => deps.now?.() ?? Date.now() };
+  const resolver = {
+    operatorHash,
+    organizationOf,
+    signingKey: services.signingKey,
+    wh: deps.wh,
+    now: () => deps.now?.() ?? Date.now(),
+  };
   await consoleRoutes(app, deps, { resolver, freshness });
   return app;
 }

@@ -37,7 +37,8 @@ export function documentCache() {
 export function sendDocument(request: FastifyRequest, reply: FastifyReply, document: Document) {
   reply.header('vary', 'accept-encoding').type(document.type);
   const accepted = request.headers['accept-encoding'];
-  if (document.text.length < MIN_GZIP || !accepted || encodings.negotiate(accepted) !== 'gzip') return reply.send(document.text);
+  if (document.text.length < MIN_GZIP || !accepted || encodings.negotiate(accepted) !== 'gzip')
+    return reply.send(document.text);
   document.gzipped ??= gzipSync(document.text);
   return reply.header('content-encoding', 'gzip').send(document.gzipped);
 }

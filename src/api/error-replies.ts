@@ -4,10 +4,25 @@ import { MktdataError, errorRegistry, type ErrorCode } from '../errors.ts';
 
 /** Reason phrases of the statuses the API answers, for the error body's `error`. */
 const reasons: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 410: 'Gone', 412: 'Precondition Failed', 413: 'Content Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error',
-  501: 'Not Implemented', 503: 'Service Unavailable', 507: 'Insufficient Storage',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 /** One error body for every failure (API.md): a registered code, a safe message, the request id; never internals. */
@@ -20,13 +35,19 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   if (error instanceof MktdataError) {
     ({ code, message, status, body: extra } = error);
     if (code === 'ERR_INPUT_INVALID') {
-      const path = String(error.params.where).split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      const path = String(error.params.where)
+        .split('.')
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
       issues = [{ path: ['body', ...path], code: 'invalid', message: String(error.params.reason) }];
     }
   } else if (hasZodFastifySchemaValidationErrors(error)) {
     issues = error.validation.map((v) => ({
       path: [error.validationContext ?? 'request', ...v.instancePath.split('/').filter(Boolean)],
-      code: String(v.params?.issue && typeof v.params.issue === 'object' && 'code' in v.params.issue ? v.params.issue.code : v.keyword),
+      code: String(
+        v.params?.issue && typeof v.params.issue === 'object' && 'code' in v.params.issue
+          ? v.params.issue.code
+          : v.keyword,
+      ),
       message: v.message ?? 'invalid',
     }));
     const summary = issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -46,7 +67,15 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
   return reply
     .status(status)
     .type('application/json')
-    .send({ statusCode: status, error: reasons[status] ?? 'Error', code, message, requestId: request.id, ...(issues ? { issues } : {}), ...extra });
+    .send({
+      statusCode: status,
+      error: reasons[status] ?? 'Error',
+      code,
+      message,
+      requestId: request.id,
+      ...(issues ? { issues } : {}),
+      ...extra,
+    });
 }
 
 /** What a client may send of a body refused as too large before it is cut off. */
@@ -79,4 +108,9 @@ export async function drainBody(request: FastifyRequest): Promise<void> {
 
 /** Fastify's own 4xx errors: malformed JSON, unsupported media type, body too large. */
 const isClientError = (error: unknown): error is FastifyError =>
-  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+  typeof error === 'object' &&
+  error !== null &&
+  'statusCode' in error &&
+  typeof error.statusCode === 'number' &&
+  error.statusCode >= 400 &&
+  error.statusCode < 500;

@@ -7,7 +7,10 @@ import { keyRevocations } from '../control/organizations.ts';
  * is handed to the running server) is forgotten at once; one revoked elsewhere (another API replica of a scaled-out
  * install) within the minute. Unknown keys are not remembered.
  */
-export function keyOrganizations(wh: ControlStore): { organizationOf: (keyHash: string) => Promise<string | undefined>; close(): void } {
+export function keyOrganizations(wh: ControlStore): {
+  organizationOf: (keyHash: string) => Promise<string | undefined>;
+  close(): void;
+} {
   const known = new Map<string, { organizationId: Promise<string | undefined>; until: number }>();
   const forget = (hash: string) => known.delete(hash);
   keyRevocations.on('revoked', forget);

@@ -25,7 +25,12 @@ export function catalogSources(dir: string = modelsDir): CatalogSource[] {
       .map((m) => {
         const { id, ...entry } = m.config.catalog!;
         const columns = m.config.columns.map(({ name, type, nullable, description, definition, warehouseOnly }) => ({
-          name, type, nullable, description, ...(definition ? { definition } : {}), ...(warehouseOnly ? { warehouseOnly } : {}),
+          name,
+          type,
+          nullable,
+          description,
+          ...(definition ? { definition } : {}),
+          ...(warehouseOnly ? { warehouseOnly } : {}),
         }));
         return { id, tableName: m.name, ...entry, columns };
       })
@@ -54,5 +59,14 @@ export function findSources(filter: CatalogFilter, dir?: string): CatalogSource[
 
 /** What a catalog search matches, lowercased: name, table name, id, aliases, descriptions and columns (one line each). */
 export function searchText(s: CatalogSource): string {
-  return [s.name, s.tableName, s.id, s.description, ...(s.searchAliases ?? []), ...s.columns.flatMap((c) => [c.name, c.description ?? ''])].join('\n').toLowerCase();
+  return [
+    s.name,
+    s.tableName,
+    s.id,
+    s.description,
+    ...(s.searchAliases ?? []),
+    ...s.columns.flatMap((c) => [c.name, c.description ?? '']),
+  ]
+    .join('\n')
+    .toLowerCase();
 }

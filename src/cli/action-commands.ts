@@ -5,7 +5,9 @@ import type { CommandFactory, WithControl } from './arguments.ts';
 export function actionCommands(program: Command, command: CommandFactory, withHome: WithControl): void {
   const sub = (name: string) => program.commands.find((c) => c.name() === name)!;
   command(sub('org'), 'beta', 'mktdata org beta --org $ORG --actions on')
-    .description('give an organization the actions private beta, or take it away (without it the actions endpoints answer 501)')
+    .description(
+      'give an organization the actions private beta, or take it away (without it the actions endpoints answer 501)',
+    )
     .requiredOption('--org <id>', 'organization id')
     .addOption(new Option('--actions <state>', 'the actions beta').choices(['on', 'off']).makeOptionMandatory())
     .action(async (o) => {
@@ -17,9 +19,14 @@ export function actionCommands(program: Command, command: CommandFactory, withHo
     });
 
   const actions = program.command('actions').description('action types an organization may run');
-  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     command(actions, verb, `mktdata actions ${verb} --org $ORG --type MKT_LISTINGS_PRICING_UPDATE MKT_LISTINGS_FIND`)
-      .description(`${verb} action types for an organization's live actions (a dry run validates any type); prints the enabled types`)
+      .description(
+        `${verb} action types for an organization's live actions (a dry run validates any type); prints the enabled types`,
+      )
       .requiredOption('--org <id>', 'organization id')
       .requiredOption('--type <types...>', 'action types of the spec')
       .action(async (o) => {
@@ -32,7 +39,9 @@ export function actionCommands(program: Command, command: CommandFactory, withHo
   }
 
   command(sub('connections'), 'access', 'mktdata connections access --connection $CONN --level READ_AND_WRITE')
-    .description('record the access level the seller or vendor granted: READ_AND_WRITE lets live actions write to the account')
+    .description(
+      'record the access level the seller or vendor granted: READ_AND_WRITE lets live actions write to the account',
+    )
     .requiredOption('--connection <id>', 'sellerOrVendorId')
     .addOption(new Option('--level <level>', 'access level').choices(['READ', 'READ_AND_WRITE']).makeOptionMandatory())
     .action(async (o) => {

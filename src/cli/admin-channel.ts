@@ -41,7 +41,12 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
  * Listens on the home's admin socket and runs each command line it receives with `run` (the CLI's own parser), as a
  * served command of `context`; `log` hears which command ran (never its arguments, which may name files or ids).
  */
-export async function startAdminChannel(home: Home, run: (argv: string[]) => Promise<number>, context: ServerContext, log: (message: string) => void): Promise<AdminChannel> {
+export async function startAdminChannel(
+  home: Home,
+  run: (argv: string[]) => Promise<number>,
+  context: ServerContext,
+  log: (message: string) => void,
+): Promise<AdminChannel> {
   const path = adminSocketOf(home);
   rmSync(path, { force: true }); // a socket a killed server left behind (this process holds the writer lock)
   const server = createServer((req, res) => void handle(req, res));
@@ -56,8 +61,20 @@ export async function startAdminChannel(home: Home, run: (argv: string[]) => Pro
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const send = (line: object) => res.writableEnded || res.write(`${JSON.stringify(line)}\n`);
     // The command's words (not its option values: files, ids, SQL).
-    log(`admin channel: mktdata ${body.argv.filter((a) => /^[a-z][a-z-]+$/.test(a)).slice(0, 2).join(' ')}`);
-    const command: ServedCommand = { ...context, cwd: body.cwd, secrets: body.secrets, quiet: body.quiet, out: (text) => send({ out: text }), err: (text) => send({ err: text }) };
+    log(
+      `admin channel: mktdata ${body.argv
+        .filter((a) => /^[a-z][a-z-]+$/.test(a))
+        .slice(0, 2)
+        .join(' ')}`,
+    );
+    const command: ServedCommand = {
+      ...context,
+      cwd: body.cwd,
+      secrets: body.secrets,
+      quiet: body.quiet,
+      out: (text) => send({ out: text }),
+      err: (text) => send({ err: text }),
+    };
     const code = await runServed(command, () => run(body.argv));
     res.end(`${JSON.stringify({ exit: code })}\n`);
   }
@@ -86,7 +103,12 @@ export async function startAdminChannel(home: Home, run: (argv: string[]) => Pro
  * Hands a command line to the server holding `home`, prints what it prints, and returns its exit code; null when no
  * server holds the home (or it has no admin channel), so that the command opens the home itself.
  */
-export async function forwardToServer(home: Home, argv: string[], secrets: Record<string, string>, quiet: boolean): Promise<number | null> {
+export async function forwardToServer(
+  home: Home,
+  argv: string[],
+  secrets: Record<string, string>,
+  quiet: boolean,
+): Promise<number | null> {
   const socketPath = adminSocketOf(home, { served: true });
   if (!socketPath || !existsSync(socketPath)) return null;
   const body = JSON.stringify({ argv, cwd: process.cwd(), secrets, quiet } satisfies AdminRequest);

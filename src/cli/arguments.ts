@@ -9,7 +9,8 @@ export type CommandFactory = (parent: Command, name: string, example: string) =>
 
 /** A `YYYY-MM-DD` option value. */
 export const date = (value: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError(`not a date (YYYY-MM-DD): ${value}`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value)))
+    throw new InvalidArgumentError(`not a date (YYYY-MM-DD): ${value}`);
   return value;
 };
 
@@ -17,6 +18,7 @@ export const date = (value: string) => {
 export const wholeNumber = (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);
   // Beyond 2^53 a number is no longer exact: 9223372036854775000 would be stored as another value.
-  if (!Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`${value} is larger than ${Number.MAX_SAFE_INTEGER}`);
+  if (!Number.isSafeInteger(Number(value)))
+    throw new InvalidArgumentError(`${value} is larger than ${Number.MAX_SAFE_INTEGER}`);
   return Number(value);
 };

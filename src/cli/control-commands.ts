@@ -11,24 +11,40 @@ const iso = (value: string | null) => (value === null ? null : new Date(String(v
  * shared PostgreSQL of a scaled-out install); their modules load when they run. A secret a command reads is put in
  * `secrets`, by environment variable name, for a running server the command is handed to.
  */
-export function controlCommands(program: Command, command: CommandFactory, withControl: WithControl, withHome: WithControl, secrets: Record<string, string>): void {
+export function controlCommands(
+  program: Command,
+  command: CommandFactory,
+  withControl: WithControl,
+  withHome: WithControl,
+  secrets: Record<string, string>,
+): void {
   const org = program.command('org').description('organizations');
   command(org, 'create', 'ORG=$(mktdata org create --name "My company" | tail -1)')
-    .description('create an organization; prints its id. Without --tokens it is unmetered: its usage is recorded, it never runs out')
+    .description(
+      'create an organization; prints its id. Without --tokens it is unmetered: its usage is recorded, it never runs out',
+    )
     .requiredOption('--name <name>', 'organization name')
     .option('--tokens <n>', 'meter it: its initial token balance', wholeNumber)
     .action(async (o) => {
       const { createOrganization } = await import('../control/organizations.ts');
-      await withControl('org create', async (wh) => console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens ?? null })));
+      await withControl('org create', async (wh) =>
+        console.log(await createOrganization(wh, { name: o.name, tokens: o.tokens ?? null })),
+      );
     });
 
   command(org, 'tokens', 'mktdata org tokens --org $ORG --add 500')
-    .description("print an organization's token balance (unmetered: none), after adding --add tokens (which meters an unmetered one)")
+    .description(
+      "print an organization's token balance (unmetered: none), after adding --add tokens (which meters an unmetered one)",
+    )
     .requiredOption('--org <id>', 'organization id')
     .option('--add <n>', 'tokens to add', wholeNumber)
     .action(async (o) => {
       const { addTokens, tokenBalance } = await import('../control/tokens.ts');
-      await withControl('org tokens', async (wh) => console.log(o.add === undefined ? ((await tokenBalance(wh, o.org)) ?? 'unmetered') : await addTokens(wh, o.org, o.add)));
+      await withControl('org tokens', async (wh) =>
+        console.log(
+          o.add === undefined ? ((await tokenBalance(wh, o.org)) ?? 'unmetered') : await addTokens(wh, o.org, o.add),
+        ),
+      );
     });
 
   command(org, 'list', 'mktdata org list --format json')
@@ -37,7 +53,14 @@ export function controlCommands(program: Command, command: CommandFactory, withC
     .action(async (o) => {
       const { listOrganizations } = await import('../control/organizations.ts');
       await withControl('org list', async (wh) => {
-        const rows = (await listOrganizations(wh)).map((r) => [r.id, r.name, r.token_balance === null ? 'unmetered' : Number(r.token_balance), Number(r.connections), Number(r.api_keys), iso(r.created_at)]);
+        const rows = (await listOrganizations(wh)).map((r) => [
+          r.id,
+          r.name,
+          r.token_balance === null ? 'unmetered' : Number(r.token_balance),
+          Number(r.connections),
+          Number(r.api_keys),
+          iso(r.created_at),
+        ]);
         printRows(o.format, ['id', 'name', 'tokens', 'connections', 'api_keys', 'created_at'], rows);
       });
     });
@@ -62,7 +85,14 @@ export function controlCommands(program: Command, command: CommandFactory, withC
     .action(async (o) => {
       const { listApiKeys } = await import('../control/organizations.ts');
       await withControl('keys list', async (wh) => {
-        const rows = (await listApiKeys(wh, o.org)).map((k) => [k.id, k.organization_id, k.organization, `${k.key_prefix}…`, iso(k.created_at), iso(k.revoked_at)]);
+        const rows = (await listApiKeys(wh, o.org)).map((k) => [
+          k.id,
+          k.organization_id,
+          k.organization,
+          `${k.key_prefix}…`,
+          iso(k.created_at),
+          iso(k.revoked_at),
+        ]);
         printRows(o.format, ['id', 'organization_id', 'organization', 'starts_with', 'created_at', 'revoked_at'], rows);
       });
     });
@@ -71,22 +101,37 @@ export function controlCommands(program: Command, command: CommandFactory, withC
     .requiredOption('--id <id>', 'key id, as `mktdata keys list` shows it')
     .action(async (o) => {
       const { revokeApiKey } = await import('../control/organizations.ts');
-      await withControl('keys revoke', async (wh) => console.log(`key ${o.id} revoked at ${await revokeApiKey(wh, o.id)}`));
+      await withControl('keys revoke', async (wh) =>
+        console.log(`key ${o.id} revoked at ${await revokeApiKey(wh, o.id)}`),
+      );
     });
 
   const connections = program.command('connections').description('seller and vendor connections');
-  command(connections, 'add', 'CONN=$(mktdata connections add --org $ORG --name "My US shop" --marketplace ATVPDKIKX0DER | tail -1)')
+  command(
+    connections,
+    'add',
+    'CONN=$(mktdata connections add --org $ORG --name "My US shop" --marketplace ATVPDKIKX0DER | tail -1)',
+  )
     .description('add a connection; prints its sellerOrVendorId')
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--marketplace <id>', 'marketplace id, e.g. ATVPDKIKX0DER')
     .addOption(new Option('--type <type>', 'connection type').choices(connectionTypes).default('SELLER_CENTRAL'))
-    .option('--seller-id <id>', 'the seller\'s merchant id (selling_partner_id)')
+    .option('--seller-id <id>', "the seller's merchant id (selling_partner_id)")
     .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
     .action(async (o) => {
       const { addConnection } = await import('../control/connections.ts');
       await withControl('connections add', async (wh) =>
-        console.log(await addConnection(wh, { organizationId: o.org, name: o.name, marketplaceId: o.marketplace, type: o.type, sellerId: o.sellerId, id: o.id })),
+        console.log(
+          await addConnection(wh, {
+            organizationId: o.org,
+            name: o.name,
+            marketplaceId: o.marketplace,
+            type: o.type,
+            sellerId: o.sellerId,
+            id: o.id,
+          }),
+        ),
       );
     });
 
@@ -97,13 +142,21 @@ export function controlCommands(program: Command, command: CommandFactory, withC
       const { listConnections } = await import('./commands/connections.ts');
       await withControl('connections list', (wh) => listConnections(wh, o.format));
     });
-  command(connections, 'credentials', 'printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection $CONN --seller-id A3ACMEUS0SELLER')
-    .description('store a connection\'s refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line')
+  command(
+    connections,
+    'credentials',
+    'printf %s "$REFRESH_TOKEN" | mktdata connections credentials --connection $CONN --seller-id A3ACMEUS0SELLER',
+  )
+    .description(
+      "store a connection's refresh token, encrypted: read from $MKTDATA_REFRESH_TOKEN or standard input, never from the command line",
+    )
     .requiredOption('--connection <id>', 'sellerOrVendorId')
-    .addOption(new Option('--api <api>', 'which API the refresh token is for').choices(['sp-api', 'ads']).default('sp-api'))
-    .option('--seller-id <id>', 'sp-api: the seller\'s merchant id (selling_partner_id)')
+    .addOption(
+      new Option('--api <api>', 'which API the refresh token is for').choices(['sp-api', 'ads']).default('sp-api'),
+    )
+    .option('--seller-id <id>', "sp-api: the seller's merchant id (selling_partner_id)")
     .addOption(new Option('--selling-partner-id <id>').hideHelp())
-    .option('--profile-id <id>', 'ads: the advertising profile of the connection\'s marketplace')
+    .option('--profile-id <id>', "ads: the advertising profile of the connection's marketplace")
     .option('--remove', 'remove the stored credentials of this API instead')
     .action(async (o) => {
       const { credentials, readRefreshToken } = await import('./commands/connections.ts');
@@ -114,20 +167,30 @@ export function controlCommands(program: Command, command: CommandFactory, withC
     });
 
   command(connections, 'remove', 'mktdata connections remove --connection $CONN')
-    .description('remove a connection: its rows leave every table and the published file at once; its landed documents stay in landed/<id>/ unless --purge')
+    .description(
+      'remove a connection: its rows leave every table and the published file at once; its landed documents stay in landed/<id>/ unless --purge',
+    )
     .requiredOption('--connection <id>', 'sellerOrVendorId')
     .option('--purge', 'also delete its landed documents and what waits in its landing folder')
     .action(async (o) => {
       const { removeConnection } = await import('../pipelines/remove-connection.ts');
       await withHome('connections remove', async (wh) => {
         const removed = await removeConnection(wh, o.connection, { purge: Boolean(o.purge) });
-        console.log(`removed ${removed.name} (${o.connection}): ${removed.rows} row(s) deleted from the warehouse${removed.published ? ' and the published file' : ''}`);
-        console.log(removed.purged ? 'its landed documents were deleted' : `its landed documents are kept in landed/${o.connection}/ (--purge deletes them)`);
+        console.log(
+          `removed ${removed.name} (${o.connection}): ${removed.rows} row(s) deleted from the warehouse${removed.published ? ' and the published file' : ''}`,
+        );
+        console.log(
+          removed.purged
+            ? 'its landed documents were deleted'
+            : `its landed documents are kept in landed/${o.connection}/ (--purge deletes them)`,
+        );
       });
     });
 
   command(connections, 'test', 'mktdata connections test --connection $CONN --api sp-api')
-    .description('check a connection\'s credentials with one cheap authenticated call per API, and say plainly what is wrong')
+    .description(
+      "check a connection's credentials with one cheap authenticated call per API, and say plainly what is wrong",
+    )
     .requiredOption('--connection <id>', 'sellerOrVendorId')
     .addOption(new Option('--api <api>', 'only this API').choices(['sp-api', 'ads']))
     .action(async (o) => {

@@ -13,7 +13,13 @@ export type QueryFormat = (typeof queryFormats)[number];
 export function serverLogger(): { level: string; transport?: object } {
   const level = process.env.MKTDATA_LOG_LEVEL ?? 'info';
   if (!process.stdout.isTTY) return { level };
-  return { level, transport: { target: 'pino-pretty', options: { colorize: !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } };
+  return {
+    level,
+    transport: {
+      target: 'pino-pretty',
+      options: { colorize: !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+    },
+  };
 }
 
 /** A progress bar on a terminal, silence elsewhere and with `--quiet` (ARCHITECTURE.md, "The command line"). */
@@ -32,14 +38,27 @@ export function progress(label: string, total: number) {
 export function formatTable(columns: string[], rows: unknown[][]): string {
   const cells = rows.map((row) => row.map((v) => (v === null || v === undefined ? 'NULL' : String(v))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line)].join('\n');
 }
 
 /** The `--format table|json` option of a listing command. */
-export const formatOption = () => new Option('--format <format>', 'output format').choices(['table', 'json']).default('table');
+export const formatOption = () =>
+  new Option('--format <format>', 'output format').choices(['table', 'json']).default('table');
 
 /** Prints rows as an aligned table, or as a JSON array of objects. */
 export function printRows(format: 'table' | 'json', columns: string[], rows: unknown[][]): void {
-  console.log(format === 'json' ? JSON.stringify(rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))), null, 2) : formatTable(columns, rows));
+  console.log(
+    format === 'json'
+      ? JSON.stringify(
+          rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? null]))),
+          null,
+          2,
+        )
+      : formatTable(columns, rows),
+  );
 }

@@ -14,7 +14,9 @@ import { commandCwd, served } from './served.ts';
 // Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
 // `--version` and a mistyped command answer at once.
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** A command that a running `mktdata serve` ran for this process: its exit code is the command's. */
 export class Forwarded extends Error {
@@ -53,7 +55,10 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     const serving = served();
     if (serving) return serving.exclusive(() => work(serving.wh));
     if ((await import('../scale/scale-config.ts')).scaleConfig()) {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `\`mktdata ${command}\` works on a single home; in this scaled-out install the workers build the shards (drop files in $MKTDATA_SHARED_DIR/landing/, see docs/scale-out.md)` });
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: 'MKTDATA_DATABASE_URL',
+        reason: `\`mktdata ${command}\` works on a single home; in this scaled-out install the workers build the shards (drop files in $MKTDATA_SHARED_DIR/landing/, see docs/scale-out.md)`,
+      });
     }
     await handToServer();
     const { withWarehouse } = await import('../db/warehouse.ts');
@@ -105,7 +110,8 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
   // `mktdata build --home DIR` are the same. A served command works on the server's home.
   const home = () => served()?.wh.home ?? resolveHome(options().home);
   /** A subcommand with an example at the end of its --help. */
-  const command = (parent: Command, name: string, example: string) => parent.command(name).addHelpText('after', `\nExample:\n  ${example}`);
+  const command = (parent: Command, name: string, example: string) =>
+    parent.command(name).addHelpText('after', `\nExample:\n  ${example}`);
   /** A path of the command line, from the folder it was typed in. */
   const path = (file: string) => resolve(commandCwd(), file);
   command(program, 'init', 'mktdata init --home ./my-home')
@@ -123,10 +129,17 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
   webhookCommands(program, command, withControl);
   actionCommands(program, command, withControl);
 
-  command(program, 'ingest', 'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv')
+  command(
+    program,
+    'ingest',
+    'mktdata ingest --connection $CONN --source GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL orders-2026-03.tsv',
+  )
     .description('land upstream files of one source for a connection')
     .requiredOption('--connection <id>', 'sellerOrVendorId')
-    .requiredOption('--source <name>', 'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')
+    .requiredOption(
+      '--source <name>',
+      'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+    )
     .argument('<files...>', 'files to land')
     .action(async (files: string[], o) => {
       const { ingest } = await import('./commands/ingest.ts');
@@ -150,15 +163,29 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     .option('--to <date>', 'last day of the window to rebuild', date)
     .option('--full-refresh', 'rebuild incremental tables whole', false)
     .action(async (o) => {
-      if (o.from && o.to && o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
+      if (o.from && o.to && o.from > o.to)
+        throw new MktdataError('ERR_INPUT_INVALID', {
+          where: '--from/--to',
+          reason: `--from ${o.from} is after --to ${o.to}`,
+        });
       const { build } = await import('./commands/build.ts');
-      await withHome('build', (wh) => build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }));
+      await withHome('build', (wh) =>
+        build(wh, { select: o.select, from: o.from, to: o.to, fullRefresh: o.fullRefresh }),
+      );
     });
 
   const backfill = (o: { from?: string; to?: string }) => {
     if (!o.from && !o.to) return undefined;
-    if (!o.from || !o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: 'a backfill needs both --from and --to' });
-    if (o.from > o.to) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: `--from ${o.from} is after --to ${o.to}` });
+    if (!o.from || !o.to)
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: '--from/--to',
+        reason: 'a backfill needs both --from and --to',
+      });
+    if (o.from > o.to)
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: '--from/--to',
+        reason: `--from ${o.from} is after --to ${o.to}`,
+      });
     return { from: o.from, to: o.to };
   };
 
@@ -174,13 +201,19 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     });
 
   command(program, 'run', 'mktdata run --pipeline profit --from 2026-01-01 --to 2026-01-31')
-    .description('fetch what the planned windows need (connections with credentials), land it and what waits in landing/, rebuild the windows, publish; prints the run ids; exits 1 unless every window was done')
+    .description(
+      'fetch what the planned windows need (connections with credentials), land it and what waits in landing/, rebuild the windows, publish; prints the run ids; exits 1 unless every window was done',
+    )
     .option('--pipeline <name>', 'one pipeline (default: all, see pipelines/)')
     .option('--from <date>', 'with --to: also rebuild these dates of every table (backfill)', date)
     .option('--to <date>', 'last day of the backfill', date)
     .action(async (o) => {
       const config = (await import('../scale/scale-config.ts')).scaleConfig();
-      if (config && backfill(o)) throw new MktdataError('ERR_INPUT_INVALID', { where: '--from/--to', reason: 'a backfill runs in a single home only (scale-out: not yet)' });
+      if (config && backfill(o))
+        throw new MktdataError('ERR_INPUT_INVALID', {
+          where: '--from/--to',
+          reason: 'a backfill runs in a single home only (scale-out: not yet)',
+        });
       if (config) return (await import('./commands/worker.ts')).runScaled(config, o.pipeline);
       const { run } = await import('./commands/run.ts');
       await withHome('run', (wh) => run(wh, { pipeline: o.pipeline, backfill: backfill(o) }));
@@ -199,7 +232,9 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     });
 
   command(program, 'docs', 'mktdata docs mkt_profit_by_date')
-    .description("a model's lineage: grain, what it reads and what reads it, the spec rules it implements (and the model where each lives), its checks; without a model, every model")
+    .description(
+      "a model's lineage: grain, what it reads and what reads it, the spec rules it implements (and the model where each lives), its checks; without a model, every model",
+    )
     .argument('[model]', 'a model name or schema.name')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (name: string | undefined, o: { format: 'text' | 'json' }) => {
@@ -211,26 +246,48 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
         const l = lineage(models, name);
         console.log(o.format === 'json' ? JSON.stringify(l, null, 2) : lineageText(l));
       } else if (o.format === 'json') {
-        console.log(JSON.stringify(models.map((m) => lineage(models, m.id)), null, 2));
+        console.log(
+          JSON.stringify(
+            models.map((m) => lineage(models, m.id)),
+            null,
+            2,
+          ),
+        );
       } else {
-        console.log(formatTable(['model', 'materialized', 'rules', 'grain'], models.map((m) => [m.id, m.config.materialized, String(m.config.rules.length), m.config.grain])));
+        console.log(
+          formatTable(
+            ['model', 'materialized', 'rules', 'grain'],
+            models.map((m) => [m.id, m.config.materialized, String(m.config.rules.length), m.config.grain]),
+          ),
+        );
       }
     });
 
-  command(program, 'query', 'mktdata query "select date, profit from mkt_profit_by_date order by date desc limit 7" --format csv')
+  command(
+    program,
+    'query',
+    'mktdata query "select date, profit from mkt_profit_by_date order by date desc limit 7" --format csv',
+  )
     .description('run read-only SQL on the published snapshot')
     .argument('<sql>', 'SQL to run')
     .addOption(new Option('--format <format>', 'output format').choices(queryFormats).default('table'))
     .action(async (sql: string, o) => (await import('./commands/query.ts')).query(await readHome(), sql, o.format));
 
-  command(program, 'export', 'mktdata export --table mkt_profit_by_sku_and_date --connection $CONN --from 2026-03-01 --to 2026-03-31 --format parquet --out march.parquet')
+  command(
+    program,
+    'export',
+    'mktdata export --table mkt_profit_by_sku_and_date --connection $CONN --from 2026-03-01 --to 2026-03-31 --format parquet --out march.parquet',
+  )
     .description('write a catalog table to a file, as the HTTP export would')
     .option('--table <name>', 'catalog table, e.g. mkt_order_items_with_cogs')
     .option('--connection <ids...>', 'sellerOrVendorIds')
     .option('--from <date>', 'first day (YYYY-MM-DD, or an ISO date-time: its marketplace-local date)')
     .option('--to <date>', 'last day, inclusive')
     .addOption(new Option('--format <format>', 'file format (default: csv)').choices(['csv', 'json', 'parquet']))
-    .option('--request <file>', 'a JSON ExportRequest as the API takes it (filters, groupBy, …); the flags above override its fields')
+    .option(
+      '--request <file>',
+      'a JSON ExportRequest as the API takes it (filters, groupBy, …); the flags above override its fields',
+    )
     .requiredOption('--out <file>', 'file to write')
     .action(async (o) => {
       const { exportToFile } = await import('./commands/export.ts');
@@ -239,7 +296,10 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     });
 
   const sources = program.command('sources').description('catalog sources an organization may export');
-  for (const [verb, enabled] of [['enable', true], ['disable', false]] as const) {
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
     command(sources, verb, `mktdata sources ${verb} --org $ORG --table mkt_listings_raw`)
       .description(`${verb} a catalog table for an organization's exports`)
       .requiredOption('--org <id>', 'organization id')
@@ -254,46 +314,84 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
   }
 
   command(program, 'serve', 'mktdata serve --port 8080 --host 0.0.0.0')
-    .description('serve the /api/v1 HTTP API and the console, run the pipelines at their refresh times, and run the commands handed to it, until stopped (Ctrl-C)')
+    .description(
+      'serve the /api/v1 HTTP API and the console, run the pipelines at their refresh times, and run the commands handed to it, until stopped (Ctrl-C)',
+    )
     .option('--port <port>', 'TCP port', wholeNumber, 8080)
     .option('--host <host>', 'interface to listen on (0.0.0.0 for every interface)', '127.0.0.1')
     .option('--requests-per-second <n>', 'rate limit per organization over key-protected endpoints', wholeNumber, 2)
     .option('--export-workers <n>', 'exports written at the same time', wholeNumber, 2)
     .option('--export-retention-hours <n>', 'hours a finished export file stays downloadable', wholeNumber, 24)
-    .option('--signed-url-minutes <n>', 'minutes a signed link (export download from /raw, file upload and download) stays valid', wholeNumber, 15)
+    .option(
+      '--signed-url-minutes <n>',
+      'minutes a signed link (export download from /raw, file upload and download) stays valid',
+      wholeNumber,
+      15,
+    )
     .option('--no-pipelines', 'do not run the pipelines at their refresh times')
     .action(async (o) => (await import('./commands/serve.ts')).serve(home(), { ...o, runCli }));
 
-  command(program, 'worker', 'MKTDATA_DATABASE_URL=postgres://… MKTDATA_SHARED_DIR=/mnt/mktdata mktdata worker --work-dir /var/lib/mktdata')
-    .description('scale-out: hold a share of the shards and run their queued pipeline runs until stopped (docs/scale-out.md)')
+  command(
+    program,
+    'worker',
+    'MKTDATA_DATABASE_URL=postgres://… MKTDATA_SHARED_DIR=/mnt/mktdata mktdata worker --work-dir /var/lib/mktdata',
+  )
+    .description(
+      'scale-out: hold a share of the shards and run their queued pipeline runs until stopped (docs/scale-out.md)',
+    )
     .requiredOption('--work-dir <dir>', "this worker's own disk, where the warehouses of its shards live")
     .option('--id <name>', 'its name in leases and runs (default: host name and process id)')
-    .option('--lease-seconds <n>', 'how long a shard stays held without renewal: a dead worker\'s shards are taken over after it', wholeNumber, 30)
+    .option(
+      '--lease-seconds <n>',
+      "how long a shard stays held without renewal: a dead worker's shards are taken over after it",
+      wholeNumber,
+      30,
+    )
     .option('--poll-seconds <n>', 'how often an idle shard queue is asked for a job', wholeNumber, 2)
     .option('--no-pipelines', 'do not queue the pipelines at their refresh times (runs come from `mktdata run` only)')
     .action(async (o) => (await import('./commands/worker.ts')).worker(o));
 
   command(program, 'demo', 'mktdata demo --port 8081')
-    .description('start a fake marketplace with two demo sellers, connect them, fetch their first load through the connectors, build and publish it, then serve the API and the console until stopped')
+    .description(
+      'start a fake marketplace with two demo sellers, connect them, fetch their first load through the connectors, build and publish it, then serve the API and the console until stopped',
+    )
     .option('--port <port>', 'TCP port of the API', wholeNumber, 8080)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .action(async (o) => (await import('./commands/demo.ts')).demo(home(), { host: o.host, port: o.port, requestsPerSecond: 2, runCli }));
+    .action(async (o) =>
+      (await import('./commands/demo.ts')).demo(home(), { host: o.host, port: o.port, requestsPerSecond: 2, runCli }),
+    );
 
   program
     .command('fake-marketplace')
     .addHelpText('after', '\nExample:\n  mktdata fake-marketplace --port 8090 --speed 60 --start 2026-11-01T00:00:00Z')
-    .description('serve a fake marketplace on loopback (LWA, consent, SP-API, Ads API; demo sellers) to try the connectors without a real account')
+    .description(
+      'serve a fake marketplace on loopback (LWA, consent, SP-API, Ads API; demo sellers) to try the connectors without a real account',
+    )
     .option('--port <port>', 'TCP port', wholeNumber, 8090)
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .option('--speed <n>', 'clock speed: clock seconds per real second (rate limits and report processing run on it)', (v) => {
-      const n = Number(v);
-      if (!(n > 0)) throw new InvalidArgumentError(`not a positive number: ${v}`);
-      return n;
-    }, 1)
-    .option('--start <iso>', 'the time the fake\'s clock starts at (default: now)')
+    .option(
+      '--speed <n>',
+      'clock speed: clock seconds per real second (rate limits and report processing run on it)',
+      (v) => {
+        const n = Number(v);
+        if (!(n > 0)) throw new InvalidArgumentError(`not a positive number: ${v}`);
+        return n;
+      },
+      1,
+    )
+    .option('--start <iso>', "the time the fake's clock starts at (default: now)")
     .option('--opened-on <date>', 'the day the demo sellers opened their accounts', date)
     .option('--no-throttling', 'answer requests over the documented rate limits instead of refusing them with 429')
-    .action(async (o) => (await import('./commands/fake-marketplace.ts')).fakeMarketplace({ host: o.host, port: o.port, speed: o.speed, start: o.start, openedOn: o.openedOn, throttling: o.throttling }));
+    .action(async (o) =>
+      (await import('./commands/fake-marketplace.ts')).fakeMarketplace({
+        host: o.host,
+        port: o.port,
+        speed: o.speed,
+        start: o.start,
+        openedOn: o.openedOn,
+        throttling: o.throttling,
+      }),
+    );
 
   return program;
 }

@@ -21,7 +21,8 @@ function readHidden(prompt: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const char of chunk) {
         if (char === '\r' || char === '\n') return done();
-        if (char === '\u0003') return done(new MktdataError('ERR_INPUT_INVALID', { where: 'stdin', reason: 'cancelled' }));
+        if (char === '\u0003')
+          return done(new MktdataError('ERR_INPUT_INVALID', { where: 'stdin', reason: 'cancelled' }));
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else value += char;
       }
@@ -46,7 +47,12 @@ export async function readSecret(envName: string, what: string): Promise<string>
   const handed = served()?.secrets[envName];
   if (handed !== undefined) return handed;
   const fromEnv = process.env[envName];
-  const value = fromEnv ?? (process.stdin.isTTY ? await readHidden(`${what}: `) : (await readPiped()).split('\n')[0]!.trim());
-  if (!value) throw new MktdataError('ERR_INPUT_INVALID', { where: fromEnv === undefined ? 'stdin' : envName, reason: `no ${what} given: set ${envName} or write it to standard input` });
+  const value =
+    fromEnv ?? (process.stdin.isTTY ? await readHidden(`${what}: `) : (await readPiped()).split('\n')[0]!.trim());
+  if (!value)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: fromEnv === undefined ? 'stdin' : envName,
+      reason: `no ${what} given: set ${envName} or write it to standard input`,
+    });
   return value;
 }

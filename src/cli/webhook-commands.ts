@@ -4,7 +4,11 @@ import type { CommandFactory, WithControl } from './arguments.ts';
 /** `mktdata webhooks add|list|remove|replay` (their modules load when they run). */
 export function webhookCommands(program: Command, command: CommandFactory, withHome: WithControl): void {
   const webhooks = program.command('webhooks').description('webhook subscriptions (delivered by `mktdata serve`)');
-  command(webhooks, 'add', 'WEBHOOK=$(mktdata webhooks add --org $ORG --url https://hooks.example.com/mktdata --types MKT_ORDER_UPDATE | tail -1)')
+  command(
+    webhooks,
+    'add',
+    'WEBHOOK=$(mktdata webhooks add --org $ORG --url https://hooks.example.com/mktdata --types MKT_ORDER_UPDATE | tail -1)',
+  )
     .description('subscribe a receiver URL; prints the signing secret once, then the subscription id')
     .requiredOption('--org <id>', 'organization id')
     .requiredOption('--url <url>', 'https URL (http only to loopback, for development)')

@@ -32,12 +32,32 @@ const createType = 'application/vnd.createasyncreportrequest.v3+json';
 type AdsMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const kindOf = (status: number): ConnectorErrorKind =>
-  status === 429 ? 'throttled' : status >= 500 ? 'server' : status === 401 || status === 403 ? 'access-denied' : status === 404 ? 'not-found' : status === 425 ? 'duplicate' : 'invalid-input';
+  status === 429
+    ? 'throttled'
+    : status >= 500
+      ? 'server'
+      : status === 401 || status === 403
+        ? 'access-denied'
+        : status === 404
+          ? 'not-found'
+          : status === 425
+            ? 'duplicate'
+            : 'invalid-input';
 
 /** Whether an earlier report answers the same request (Airbyte's check before reusing a duplicate). */
-function sameRequest(report: AdsReport, body: { startDate: string; endDate: string; configuration: Record<string, unknown> }): boolean {
-  const pick = (c: Record<string, unknown> | undefined) => JSON.stringify(['reportTypeId', 'adProduct', 'timeUnit', 'groupBy', 'columns', 'filters'].map((k) => c?.[k] ?? null));
-  return report.startDate === body.startDate && report.endDate === body.endDate && pick(report.configuration) === pick(body.configuration);
+function sameRequest(
+  report: AdsReport,
+  body: { startDate: string; endDate: string; configuration: Record<string, unknown> },
+): boolean {
+  const pick = (c: Record<string, unknown> | undefined) =>
+    JSON.stringify(
+      ['reportTypeId', 'adProduct', 'timeUnit', 'groupBy', 'columns', 'filters'].map((k) => c?.[k] ?? null),
+    );
+  return (
+    report.startDate === body.startDate &&
+    report.endDate === body.endDate &&
+    pick(report.configuration) === pick(body.configuration)
+  );
 }
 
 /**
@@ -48,12 +68,30 @@ export class AdsApiClient {
   readonly #clock: Clock;
   readonly #limits: RateLimits;
 
-  constructor(private readonly o: { baseUrl: string; lwa: LwaClient; refreshToken: string; clientId: string; profileId?: string; clock?: Clock; limits?: RateLimits; log?: ApiLog }) {
+  constructor(
+    private readonly o: {
+      baseUrl: string;
+      lwa: LwaClient;
+      refreshToken: string;
+      clientId: string;
+      profileId?: string;
+      clock?: Clock;
+      limits?: RateLimits;
+      log?: ApiLog;
+    },
+  ) {
     this.#clock = o.clock ?? systemClock;
     this.#limits = o.limits ?? new RateLimits(this.#clock);
   }
 
-  async #request<T>(operation: string, method: AdsMethod, path: string, body?: unknown, scoped = true, media?: { contentType?: string; accept?: string }): Promise<T> {
+  async #request<T>(
+    operation: string,
+    method: AdsMethod,
+    path: string,
+    body?: unknown,
+    scoped = true,
+    media?: { contentType?: string; accept?: string },
+  ): Promise<T> {
     const bucket = this.#limits.bucket(`ads:${this.o.profileId ?? this.o.clientId}`, 'ads', adsPlan);
     let refreshed = false;
     return withRetries(this.#clock, { throttledMs: () => 1000 / bucket.rate }, async (attempt) => {
@@ -63,13 +101,28 @@ export class AdsApiClient {
         await this.o.lwa.accessToken(this.o.refreshToken);
         await bucket.take();
         const token = await this.o.lwa.accessToken(this.o.refreshToken);
-        const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'amazon-advertising-api-clientid': this.o.clientId, accept: media?.accept ?? 'application/json' };
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${token}`,
+          'amazon-advertising-api-clientid': this.o.clientId,
+          accept: media?.accept ?? 'application/json',
+        };
         if (scoped && this.o.profileId) headers['amazon-advertising-api-scope'] = this.o.profileId;
         if (body !== undefined) headers['content-type'] = media?.contentType ?? createType;
         bucket.settle();
         const started = this.#clock.now();
-        const response = await fetchOrThrow(`${this.o.baseUrl.replace(/\/+$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, operation);
-        this.o.log?.({ api: 'ads', operation, status: response.status, ms: this.#clock.now() - started, attempt, requestId: response.headers.get('x-amz-request-id') });
+        const response = await fetchOrThrow(
+          `${this.o.baseUrl.replace(/\/+$/, '')}${path}`,
+          { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+          operation,
+        );
+        this.o.log?.({
+          api: 'ads',
+          operation,
+          status: response.status,
+          ms: this.#clock.now() - started,
+          attempt,
+          requestId: response.headers.get('x-amz-request-id'),
+        });
         const text = await response.text();
         const answer = safeJson(text) as Record<string, unknown> | undefined;
         if (response.ok && answer !== undefined) return answer as T;
@@ -81,7 +134,15 @@ export class AdsApiClient {
         }
         const detail = String(answer?.detail ?? answer?.details ?? answer?.message ?? '');
         const retryAfter = Number(response.headers.get('retry-after'));
-        throw new AttemptError(new ConnectorError(kindOf(response.status), `${response.status} ${detail}`.trim(), { status: response.status, code: String(answer?.code ?? ''), details: detail, operation }), retryAfter > 0 ? retryAfter * 1000 : null);
+        throw new AttemptError(
+          new ConnectorError(kindOf(response.status), `${response.status} ${detail}`.trim(), {
+            status: response.status,
+            code: String(answer?.code ?? ''),
+            details: detail,
+            operation,
+          }),
+          retryAfter > 0 ? retryAfter * 1000 : null,
+        );
       }
     });
   }
@@ -90,8 +151,14 @@ export class AdsApiClient {
    * Calls a campaign management operation of the profile (Ads API v3 and the others: their vendor media types as
    * `contentType` and `accept`); the answer's JSON (a 207 multi-status too), or a ConnectorError.
    */
-  call<T>(operation: string, request: { method: AdsMethod; path: string; body?: unknown; contentType?: string; accept?: string }): Promise<T> {
-    return this.#request<T>(operation, request.method, request.path, request.body, true, { contentType: request.contentType ?? 'application/json', accept: request.accept });
+  call<T>(
+    operation: string,
+    request: { method: AdsMethod; path: string; body?: unknown; contentType?: string; accept?: string },
+  ): Promise<T> {
+    return this.#request<T>(operation, request.method, request.path, request.body, true, {
+      contentType: request.contentType ?? 'application/json',
+      accept: request.accept,
+    });
   }
 
   /** The advertiser's profiles on this region's host (no Scope header). */
@@ -101,7 +168,11 @@ export class AdsApiClient {
 
   /** The DSP advertisers the profile may report on. */
   async listDspAdvertisers(): Promise<{ advertiserId: string; name?: string }[]> {
-    const answer = await this.#request<{ response?: { advertiserId: string; name?: string }[] }>('listDspAdvertisers', 'GET', '/dsp/advertisers');
+    const answer = await this.#request<{ response?: { advertiserId: string; name?: string }[] }>(
+      'listDspAdvertisers',
+      'GET',
+      '/dsp/advertisers',
+    );
     return answer.response ?? [];
   }
 
@@ -111,14 +182,30 @@ export class AdsApiClient {
   }
 
   /** Creates a report; an identical one still generating (425) is reused once its request is checked to be the same. */
-  async createReport(body: { name?: string; startDate: string; endDate: string; configuration: Record<string, unknown> }): Promise<{ reportId: string; reused: boolean }> {
+  async createReport(body: {
+    name?: string;
+    startDate: string;
+    endDate: string;
+    configuration: Record<string, unknown>;
+  }): Promise<{ reportId: string; reused: boolean }> {
     try {
-      return { reportId: (await this.#request<AdsReport>('createReport', 'POST', '/reporting/reports', body)).reportId, reused: false };
+      return {
+        reportId: (await this.#request<AdsReport>('createReport', 'POST', '/reporting/reports', body)).reportId,
+        reused: false,
+      };
     } catch (error) {
-      const id = error instanceof ConnectorError && error.kind === 'duplicate' ? /duplicate of\s*:\s*([\w-]+)/i.exec(error.details ?? '')?.[1] : undefined;
+      const id =
+        error instanceof ConnectorError && error.kind === 'duplicate'
+          ? /duplicate of\s*:\s*([\w-]+)/i.exec(error.details ?? '')?.[1]
+          : undefined;
       if (!id) throw error;
       const earlier = await this.getReport(id);
-      if (!sameRequest(earlier, body)) throw new ConnectorError('invalid-input', `the Ads API calls this request a duplicate of ${id}, which asks for something else`, { status: 425, operation: 'createReport' });
+      if (!sameRequest(earlier, body))
+        throw new ConnectorError(
+          'invalid-input',
+          `the Ads API calls this request a duplicate of ${id}, which asks for something else`,
+          { status: 425, operation: 'createReport' },
+        );
       return { reportId: id, reused: true };
     }
   }

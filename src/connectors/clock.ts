@@ -60,10 +60,14 @@ export function manualClock(start: number): ManualClock {
       return new Promise<void>((resolve, reject) => {
         const sleeper = { at: now + Math.max(0, ms), wake: resolve };
         sleepers.push(sleeper);
-        signal?.addEventListener('abort', () => {
-          sleepers.splice(sleepers.indexOf(sleeper), 1);
-          reject(signal.reason);
-        }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            sleepers.splice(sleepers.indexOf(sleeper), 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
       });
     },
     async advance(ms) {

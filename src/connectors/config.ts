@@ -34,16 +34,29 @@ export interface ConnectorConfig {
 /** The marketplace's real hosts (live-apis.md §1). */
 export const amazonEndpoints: Endpoints = {
   lwa: 'https://api.amazon.com/auth/o2/token',
-  spApi: { NA: 'https://sellingpartnerapi-na.amazon.com', EU: 'https://sellingpartnerapi-eu.amazon.com', FE: 'https://sellingpartnerapi-fe.amazon.com' },
-  ads: { NA: 'https://advertising-api.amazon.com', EU: 'https://advertising-api-eu.amazon.com', FE: 'https://advertising-api-fe.amazon.com' },
+  spApi: {
+    NA: 'https://sellingpartnerapi-na.amazon.com',
+    EU: 'https://sellingpartnerapi-eu.amazon.com',
+    FE: 'https://sellingpartnerapi-fe.amazon.com',
+  },
+  ads: {
+    NA: 'https://advertising-api.amazon.com',
+    EU: 'https://advertising-api-eu.amazon.com',
+    FE: 'https://advertising-api-fe.amazon.com',
+  },
   sellerCentralConsent: (domain) => `https://sellercentral.${domain}/apps/authorize/consent`,
-  adsConsent: { NA: 'https://www.amazon.com/ap/oa', EU: 'https://eu.account.amazon.com/ap/oa', FE: 'https://apac.account.amazon.com/ap/oa' },
+  adsConsent: {
+    NA: 'https://www.amazon.com/ap/oa',
+    EU: 'https://eu.account.amazon.com/ap/oa',
+    FE: 'https://apac.account.amazon.com/ap/oa',
+  },
 };
 
 /** Every endpoint at a fake marketplace (`mktdata fake-marketplace`): its URL layout. */
 export function fakeMarketplaceEndpoints(url: string): Endpoints {
   const base = url.replace(/\/+$/, '');
-  const perRegion = (root: string) => Object.fromEntries(regions.map((r) => [r, `${base}/${root}/${r.toLowerCase()}`])) as Record<Region, string>;
+  const perRegion = (root: string) =>
+    Object.fromEntries(regions.map((r) => [r, `${base}/${root}/${r.toLowerCase()}`])) as Record<Region, string>;
   return {
     lwa: `${base}/auth/o2/token`,
     spApi: perRegion('sp'),
@@ -55,8 +68,19 @@ export function fakeMarketplaceEndpoints(url: string): Endpoints {
 
 const configFileSchema = z
   .object({
-    spApi: z.object({ applicationId: z.string().min(1), clientId: z.string().min(1), clientSecret: z.string().min(1), draftApp: z.boolean() }).partial().strict(),
-    ads: z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) }).partial().strict(),
+    spApi: z
+      .object({
+        applicationId: z.string().min(1),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1),
+        draftApp: z.boolean(),
+      })
+      .partial()
+      .strict(),
+    ads: z
+      .object({ clientId: z.string().min(1), clientSecret: z.string().min(1) })
+      .partial()
+      .strict(),
     publicUrl: z.string().url(),
     marketplaceUrl: z.string().url(),
     notificationsQueueUrl: z.string().url(),
@@ -65,7 +89,8 @@ const configFileSchema = z
   .strict();
 
 /** The config file: $MKTDATA_CONFIG, else `mktdata.config` (JSON) in the home. */
-export const configFile = (home: Home, env: NodeJS.ProcessEnv = process.env): string => env.MKTDATA_CONFIG ?? join(home.root, 'mktdata.config');
+export const configFile = (home: Home, env: NodeJS.ProcessEnv = process.env): string =>
+  env.MKTDATA_CONFIG ?? join(home.root, 'mktdata.config');
 
 function readConfigFile(file: string): z.infer<typeof configFileSchema> {
   if (!existsSync(file)) return {};
@@ -82,7 +107,10 @@ function readConfigFile(file: string): z.infer<typeof configFileSchema> {
   }
   const secrets = parsed.data.spApi?.clientSecret ?? parsed.data.ads?.clientSecret;
   if (secrets && (statSync(file).mode & 0o077) !== 0) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'it holds a client secret and other users can read it: `chmod 600` it' });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: file,
+      reason: 'it holds a client secret and other users can read it: `chmod 600` it',
+    });
   }
   return parsed.data;
 }
@@ -97,19 +125,32 @@ export function loadConnectorConfig(home: Home, env: NodeJS.ProcessEnv = process
   const fromFile = readConfigFile(file);
   const marketplaceUrl = env.MKTDATA_MARKETPLACE_URL ?? fromFile.marketplaceUrl;
   if (marketplaceUrl !== undefined && !z.string().url().safeParse(marketplaceUrl).success) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_MARKETPLACE_URL', reason: `not a URL: ${marketplaceUrl}` });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_MARKETPLACE_URL',
+      reason: `not a URL: ${marketplaceUrl}`,
+    });
   }
   return {
     spApi: {
       applicationId: env.MKTDATA_SP_API_APPLICATION_ID ?? fromFile.spApi?.applicationId,
       clientId: env.MKTDATA_SP_API_CLIENT_ID ?? fromFile.spApi?.clientId,
       clientSecret: env.MKTDATA_SP_API_CLIENT_SECRET ?? fromFile.spApi?.clientSecret,
-      draftApp: env.MKTDATA_SP_API_DRAFT_APP !== undefined ? env.MKTDATA_SP_API_DRAFT_APP === 'true' : (fromFile.spApi?.draftApp ?? false),
+      draftApp:
+        env.MKTDATA_SP_API_DRAFT_APP !== undefined
+          ? env.MKTDATA_SP_API_DRAFT_APP === 'true'
+          : (fromFile.spApi?.draftApp ?? false),
     },
-    ads: { clientId: env.MKTDATA_ADS_CLIENT_ID ?? fromFile.ads?.clientId, clientSecret: env.MKTDATA_ADS_CLIENT_SECRET ?? fromFile.ads?.clientSecret },
+    ads: {
+      clientId: env.MKTDATA_ADS_CLIENT_ID ?? fromFile.ads?.clientId,
+      clientSecret: env.MKTDATA_ADS_CLIENT_SECRET ?? fromFile.ads?.clientSecret,
+    },
     publicUrl: env.MKTDATA_PUBLIC_URL ?? fromFile.publicUrl,
     endpoints: marketplaceUrl ? fakeMarketplaceEndpoints(marketplaceUrl) : amazonEndpoints,
-    notifications: notificationQueue(env.MKTDATA_NOTIFICATIONS_QUEUE_URL ?? fromFile.notificationsQueueUrl, marketplaceUrl, env),
+    notifications: notificationQueue(
+      env.MKTDATA_NOTIFICATIONS_QUEUE_URL ?? fromFile.notificationsQueueUrl,
+      marketplaceUrl,
+      env,
+    ),
     file,
   };
 }
@@ -118,21 +159,46 @@ export function loadConnectorConfig(home: Home, env: NodeJS.ProcessEnv = process
  * The notification queue's settings: its URL (`https://sqs.<region>.amazonaws.com/<account>/<name>`; the region is
  * read from it, else AWS_REGION) with the AWS SDK's own credentials; at a fake marketplace, its `/sqs` endpoint.
  */
-function notificationQueue(queueUrl: string | undefined, marketplaceUrl: string | undefined, env: NodeJS.ProcessEnv): NotificationQueueConfig | undefined {
+function notificationQueue(
+  queueUrl: string | undefined,
+  marketplaceUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
+): NotificationQueueConfig | undefined {
   if (!queueUrl) return undefined;
-  if (!z.string().url().safeParse(queueUrl).success) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL', reason: `not a URL: ${queueUrl}` });
-  if (marketplaceUrl) return { queueUrl, region: 'us-east-1', endpoint: `${marketplaceUrl.replace(/\/+$/, '')}/sqs`, credentials: { accessKeyId: 'FAKEMARKETPLACE', secretAccessKey: 'fake' } };
+  if (!z.string().url().safeParse(queueUrl).success)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL',
+      reason: `not a URL: ${queueUrl}`,
+    });
+  if (marketplaceUrl)
+    return {
+      queueUrl,
+      region: 'us-east-1',
+      endpoint: `${marketplaceUrl.replace(/\/+$/, '')}/sqs`,
+      credentials: { accessKeyId: 'FAKEMARKETPLACE', secretAccessKey: 'fake' },
+    };
   const region = /^https:\/\/sqs\.([a-z0-9-]+)\.amazonaws\.com\//.exec(queueUrl)?.[1] ?? env.AWS_REGION;
-  if (!region) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL', reason: `no region in ${queueUrl}: set AWS_REGION` });
+  if (!region)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_NOTIFICATIONS_QUEUE_URL',
+      reason: `no region in ${queueUrl}: set AWS_REGION`,
+    });
   return { queueUrl, region };
 }
 
 /** The SP-API or Ads application's id and secret, or ERR_CONNECTOR_CONFIG naming where to set them. */
-export function appCredentials(config: ConnectorConfig, api: 'sp-api' | 'ads'): { clientId: string; clientSecret: string } {
+export function appCredentials(
+  config: ConnectorConfig,
+  api: 'sp-api' | 'ads',
+): { clientId: string; clientSecret: string } {
   const app = api === 'sp-api' ? config.spApi : config.ads;
   const prefix = api === 'sp-api' ? 'MKTDATA_SP_API' : 'MKTDATA_ADS';
   if (!app.clientId || !app.clientSecret) {
-    throw new MktdataError('ERR_CONNECTOR_CONFIG', { what: `the ${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`, env: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`, file: config.file });
+    throw new MktdataError('ERR_CONNECTOR_CONFIG', {
+      what: `the ${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`,
+      env: `${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`,
+      file: config.file,
+    });
   }
   return { clientId: app.clientId, clientSecret: app.clientSecret };
 }

@@ -20,7 +20,18 @@ export class ConnectorError extends Error {
   readonly operation: string;
   readonly requestId: string | null;
 
-  constructor(kind: ConnectorErrorKind, message: string, info: { status?: number | null; code?: string | null; details?: string | null; operation: string; requestId?: string | null; cause?: unknown }) {
+  constructor(
+    kind: ConnectorErrorKind,
+    message: string,
+    info: {
+      status?: number | null;
+      code?: string | null;
+      details?: string | null;
+      operation: string;
+      requestId?: string | null;
+      cause?: unknown;
+    },
+  ) {
     super(`${info.operation}: ${message}`, info.cause === undefined ? undefined : { cause: info.cause });
     this.name = 'ConnectorError';
     this.kind = kind;
@@ -33,7 +44,9 @@ export class ConnectorError extends Error {
 }
 
 /** Whether an error is worth another attempt: throttling, the server's own failures, the network. */
-export const isRetryable = (error: unknown): boolean => error instanceof ConnectorError && (error.kind === 'throttled' || error.kind === 'server' || error.kind === 'network');
+export const isRetryable = (error: unknown): boolean =>
+  error instanceof ConnectorError &&
+  (error.kind === 'throttled' || error.kind === 'server' || error.kind === 'network');
 
 /** A URL without its query (a pre-signed link's signature stays out of messages and logs). */
 export const withoutQuery = (url: string): string => url.split('?')[0]!;

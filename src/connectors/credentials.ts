@@ -44,10 +44,20 @@ export function connectionRegion(marketplaceId: string): Region {
  * fetching of the tables fed by that API: their history from dropped files no longer counts (run-history.ts
  * `fetchedSince`), and the connection is in its first load again. Returns whether they are new.
  */
-export async function setCredentials(wh: Warehouse, connectionId: string, input: NewCredentials, now = new Date()): Promise<'new' | 'replaced'> {
+export async function setCredentials(
+  wh: Warehouse,
+  connectionId: string,
+  input: NewCredentials,
+  now = new Date(),
+): Promise<'new' | 'replaced'> {
   await requireConnection(wh, connectionId);
   const at = now.toISOString();
-  const existing = await wh.db.selectFrom('control.connection_credentials').select('created_at').where('connection_id', '=', connectionId).where('api', '=', input.api).executeTakeFirst();
+  const existing = await wh.db
+    .selectFrom('control.connection_credentials')
+    .select('created_at')
+    .where('connection_id', '=', connectionId)
+    .where('api', '=', input.api)
+    .executeTakeFirst();
   const row = {
     connection_id: connectionId,
     api: input.api,
@@ -59,18 +69,36 @@ export async function setCredentials(wh: Warehouse, connectionId: string, input:
     created_at: existing ? new Date(String(existing.created_at)).toISOString() : at,
     updated_at: at,
   };
-  await wh.db.deleteFrom('control.connection_credentials').where('connection_id', '=', connectionId).where('api', '=', input.api).execute();
+  await wh.db
+    .deleteFrom('control.connection_credentials')
+    .where('connection_id', '=', connectionId)
+    .where('api', '=', input.api)
+    .execute();
   await wh.db.insertInto('control.connection_credentials').values(row).execute();
   if (input.api === 'sp-api' && input.sellingPartnerId) {
-    await wh.db.updateTable('control.connections').set({ seller_id: input.sellingPartnerId }).where('id', '=', connectionId).where('seller_id', 'is', null).execute();
+    await wh.db
+      .updateTable('control.connections')
+      .set({ seller_id: input.sellingPartnerId })
+      .where('id', '=', connectionId)
+      .where('seller_id', 'is', null)
+      .execute();
   }
-  if (!existing) await wh.db.updateTable('control.connections').set({ initial_load_stage: 'FIRST_STAGE' }).where('id', '=', connectionId).execute();
+  if (!existing)
+    await wh.db
+      .updateTable('control.connections')
+      .set({ initial_load_stage: 'FIRST_STAGE' })
+      .where('id', '=', connectionId)
+      .execute();
   return existing ? 'replaced' : 'new';
 }
 
 /** Removes a connection's credentials for one API; it goes back to dropped files only. */
 export async function removeCredentials(wh: Warehouse, connectionId: string, api: Api): Promise<boolean> {
-  const result = await wh.db.deleteFrom('control.connection_credentials').where('connection_id', '=', connectionId).where('api', '=', api).executeTakeFirst();
+  const result = await wh.db
+    .deleteFrom('control.connection_credentials')
+    .where('connection_id', '=', connectionId)
+    .where('api', '=', api)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -79,7 +107,16 @@ export async function readAllCredentials(wh: Warehouse): Promise<Map<string, Par
   const rows = await wh.db
     .selectFrom('control.connection_credentials as c')
     .innerJoin('control.connections as k', 'k.id', 'c.connection_id')
-    .select(['c.connection_id', 'c.api', 'c.selling_partner_id', 'c.profile_id', 'c.refresh_token_encrypted', 'c.status', 'c.status_reason', 'k.marketplace_id'])
+    .select([
+      'c.connection_id',
+      'c.api',
+      'c.selling_partner_id',
+      'c.profile_id',
+      'c.refresh_token_encrypted',
+      'c.status',
+      'c.status_reason',
+      'k.marketplace_id',
+    ])
     .execute();
   const byConnection = new Map<string, Partial<Record<Api, Credentials>>>();
   if (rows.length === 0) return byConnection;
@@ -106,12 +143,21 @@ export async function readAllCredentials(wh: Warehouse): Promise<Map<string, Par
 export async function requireCredentials(wh: Warehouse, connectionId: string, api: Api): Promise<Credentials> {
   await requireConnection(wh, connectionId);
   const found = (await readAllCredentials(wh)).get(connectionId)?.[api];
-  if (!found) throw new MktdataError('ERR_CREDENTIALS_MISSING', { id: connectionId, api: api === 'sp-api' ? 'SP-API' : 'Ads API' });
+  if (!found)
+    throw new MktdataError('ERR_CREDENTIALS_MISSING', {
+      id: connectionId,
+      api: api === 'sp-api' ? 'SP-API' : 'Ads API',
+    });
   return found;
 }
 
 /** Marks credentials the marketplace refused (`invalid_grant`): their fetches stop until the seller reconnects. */
-export async function markNeedsReauthorization(wh: Warehouse, connectionId: string, api: Api, reason: string): Promise<void> {
+export async function markNeedsReauthorization(
+  wh: Warehouse,
+  connectionId: string,
+  api: Api,
+  reason: string,
+): Promise<void> {
   await wh.db
     .updateTable('control.connection_credentials')
     .set({ status: 'needs_reauthorization', status_reason: reason, updated_at: new Date().toISOString() })

@@ -34,13 +34,27 @@ async function peek(body: Readable): Promise<{ stream: Readable; gzip: boolean }
  * fetch already) and renaming it to `file` only when whole. An expired link is `link-expired`; a truncated body
  * throws and leaves no file. The document is never held in memory.
  */
-export async function downloadDocument(url: string, options: { file: string; clock?: Clock; signal?: AbortSignal }): Promise<Downloaded> {
+export async function downloadDocument(
+  url: string,
+  options: { file: string; clock?: Clock; signal?: AbortSignal },
+): Promise<Downloaded> {
   const operation = `download ${withoutQuery(url)}`;
   const response = await fetchOrThrow(url, { signal: options.signal }, 'download');
   if (!response.ok || !response.body) {
     const text = (await response.text()).slice(0, 500);
-    const kind = response.status === 403 && /expired/i.test(text) ? 'link-expired' : response.status >= 500 ? 'server' : response.status === 403 ? 'link-expired' : 'not-found';
-    throw new ConnectorError(kind, `HTTP ${response.status}${/<Message>([^<]*)/.exec(text)?.[1] ? `: ${/<Message>([^<]*)/.exec(text)![1]}` : ''}`, { status: response.status, operation });
+    const kind =
+      response.status === 403 && /expired/i.test(text)
+        ? 'link-expired'
+        : response.status >= 500
+          ? 'server'
+          : response.status === 403
+            ? 'link-expired'
+            : 'not-found';
+    throw new ConnectorError(
+      kind,
+      `HTTP ${response.status}${/<Message>([^<]*)/.exec(text)?.[1] ? `: ${/<Message>([^<]*)/.exec(text)![1]}` : ''}`,
+      { status: response.status, operation },
+    );
   }
   const partial = `${options.file}.partial`;
   const hash = createHash('sha256');
@@ -59,8 +73,16 @@ export async function downloadDocument(url: string, options: { file: string; clo
     renameSync(partial, options.file);
   } catch (error) {
     rmSync(partial, { force: true });
-    throw new ConnectorError('network', `the download broke off: ${(error as Error).message}`, { operation, cause: error });
+    throw new ConnectorError('network', `the download broke off: ${(error as Error).message}`, {
+      operation,
+      cause: error,
+    });
   }
   const contentType = response.headers.get('content-type');
-  return { bytes, sha256: hash.digest('hex'), contentType, charset: /charset=([^;\s]+)/i.exec(contentType ?? '')?.[1] ?? null };
+  return {
+    bytes,
+    sha256: hash.digest('hex'),
+    contentType,
+    charset: /charset=([^;\s]+)/i.exec(contentType ?? '')?.[1] ?? null,
+  };
 }

@@ -20,9 +20,13 @@ export function connectorClock(env: NodeJS.ProcessEnv = process.env): Clock {
 }
 
 /** The live connectors for a run of this home when a connection holds credentials, else undefined (dropped files only). */
-export async function liveFetcher(wh: Warehouse, options: FetcherOptions & { clock?: Clock; log?: ConnectorLog; connectors?: Connectors } = {}): Promise<RunFetcher | undefined> {
+export async function liveFetcher(
+  wh: Warehouse,
+  options: FetcherOptions & { clock?: Clock; log?: ConnectorLog; connectors?: Connectors } = {},
+): Promise<RunFetcher | undefined> {
   const stored = await wh.db.selectFrom('control.connection_credentials').select('connection_id').limit(1).execute();
   if (stored.length === 0) return undefined;
-  const connectors = options.connectors ?? new Connectors(loadConnectorConfig(wh.home), options.clock ?? connectorClock(), options.log);
+  const connectors =
+    options.connectors ?? new Connectors(loadConnectorConfig(wh.home), options.clock ?? connectorClock(), options.log);
   return connectorFetcher(connectors, options);
 }

@@ -41,7 +41,10 @@ export class LwaClient {
     let pending = this.#pending.get(key);
     if (!pending) {
       pending = this.#grant({ grant_type: 'refresh_token', refresh_token: refreshToken }).then((answer) => {
-        const token = { value: answer.access_token!, expiresAt: this.#clock.now() + (answer.expires_in ?? 3600) * 1000 };
+        const token = {
+          value: answer.access_token!,
+          expiresAt: this.#clock.now() + (answer.expires_in ?? 3600) * 1000,
+        };
         this.#cache.set(key, token);
         return token;
       });
@@ -59,20 +62,43 @@ export class LwaClient {
   /** Exchanges an OAuth authorization code (valid 5 minutes, usable once) for the seller's refresh token. */
   async exchangeCode(code: string, redirectUri: string): Promise<{ refreshToken: string }> {
     const answer = await this.#grant({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
-    if (!answer.refresh_token) throw new ConnectorError('invalid-grant', 'the token answer has no refresh token', { operation: 'lwa token' });
+    if (!answer.refresh_token)
+      throw new ConnectorError('invalid-grant', 'the token answer has no refresh token', { operation: 'lwa token' });
     return { refreshToken: answer.refresh_token };
   }
 
   /** One token request, form-encoded as documented; 5xx and network failures retried, OAuth errors classified. */
   #grant(params: Record<string, string>): Promise<TokenAnswer> {
-    const body = new URLSearchParams({ ...params, client_id: this.options.clientId, client_secret: this.options.clientSecret });
+    const body = new URLSearchParams({
+      ...params,
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    });
     return withRetries(this.#clock, { maxAttempts: 3 }, async () => {
-      const response = await fetchOrThrow(this.options.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body }, 'lwa token');
+      const response = await fetchOrThrow(
+        this.options.tokenUrl,
+        { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' }, body },
+        'lwa token',
+      );
       const answer = (await response.json().catch(() => ({}))) as TokenAnswer;
       if (response.ok && answer.access_token) return answer;
       const described = `${answer.error ?? `HTTP ${response.status}`}${answer.error_description ? ` (${answer.error_description})` : ''}`;
-      const kind = answer.error === 'invalid_grant' ? 'invalid-grant' : answer.error === 'invalid_client' || answer.error === 'unauthorized_client' ? 'invalid-client' : response.status === 429 ? 'throttled' : response.status >= 500 ? 'server' : 'invalid-input';
-      throw new ConnectorError(kind, `Login with Amazon refused the token request: ${described}`, { status: response.status, code: answer.error ?? null, details: answer.error_description ?? null, operation: 'lwa token' });
+      const kind =
+        answer.error === 'invalid_grant'
+          ? 'invalid-grant'
+          : answer.error === 'invalid_client' || answer.error === 'unauthorized_client'
+            ? 'invalid-client'
+            : response.status === 429
+              ? 'throttled'
+              : response.status >= 500
+                ? 'server'
+                : 'invalid-input';
+      throw new ConnectorError(kind, `Login with Amazon refused the token request: ${described}`, {
+        status: response.status,
+        code: answer.error ?? null,
+        details: answer.error_description ?? null,
+        operation: 'lwa token',
+      });
     });
   }
 }

@@ -43,7 +43,11 @@ export class NotificationPoller {
     private readonly exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
     private readonly log: (message: string) => void = console.error,
   ) {
-    this.client = new SQSClient({ region: config.region, ...(config.endpoint ? { endpoint: config.endpoint } : {}), ...(config.credentials ? { credentials: config.credentials } : {}) });
+    this.client = new SQSClient({
+      region: config.region,
+      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+      ...(config.credentials ? { credentials: config.credentials } : {}),
+    });
   }
 
   /** Polls until `stop`, pausing after a failed poll. */
@@ -72,19 +76,34 @@ export class NotificationPoller {
 
   /** One long poll: up to 10 messages, landed and deleted. */
   async pollOnce(waitSeconds = 20): Promise<PollResult> {
-    const receive = new ReceiveMessageCommand({ QueueUrl: this.config.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds, VisibilityTimeout: 300 });
+    const receive = new ReceiveMessageCommand({
+      QueueUrl: this.config.queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: waitSeconds,
+      VisibilityTimeout: 300,
+    });
     const answer = await this.client.send(receive, { abortSignal: this.abort.signal });
     const messages = answer.Messages ?? [];
     if (messages.length === 0) return { received: 0, landed: 0, unrouted: 0 };
     const done = await this.exclusive(() => this.land(messages));
     if (done.handled.length > 0) {
-      await this.client.send(new DeleteMessageBatchCommand({ QueueUrl: this.config.queueUrl, Entries: done.handled.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      await this.client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: this.config.queueUrl,
+          Entries: done.handled.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
     }
     return { received: messages.length, landed: done.landed, unrouted: done.unrouted };
   }
 
   private async land(messages: Message[]): Promise<{ handled: Message[]; landed: number; unrouted: number }> {
-    const connections = await this.wh.db.selectFrom('control.connections').select(['id', 'marketplace_id', 'seller_id']).where('seller_id', 'is not', null).orderBy('id').execute();
+    const connections = await this.wh.db
+      .selectFrom('control.connections')
+      .select(['id', 'marketplace_id', 'seller_id'])
+      .where('seller_id', 'is not', null)
+      .orderBy('id')
+      .execute();
     const byConnection = new Map<string, { connection: (typeof connections)[number]; messages: Message[] }>();
     const handled: Message[] = [];
     let unrouted = 0;
@@ -104,7 +123,9 @@ export class NotificationPoller {
         const dir = join(this.wh.home.quarantine, 'notifications-unrouted');
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `${message.MessageId}.json`), message.Body ?? '');
-        this.log(`notifications: message ${message.MessageId} ${body ? `names seller ${seller ?? '(none)'}, which no connection has` : 'is not JSON'}; kept in ${dir}`);
+        this.log(
+          `notifications: message ${message.MessageId} ${body ? `names seller ${seller ?? '(none)'}, which no connection has` : 'is not JSON'}; kept in ${dir}`,
+        );
         unrouted++;
         handled.push(message);
         continue;
@@ -119,8 +140,16 @@ export class NotificationPoller {
       const file = join(this.wh.home.tmp, `notifications-${batch[0]!.MessageId}.json`);
       writeFileSync(file, `[${batch.map((m) => m.Body).join(',')}]`);
       try {
-        const result = await landFile(this.wh, findSource('notifications'), { id: connection.id, marketplaceId: connection.marketplace_id }, file);
-        if (result.status === 'refused') this.log(`notifications: ${batch.length} message(s) for ${connection.id} refused (${result.reason}); kept in ${result.keptAt}`);
+        const result = await landFile(
+          this.wh,
+          findSource('notifications'),
+          { id: connection.id, marketplaceId: connection.marketplace_id },
+          file,
+        );
+        if (result.status === 'refused')
+          this.log(
+            `notifications: ${batch.length} message(s) for ${connection.id} refused (${result.reason}); kept in ${result.keptAt}`,
+          );
         else landed += batch.length;
         handled.push(...batch);
       } finally {

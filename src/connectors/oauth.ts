@@ -40,18 +40,39 @@ export async function createState(wh: Warehouse, state: OAuthState, now = new Da
 
 /** The state of a callback if it is known, of this API, unused and unexpired; null otherwise (a forged or replayed callback). */
 export async function findState(wh: Warehouse, value: string, api: Api, now = new Date()): Promise<OAuthState | null> {
-  const row = await wh.db.selectFrom('control.oauth_states').selectAll().where('state_hash', '=', hash(value)).where('api', '=', api).executeTakeFirst();
+  const row = await wh.db
+    .selectFrom('control.oauth_states')
+    .selectAll()
+    .where('state_hash', '=', hash(value))
+    .where('api', '=', api)
+    .executeTakeFirst();
   if (!row || row.used_at || Date.parse(String(row.expires_at)) <= now.getTime()) return null;
-  return { invitationId: row.invitation_id, api: row.api, connectionId: row.connection_id, marketplaceId: row.marketplace_id, connectionName: row.connection_name };
+  return {
+    invitationId: row.invitation_id,
+    api: row.api,
+    connectionId: row.connection_id,
+    marketplaceId: row.marketplace_id,
+    connectionName: row.connection_name,
+  };
 }
 
 /** Marks a state used: a callback can complete once. */
 export async function useState(wh: Warehouse, value: string, now = new Date()): Promise<void> {
-  await wh.db.updateTable('control.oauth_states').set({ used_at: now.toISOString() }).where('state_hash', '=', hash(value)).execute();
+  await wh.db
+    .updateTable('control.oauth_states')
+    .set({ used_at: now.toISOString() })
+    .where('state_hash', '=', hash(value))
+    .execute();
 }
 
 /** Seller Central's (or Vendor Central's) consent page for the application (live-apis.md §1.3, website workflow). */
-export function sellerConsentUrl(config: ConnectorConfig, marketplaceId: string, vendor: boolean, state: string, redirectUri: string): string {
+export function sellerConsentUrl(
+  config: ConnectorConfig,
+  marketplaceId: string,
+  vendor: boolean,
+  state: string,
+  redirectUri: string,
+): string {
   const domain = loadMarketplaces().get(marketplaceId)!.domain;
   const base = config.endpoints.sellerCentralConsent(domain);
   const url = new URL(vendor ? base.replace('sellercentral.', 'vendorcentral.') : base);
@@ -63,7 +84,13 @@ export function sellerConsentUrl(config: ConnectorConfig, marketplaceId: string,
 }
 
 /** The Ads API's consent page of the marketplace's region (Login with Amazon, scope advertising::campaign_management). */
-export function adsConsentUrl(config: ConnectorConfig, marketplaceId: string, clientId: string, state: string, redirectUri: string): string {
+export function adsConsentUrl(
+  config: ConnectorConfig,
+  marketplaceId: string,
+  clientId: string,
+  state: string,
+  redirectUri: string,
+): string {
   const region = loadMarketplaces().get(marketplaceId)!.region;
   const url = new URL(config.endpoints.adsConsent[region]);
   url.searchParams.set('client_id', clientId);

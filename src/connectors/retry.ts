@@ -14,7 +14,13 @@ export interface RetryPolicy {
 }
 
 /** The wait before the next attempt: at least a token's time (or Retry-After) after a 429, else exponential backoff with full jitter. */
-export function retryDelay(error: ConnectorError, attempt: number, policy: RetryPolicy, retryAfterMs: number | null, random = Math.random): number {
+export function retryDelay(
+  error: ConnectorError,
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfterMs: number | null,
+  random = Math.random,
+): number {
   const backoff = Math.min(policy.capMs ?? 60_000, (policy.baseMs ?? 1000) * 2 ** (attempt - 1));
   const jitter = random() * backoff;
   if (error.kind === 'throttled') return Math.max(retryAfterMs ?? 0, policy.throttledMs?.() ?? 0) + jitter / 4;
@@ -32,7 +38,11 @@ export class AttemptError extends Error {
 }
 
 /** Runs `attempt` until it succeeds, its error is not worth retrying, or the attempts are spent; waits on the clock. */
-export async function withRetries<T>(clock: Clock, policy: RetryPolicy, attempt: (n: number) => Promise<T>): Promise<T> {
+export async function withRetries<T>(
+  clock: Clock,
+  policy: RetryPolicy,
+  attempt: (n: number) => Promise<T>,
+): Promise<T> {
   const max = policy.maxAttempts ?? 6;
   for (let n = 1; ; n++) {
     try {
@@ -40,7 +50,9 @@ export async function withRetries<T>(clock: Clock, policy: RetryPolicy, attempt:
     } catch (caught) {
       const error = caught instanceof AttemptError ? caught.error : caught;
       if (!isRetryable(error) || n >= max) throw error;
-      await clock.sleep(retryDelay(error as ConnectorError, n, policy, caught instanceof AttemptError ? caught.retryAfterMs : null));
+      await clock.sleep(
+        retryDelay(error as ConnectorError, n, policy, caught instanceof AttemptError ? caught.retryAfterMs : null),
+      );
     }
   }
 }
@@ -50,6 +62,10 @@ export async function fetchOrThrow(url: string, init: RequestInit, operation: st
   try {
     return await fetch(url, init);
   } catch (error) {
-    throw new ConnectorError('network', `cannot reach ${new URL(url).host}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`, { operation, cause: error });
+    throw new ConnectorError(
+      'network',
+      `cannot reach ${new URL(url).host}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`,
+      { operation, cause: error },
+    );
   }
 }

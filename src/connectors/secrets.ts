@@ -14,7 +14,11 @@ export const secretKeyFile = (home: Home): string => join(home.root, 'secret.key
 export function secretKey(home: Home, env: NodeJS.ProcessEnv = process.env): Buffer {
   const fromEnv = env.MKTDATA_SECRET_KEY;
   if (fromEnv !== undefined) {
-    if (fromEnv.length < 16) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SECRET_KEY', reason: 'use at least 16 characters (e.g. `openssl rand -base64 32`)' });
+    if (fromEnv.length < 16)
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: 'MKTDATA_SECRET_KEY',
+        reason: 'use at least 16 characters (e.g. `openssl rand -base64 32`)',
+      });
     return createHash('sha256').update(fromEnv).digest();
   }
   const file = secretKeyFile(home);
@@ -24,10 +28,14 @@ export function secretKey(home: Home, env: NodeJS.ProcessEnv = process.env): Buf
     chmodSync(file, 0o600);
   }
   if ((statSync(file).mode & 0o077) !== 0) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'the secret key file is readable by other users: `chmod 600` it' });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: file,
+      reason: 'the secret key file is readable by other users: `chmod 600` it',
+    });
   }
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'not a base64 32-byte key' });
+  if (key.length !== 32)
+    throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'not a base64 32-byte key' });
   return key;
 }
 
@@ -50,6 +58,10 @@ export function decryptSecret(key: Buffer, stored: string, context: string): str
     decipher.setAuthTag(raw.subarray(12, 28));
     return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
   } catch (error) {
-    throw new MktdataError('ERR_SECRET_UNREADABLE', { context, reason: 'the secret key does not match (was MKTDATA_SECRET_KEY or secret.key changed?)' }, { cause: error });
+    throw new MktdataError(
+      'ERR_SECRET_UNREADABLE',
+      { context, reason: 'the secret key does not match (was MKTDATA_SECRET_KEY or secret.key changed?)' },
+      { cause: error },
+    );
   }
 }

@@ -5,7 +5,14 @@ import type { RateLimits } from './rate-limits.ts';
 import { AttemptError, fetchOrThrow, withRetries } from './retry.ts';
 
 /** One attempt as the client reports it: never headers, tokens or bodies. */
-export type ApiLog = (event: { api: 'sp' | 'ads'; operation: string; status: number; ms: number; attempt: number; requestId: string | null }) => void;
+export type ApiLog = (event: {
+  api: 'sp' | 'ads';
+  operation: string;
+  status: number;
+  ms: number;
+  attempt: number;
+  requestId: string | null;
+}) => void;
 
 export interface SpApiClientOptions {
   /** The region's host, e.g. https://sellingpartnerapi-na.amazon.com. */
@@ -76,24 +83,43 @@ export class SpApiClient {
         const token = await this.o.lwa.accessToken(this.o.refreshToken);
         bucket.settle();
         const started = this.#clock.now();
-        const response = await fetchOrThrow(url.toString(), {
-          method: request.method,
-          headers: {
-            'x-amz-access-token': token,
-            'x-amz-date': new Date(this.#clock.now()).toISOString().replace(/[-:]|\.\d+/g, ''),
-            'user-agent': 'mktdata/0.1 (Language=TypeScript)',
-            ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+        const response = await fetchOrThrow(
+          url.toString(),
+          {
+            method: request.method,
+            headers: {
+              'x-amz-access-token': token,
+              'x-amz-date': new Date(this.#clock.now()).toISOString().replace(/[-:]|\.\d+/g, ''),
+              'user-agent': 'mktdata/0.1 (Language=TypeScript)',
+              ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            body: request.body === undefined ? undefined : JSON.stringify(request.body),
           },
-          body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        }, operation);
+          operation,
+        );
         const requestId = response.headers.get('x-amzn-requestid');
-        this.o.log?.({ api: 'sp', operation, status: response.status, ms: this.#clock.now() - started, attempt, requestId });
+        this.o.log?.({
+          api: 'sp',
+          operation,
+          status: response.status,
+          ms: this.#clock.now() - started,
+          attempt,
+          requestId,
+        });
         const text = await response.text();
         if (response.ok) {
           const limit = Number(response.headers.get('x-amzn-ratelimit-limit'));
           if (limit > 0) bucket.setRate(limit);
           const body = safeJson(text);
-          if (body === undefined) throw new AttemptError(new ConnectorError('server', `${response.status} answer is not JSON`, { status: response.status, operation, requestId }), null);
+          if (body === undefined)
+            throw new AttemptError(
+              new ConnectorError('server', `${response.status} answer is not JSON`, {
+                status: response.status,
+                operation,
+                requestId,
+              }),
+              null,
+            );
           return { status: response.status, body: body as T, headers: response.headers };
         }
         const first = (safeJson(text) as SpErrorBody | undefined)?.errors?.[0];
@@ -103,7 +129,13 @@ export class SpApiClient {
           this.o.lwa.invalidate(this.o.refreshToken);
           continue;
         }
-        const error = new ConnectorError(kindOf(response.status), `${response.status} ${first?.code ?? ''} ${first?.message ?? ''}${first?.details ? ` (${first.details})` : ''}`.replace(/\s+/g, ' ').trim(), { status: response.status, code: first?.code ?? null, details: first?.details ?? null, operation, requestId });
+        const error = new ConnectorError(
+          kindOf(response.status),
+          `${response.status} ${first?.code ?? ''} ${first?.message ?? ''}${first?.details ? ` (${first.details})` : ''}`
+            .replace(/\s+/g, ' ')
+            .trim(),
+          { status: response.status, code: first?.code ?? null, details: first?.details ?? null, operation, requestId },
+        );
         throw new AttemptError(error, null);
       }
     });

@@ -17,14 +17,29 @@ export interface Report {
 const base = '/reports/2021-06-30';
 
 /** createReport: the new report's id (202). */
-export async function createReport(sp: SpApiClient, body: { reportType: string; marketplaceIds: string[]; dataStartTime?: string; dataEndTime?: string; reportOptions?: Record<string, string> }): Promise<string> {
-  const { body: answer } = await sp.request<{ reportId: string }>('createReport', { method: 'POST', path: `${base}/reports`, body });
+export async function createReport(
+  sp: SpApiClient,
+  body: {
+    reportType: string;
+    marketplaceIds: string[];
+    dataStartTime?: string;
+    dataEndTime?: string;
+    reportOptions?: Record<string, string>;
+  },
+): Promise<string> {
+  const { body: answer } = await sp.request<{ reportId: string }>('createReport', {
+    method: 'POST',
+    path: `${base}/reports`,
+    body,
+  });
   return answer.reportId;
 }
 
 /** getReport: a report's state. */
 export async function getReport(sp: SpApiClient, reportId: string): Promise<Report> {
-  return (await sp.request<Report>('getReport', { method: 'GET', path: `${base}/reports/${encodeURIComponent(reportId)}` })).body;
+  return (
+    await sp.request<Report>('getReport', { method: 'GET', path: `${base}/reports/${encodeURIComponent(reportId)}` })
+  ).body;
 }
 
 /** cancelReport: only a report still IN_QUEUE can be cancelled. */
@@ -53,7 +68,11 @@ export async function* listReports(sp: SpApiClient, filters: ReportFilters): Asy
     createdUntil: filters.createdUntil,
   };
   for (;;) {
-    const { body } = await sp.request<{ reports?: Report[]; nextToken?: string }>('getReports', { method: 'GET', path: `${base}/reports`, query });
+    const { body } = await sp.request<{ reports?: Report[]; nextToken?: string }>('getReports', {
+      method: 'GET',
+      path: `${base}/reports`,
+      query,
+    });
     yield* body.reports ?? [];
     if (!body.nextToken) return;
     query = { nextToken: body.nextToken };
@@ -61,6 +80,14 @@ export async function* listReports(sp: SpApiClient, filters: ReportFilters): Asy
 }
 
 /** getReportDocument: the pre-signed link of a document (valid 5 minutes: ask right before downloading). */
-export async function getReportDocument(sp: SpApiClient, reportDocumentId: string): Promise<{ reportDocumentId: string; url: string; compressionAlgorithm?: string }> {
-  return (await sp.request<{ reportDocumentId: string; url: string; compressionAlgorithm?: string }>('getReportDocument', { method: 'GET', path: `${base}/documents/${encodeURIComponent(reportDocumentId)}` })).body;
+export async function getReportDocument(
+  sp: SpApiClient,
+  reportDocumentId: string,
+): Promise<{ reportDocumentId: string; url: string; compressionAlgorithm?: string }> {
+  return (
+    await sp.request<{ reportDocumentId: string; url: string; compressionAlgorithm?: string }>('getReportDocument', {
+      method: 'GET',
+      path: `${base}/documents/${encodeURIComponent(reportDocumentId)}`,
+    })
+  ).body;
 }

@@ -25,7 +25,14 @@ export function chartFigure(id: string, data: ChartData): string {
   const rows = data.x.map((x, i) => ({ x, values: data.series.map((s) => s.values[i] ?? null) }));
   const table = dataTable(
     `${data.title} (${data.unit})`,
-    [{ header: 'x', cell: (r) => html(r.x) }, ...data.series.map((s, j) => ({ header: s.label, cell: (r: (typeof rows)[number]) => (r.values[j] === null ? '—' : String(r.values[j])), num: true }))],
+    [
+      { header: 'x', cell: (r) => html(r.x) },
+      ...data.series.map((s, j) => ({
+        header: s.label,
+        cell: (r: (typeof rows)[number]) => (r.values[j] === null ? '—' : String(r.values[j])),
+        num: true,
+      })),
+    ],
     rows,
   );
   return `<figure class="chart-box"><figcaption><strong>${html(data.title)}</strong> <span class="muted">(${html(data.unit)})</span></figcaption>

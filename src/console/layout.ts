@@ -44,7 +44,13 @@ input[type=search],input[type=password]{font:inherit;padding:4px 8px;width:100%;
 `;
 
 /** A console page: skip link, navigation, who is signed in, then the body. */
-export function consolePage(scope: ConsoleScope, path: string, title: string, body: string, options: { scripts?: boolean } = {}): string {
+export function consolePage(
+  scope: ConsoleScope,
+  path: string,
+  title: string,
+  body: string,
+  options: { scripts?: boolean } = {},
+): string {
   const nav = consolePages
     .map((p) => `<li><a href="${p.path}"${p.path === path ? ' aria-current="page"' : ''}>${html(p.title)}</a></li>`)
     .join('');
@@ -71,7 +77,9 @@ export interface Column<T> {
 export function dataTable<T>(caption: string, columns: Column<T>[], rows: T[], empty = 'None.'): string {
   if (rows.length === 0) return `<p class="muted">${html(empty)}</p>`;
   const head = columns.map((c) => `<th scope="col">${html(c.header)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${columns.map((c) => `<td${c.num ? ' class="num"' : ''}>${c.cell(r)}</td>`).join('')}</tr>`).join('\n');
+  const body = rows
+    .map((r) => `<tr>${columns.map((c) => `<td${c.num ? ' class="num"' : ''}>${c.cell(r)}</td>`).join('')}</tr>`)
+    .join('\n');
   return `<div class="scroll" role="region" aria-label="${html(caption)}" tabindex="0"><table><caption>${html(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
@@ -85,7 +93,10 @@ export function statusTone(status: string | null | undefined): 'ok' | 'warn' | '
   const s = (status ?? '').toLowerCase();
   if (['success', 'completed', 'delivered', 'landed', 'active', 'complete', 'empty'].includes(s)) return 'ok';
   if (['error', 'failed', 'needs_reauthorization', 'abandoned', 'refused'].includes(s)) return 'bad';
-  if (['running', 'partial', 'pending', 'in_progress', 'requested', 'planned', 'first_stage', 'second_stage'].includes(s)) return 'warn';
+  if (
+    ['running', 'partial', 'pending', 'in_progress', 'requested', 'planned', 'first_stage', 'second_stage'].includes(s)
+  )
+    return 'warn';
   return 'muted';
 }
 
@@ -107,7 +118,9 @@ export function duration(ms: number | null | undefined): string {
 }
 
 /** A count with thousands separators. */
-export const count = (n: number | string | null | undefined): string => (n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US'));
+export const count = (n: number | string | null | undefined): string =>
+  n === null || n === undefined ? '—' : Number(n).toLocaleString('en-US');
 
 /** Text in a cell, escaped; an em dash when absent. */
-export const text = (value: string | number | null | undefined): string => (value === null || value === undefined || value === '' ? '—' : html(String(value)));
+export const text = (value: string | number | null | undefined): string =>
+  value === null || value === undefined || value === '' ? '—' : html(String(value));

@@ -13,7 +13,9 @@ export interface PageContext {
 }
 
 /** The ids and names of the connections a scope sees (every connection for the operator). */
-export async function scopeConnections(ctx: PageContext): Promise<{ id: string; name: string; organization: string }[]> {
+export async function scopeConnections(
+  ctx: PageContext,
+): Promise<{ id: string; name: string; organization: string }[]> {
   let query = ctx.wh.db
     .selectFrom('control.connections as c')
     .innerJoin('control.organizations as o', 'o.id', 'c.organization_id')

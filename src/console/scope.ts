@@ -20,7 +20,11 @@ export const sessionHours = 12;
  */
 export function operatorKeyHash(key: string | undefined): string | null {
   if (key === undefined || key === '') return null;
-  if (key.length < 24) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_OPERATOR_KEY', reason: 'the operator key must be at least 24 characters long' });
+  if (key.length < 24)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_OPERATOR_KEY',
+      reason: 'the operator key must be at least 24 characters long',
+    });
   return hashApiKey(key);
 }
 
@@ -36,10 +40,15 @@ export interface ScopeResolver {
 /** The scope of a key's hash, or null when it is no valid key. */
 export async function scopeOfHash(resolver: ScopeResolver, hash: string): Promise<ConsoleScope | null> {
   const operator = resolver.operatorHash;
-  if (operator !== null && hash.length === operator.length && timingSafeEqual(Buffer.from(operator), Buffer.from(hash))) return { operator: true };
+  if (operator !== null && hash.length === operator.length && timingSafeEqual(Buffer.from(operator), Buffer.from(hash)))
+    return { operator: true };
   const organizationId = await resolver.organizationOf(hash);
   if (!organizationId) return null;
-  const org = await resolver.wh.db.selectFrom('control.organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+  const org = await resolver.wh.db
+    .selectFrom('control.organizations')
+    .select('name')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
   return { operator: false, organizationId, organizationName: org?.name ?? organizationId };
 }
 
@@ -58,12 +67,21 @@ export async function requestScope(resolver: ScopeResolver, request: FastifyRequ
 }
 
 /** Starts a session for a key's hash: an HttpOnly, same-site cookie signed by the server. */
-export function startSession(resolver: ScopeResolver, request: FastifyRequest, reply: FastifyReply, hash: string): void {
+export function startSession(
+  resolver: ScopeResolver,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hash: string,
+): void {
   const expires = Math.floor(resolver.now() / 1000) + sessionHours * 3600;
   const signed = signLink(resolver.signingKey, 'console-session', hash, expires);
   const signature = /signature=([0-9a-f]+)/.exec(signed)![1];
   reply.setCookie(sessionCookie, `${hash}.${expires}.${signature}`, {
-    path: '/', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https', maxAge: sessionHours * 3600,
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    maxAge: sessionHours * 3600,
   });
 }
 

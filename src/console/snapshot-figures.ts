@@ -22,7 +22,10 @@ export interface Figures {
 
 let cached: { key: string; value: Promise<Figures> } | undefined;
 
-const cacheKey = (home: Home, today: string) => `${publishCount()} ${today} ${publishedManifests(home).map((m) => m.snapshotId).join(',')}`;
+const cacheKey = (home: Home, today: string) =>
+  `${publishCount()} ${today} ${publishedManifests(home)
+    .map((m) => m.snapshotId)
+    .join(',')}`;
 
 /**
  * The published figures of every connection: daily profit, sales and ad spend of its last 90 days (ending `today`,
@@ -43,10 +46,18 @@ export function snapshotFigures(home: Home, today: string): Promise<Figures> {
 async function readFigures(home: Home, today: string): Promise<Figures> {
   if (publishedManifests(home).length === 0) return { daily: [], rows: new Map() };
   return withSnapshot(home, async (sql) => {
-    const tables = (await sql.runAndReadAll(`select table_name from information_schema.columns where column_name = 'seller_or_vendor_id' and table_schema = 'main'`)).getRows().map(([t]) => String(t));
+    const tables = (
+      await sql.runAndReadAll(
+        `select table_name from information_schema.columns where column_name = 'seller_or_vendor_id' and table_schema = 'main'`,
+      )
+    )
+      .getRows()
+      .map(([t]) => String(t));
     const rows = new Map<string, Map<string, number>>();
     if (tables.length > 0) {
-      const counts = tables.map((t) => `select '${t}' as t, seller_or_vendor_id as id, count(*) as n from ${t} group by all`).join(' union all ');
+      const counts = tables
+        .map((t) => `select '${t}' as t, seller_or_vendor_id as id, count(*) as n from ${t} group by all`)
+        .join(' union all ');
       for (const [t, id, n] of (await sql.runAndReadAll(counts)).getRows()) {
         if (!rows.has(String(t))) rows.set(String(t), new Map());
         rows.get(String(t))!.set(String(id), Number(n));
@@ -65,7 +76,17 @@ async function readFigures(home: Home, today: string): Promise<Figures> {
       );
       for (const [id, currency, date, sales, spend, profit] of reader.getRows()) {
         let last = daily.at(-1);
-        if (!last || last.connectionId !== id || last.currency !== currency) daily.push((last = { connectionId: String(id), currency: String(currency), dates: [], totalSales: [], adSpend: [], profit: [] }));
+        if (!last || last.connectionId !== id || last.currency !== currency)
+          daily.push(
+            (last = {
+              connectionId: String(id),
+              currency: String(currency),
+              dates: [],
+              totalSales: [],
+              adSpend: [],
+              profit: [],
+            }),
+          );
         last.dates.push(String(date));
         last.totalSales.push(Number(sales));
         last.adSpend.push(Number(spend));

@@ -24,26 +24,58 @@ export interface AccountLinks {
  * vendor's by the connection's type, the Ads API link its own; landed files stand for the link of the connection's
  * type. No DSP connector exists. A connection with none of them is UNCONNECTED, one with only ads ADS_ONLY.
  */
-export async function accountLinks(wh: ControlStore, connections: { id: string; type: ConnectionType }[]): Promise<Map<string, AccountLinks>> {
+export async function accountLinks(
+  wh: ControlStore,
+  connections: { id: string; type: ConnectionType }[],
+): Promise<Map<string, AccountLinks>> {
   const ids = connections.length > 0 ? connections.map((c) => c.id) : [''];
-  const credentials = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'created_at']).where('connection_id', 'in', ids).execute();
-  const landed = await wh.db.selectFrom('control.landed_files')
-    .select(['connection_id', (eb) => eb.fn.min('landed_at').as('first'), (eb) => eb.fn.sum<string>('row_count').as('rows')])
-    .where('connection_id', 'in', ids).groupBy('connection_id').execute();
+  const credentials = await wh.db
+    .selectFrom('control.connection_credentials')
+    .select(['connection_id', 'api', 'status', 'created_at'])
+    .where('connection_id', 'in', ids)
+    .execute();
+  const landed = await wh.db
+    .selectFrom('control.landed_files')
+    .select([
+      'connection_id',
+      (eb) => eb.fn.min('landed_at').as('first'),
+      (eb) => eb.fn.sum<string>('row_count').as('rows'),
+    ])
+    .where('connection_id', 'in', ids)
+    .groupBy('connection_id')
+    .execute();
   const iso = (at: unknown) => new Date(String(at)).toISOString();
-  return new Map(connections.map((c) => {
-    const link = (api: 'sp-api' | 'ads'): AccountLink | null => {
-      const credential = credentials.find((k) => k.connection_id === c.id && k.api === api);
-      if (!credential) return null;
-      return { status: credential.status === 'active' ? 'CONNECTED' : 'NEEDS_REAUTHORIZATION', connectedAt: iso(credential.created_at), accessLevel: 'READ' };
-    };
-    const files = landed.find((l) => l.connection_id === c.id);
-    const fed: AccountLink | null = files ? { status: 'FILES', connectedAt: iso(files.first), accessLevel: 'READ' } : null;
-    const sp = link('sp-api') ?? (c.type === 'MKT_ADS' ? null : fed);
-    const ads = link('ads') ?? (c.type === 'MKT_ADS' ? fed : null);
-    const seller = c.type === 'SELLER_CENTRAL' ? sp : null;
-    const vendor = c.type === 'VENDOR_CENTRAL' ? sp : null;
-    const accountType = seller ? 'SELLER' : vendor ? 'VENDOR' : ads ? 'ADS_ONLY' : 'UNCONNECTED';
-    return [c.id, { accountType, sellerCentralConnection: seller, vendorCentralConnection: vendor, mktAdsConnection: ads, mktDspConnection: null, rowCount: Number(files?.rows ?? 0) }];
-  }));
+  return new Map(
+    connections.map((c) => {
+      const link = (api: 'sp-api' | 'ads'): AccountLink | null => {
+        const credential = credentials.find((k) => k.connection_id === c.id && k.api === api);
+        if (!credential) return null;
+        return {
+          status: credential.status === 'active' ? 'CONNECTED' : 'NEEDS_REAUTHORIZATION',
+          connectedAt: iso(credential.created_at),
+          accessLevel: 'READ',
+        };
+      };
+      const files = landed.find((l) => l.connection_id === c.id);
+      const fed: AccountLink | null = files
+        ? { status: 'FILES', connectedAt: iso(files.first), accessLevel: 'READ' }
+        : null;
+      const sp = link('sp-api') ?? (c.type === 'MKT_ADS' ? null : fed);
+      const ads = link('ads') ?? (c.type === 'MKT_ADS' ? fed : null);
+      const seller = c.type === 'SELLER_CENTRAL' ? sp : null;
+      const vendor = c.type === 'VENDOR_CENTRAL' ? sp : null;
+      const accountType = seller ? 'SELLER' : vendor ? 'VENDOR' : ads ? 'ADS_ONLY' : 'UNCONNECTED';
+      return [
+        c.id,
+        {
+          accountType,
+          sellerCentralConnection: seller,
+          vendorCentralConnection: vendor,
+          mktAdsConnection: ads,
+          mktDspConnection: null,
+          rowCount: Number(files?.rows ?? 0),
+        },
+      ];
+    }),
+  );
 }

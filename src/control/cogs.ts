@@ -27,7 +27,11 @@ export interface CogsRebuild {
 export function cogsRebuild(from: string): CogsRebuild {
   const windows = loadPipelines()
     .filter((p) => p.sources.cogs !== undefined)
-    .flatMap((p) => p.tables.filter((t) => t.sources.includes('cogs')).map((t) => ({ pipeline: p.name, table: t.name, from: t.dated ? from : null })));
+    .flatMap((p) =>
+      p.tables
+        .filter((t) => t.sources.includes('cogs'))
+        .map((t) => ({ pipeline: p.name, table: t.name, from: t.dated ? from : null })),
+    );
   return { from, windows };
 }
 
@@ -35,19 +39,32 @@ export function cogsRebuild(from: string): CogsRebuild {
  * Records a change made through the API as a landed document of the `cogs` source, so that the pipelines take it in
  * like an imported file and rebuild from its earliest fromDate (control.cogs_changes keeps that date).
  */
-async function recordChange(trx: Kysely<ControlPlane>, connectionId: string, request: string, rows: number, fromDate: string, at: Date): Promise<string> {
+async function recordChange(
+  trx: Kysely<ControlPlane>,
+  connectionId: string,
+  request: string,
+  rows: number,
+  fromDate: string,
+  at: Date,
+): Promise<string> {
   const id = randomUUID();
-  await trx.insertInto('control.landed_files').values({
-    id,
-    connection_id: connectionId,
-    source: 'cogs',
-    sha256: createHash('sha256').update(`${id}\n${request}`).digest('hex'),
-    file_name: `api-${at.toISOString()}.json`,
-    size_bytes: Buffer.byteLength(request),
-    row_count: rows,
-    landed_at: at.toISOString(),
-  }).execute();
-  await trx.insertInto('control.cogs_changes').values({ file_id: id, connection_id: connectionId, from_date: fromDate }).execute();
+  await trx
+    .insertInto('control.landed_files')
+    .values({
+      id,
+      connection_id: connectionId,
+      source: 'cogs',
+      sha256: createHash('sha256').update(`${id}\n${request}`).digest('hex'),
+      file_name: `api-${at.toISOString()}.json`,
+      size_bytes: Buffer.byteLength(request),
+      row_count: rows,
+      landed_at: at.toISOString(),
+    })
+    .execute();
+  await trx
+    .insertInto('control.cogs_changes')
+    .values({ file_id: id, connection_id: connectionId, from_date: fromDate })
+    .execute();
   return id;
 }
 
@@ -68,27 +85,52 @@ const keyOf = (r: CogsRow) => JSON.stringify([r.asin, r.sku, r.costCurrency, r.f
  * Upserts unit costs of a seller connection on (asin, sku, costCurrency, fromDate), the last of a key in one request
  * winning; charges its token and records the change in the same transaction.
  */
-export async function upsertCogs(wh: Warehouse, organizationId: string, connectionId: string, rows: CogsRow[], at: Date): Promise<{ changeId: string; upserted: number; rebuild: CogsRebuild }> {
+export async function upsertCogs(
+  wh: Warehouse,
+  organizationId: string,
+  connectionId: string,
+  rows: CogsRow[],
+  at: Date,
+): Promise<{ changeId: string; upserted: number; rebuild: CogsRebuild }> {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
   const unique = [...new Map(rows.map((r) => [keyOf(r), r])).values()];
   const from = unique.map((r) => r.fromDate).sort()[0]!;
   const changeId = randomUUID();
-  await charged(wh, organizationId, { usageType: 'COGS', specificUsageType: 'COGS_API_STANDARD', tokens: 1, resourceId: changeId }, at, async (trx) => {
-    const fileId = await recordChange(trx, connectionId, JSON.stringify({ changeId, rows: unique }), unique.length, from, at);
-    await trx.insertInto('control.cogs').values(unique.map((r, i) => ({
-      connection_id: connectionId,
-      asin: r.asin,
-      sku: r.sku,
-      cost_currency: r.costCurrency,
-      from_date: r.fromDate,
-      cost_item_value: r.costItemValue,
-      cost_item_shipping_value: r.costItemShippingValue,
-      item_supplier_name: r.itemSupplierName ?? null,
-      file_id: fileId,
-      line_number: i + 1,
-      updated_at: at.toISOString(),
-    }))).onConflict(upsertCogsRows).execute();
-  });
+  await charged(
+    wh,
+    organizationId,
+    { usageType: 'COGS', specificUsageType: 'COGS_API_STANDARD', tokens: 1, resourceId: changeId },
+    at,
+    async (trx) => {
+      const fileId = await recordChange(
+        trx,
+        connectionId,
+        JSON.stringify({ changeId, rows: unique }),
+        unique.length,
+        from,
+        at,
+      );
+      await trx
+        .insertInto('control.cogs')
+        .values(
+          unique.map((r, i) => ({
+            connection_id: connectionId,
+            asin: r.asin,
+            sku: r.sku,
+            cost_currency: r.costCurrency,
+            from_date: r.fromDate,
+            cost_item_value: r.costItemValue,
+            cost_item_shipping_value: r.costItemShippingValue,
+            item_supplier_name: r.itemSupplierName ?? null,
+            file_id: fileId,
+            line_number: i + 1,
+            updated_at: at.toISOString(),
+          })),
+        )
+        .onConflict(upsertCogsRows)
+        .execute();
+    },
+  );
   return { changeId, upserted: unique.length, rebuild: cogsRebuild(from) };
 }
 
@@ -102,14 +144,19 @@ export async function deleteCogs(
   const connectionId = filters.sellerOrVendorId;
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
   return wh.db.transaction().execute(async (trx) => {
-    const matching = (eb: ExpressionBuilder<ControlPlane, 'control.cogs'>) => eb.and([
-      eb('connection_id', '=', connectionId),
-      ...(filters.from ? [eb('from_date', '>=', filters.from)] : []),
-      ...(filters.to ? [eb('from_date', '<=', filters.to)] : []),
-      ...(filters.sku !== undefined ? [eb('sku', '=', filters.sku)] : []),
-      ...(filters.asin !== undefined ? [eb('asin', '=', filters.asin)] : []),
-    ]);
-    const found = await trx.selectFrom('control.cogs').where(matching).select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('from_date').as('from')]).executeTakeFirstOrThrow();
+    const matching = (eb: ExpressionBuilder<ControlPlane, 'control.cogs'>) =>
+      eb.and([
+        eb('connection_id', '=', connectionId),
+        ...(filters.from ? [eb('from_date', '>=', filters.from)] : []),
+        ...(filters.to ? [eb('from_date', '<=', filters.to)] : []),
+        ...(filters.sku !== undefined ? [eb('sku', '=', filters.sku)] : []),
+        ...(filters.asin !== undefined ? [eb('asin', '=', filters.asin)] : []),
+      ]);
+    const found = await trx
+      .selectFrom('control.cogs')
+      .where(matching)
+      .select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('from_date').as('from')])
+      .executeTakeFirstOrThrow();
     const deleted = Number(found.n);
     if (deleted === 0) return { deleted, rebuild: null };
     const from = String(found.from).slice(0, 10);

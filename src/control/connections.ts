@@ -25,7 +25,8 @@ export async function addConnection(wh: ControlStore, input: AddConnection): Pro
   }
   const c = parsed.data;
   await requireOrganization(wh, c.organizationId);
-  if (!loadMarketplaces().has(c.marketplaceId)) throw new MktdataError('ERR_MARKETPLACE_UNKNOWN', { id: c.marketplaceId });
+  if (!loadMarketplaces().has(c.marketplaceId))
+    throw new MktdataError('ERR_MARKETPLACE_UNKNOWN', { id: c.marketplaceId });
   const id = c.id ?? randomUUID();
   await wh.db
     .insertInto('control.connections')
@@ -50,8 +51,19 @@ export async function requireConnection(wh: ControlStore, id: string) {
 }
 
 /** The organization's connection of that id (ERR_CONNECTION_NOT_FOUND for another's), which must be of `type`. */
-export async function requireOwnConnection(wh: ControlStore, organizationId: string, id: string, type: ConnectionType, what: string) {
-  const found = await wh.db.selectFrom('control.connections').select(['id', 'type']).where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+export async function requireOwnConnection(
+  wh: ControlStore,
+  organizationId: string,
+  id: string,
+  type: ConnectionType,
+  what: string,
+) {
+  const found = await wh.db
+    .selectFrom('control.connections')
+    .select(['id', 'type'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
   if (found.type !== type) throw new MktdataError('ERR_CONNECTION_TYPE', { id, type: found.type, what, needed: type });
   return found;

@@ -10,7 +10,13 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 /** Creates a public invitation; the token appears only in the returned link and is stored hashed. */
 export async function createInvitation(
   wh: ControlStore,
-  input: { organizationId: string; accountType: 'SELLER' | 'VENDOR'; suggestedName?: string; marketplaceId?: string; now?: Date },
+  input: {
+    organizationId: string;
+    accountType: 'SELLER' | 'VENDOR';
+    suggestedName?: string;
+    marketplaceId?: string;
+    now?: Date;
+  },
 ) {
   const now = input.now ?? new Date();
   const token = randomBytes(24).toString('base64url');
@@ -36,7 +42,11 @@ export async function createInvitation(
 
 /** The invitation of a token and whether it can still be used. */
 export async function findInvitation(wh: ControlStore, token: string, now = new Date()) {
-  const found = await wh.db.selectFrom('control.invitations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
+  const found = await wh.db
+    .selectFrom('control.invitations')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
   if (!found) return { status: 'unknown' as const };
   if (found.used_at) return { status: 'used' as const, invitation: found };
   if (Date.parse(String(found.expires_at)) <= now.getTime()) return { status: 'expired' as const, invitation: found };
@@ -64,7 +74,15 @@ export async function acceptInvitation(
         .orderBy('created_at')
         .executeTakeFirst()
     : undefined;
-  const connectionId = existing?.id ?? (await addConnection(wh, { organizationId: invitation.organization_id, name: form.name, marketplaceId: form.marketplaceId, type, ...(form.sellerId ? { sellerId: form.sellerId } : {}) }));
+  const connectionId =
+    existing?.id ??
+    (await addConnection(wh, {
+      organizationId: invitation.organization_id,
+      name: form.name,
+      marketplaceId: form.marketplaceId,
+      type,
+      ...(form.sellerId ? { sellerId: form.sellerId } : {}),
+    }));
   await wh.db
     .updateTable('control.invitations')
     .set({ used_at: new Date().toISOString(), connection_id: connectionId })

@@ -10,7 +10,10 @@ export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
  * Otherwise it is in FIRST_STAGE until a build has published data landed for it, then COMPLETE: files landed by hand
  * load whole, so such a connection never sits in SECOND_STAGE.
  */
-export async function initialLoadStages(wh: ControlStore, home: Home): Promise<(connectionId: string) => InitialLoadStage> {
+export async function initialLoadStages(
+  wh: ControlStore,
+  home: Home,
+): Promise<(connectionId: string) => InitialLoadStage> {
   const publishedAt = readManifest(home)?.publishedAt;
   const landed = await wh.db
     .selectFrom('control.landed_files')
@@ -19,7 +22,13 @@ export async function initialLoadStages(wh: ControlStore, home: Home): Promise<(
     .execute();
   const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
   const recorded = new Map(
-    (await wh.db.selectFrom('control.connections').select(['id', 'initial_load_stage']).where('initial_load_stage', 'is not', null).execute()).map((c) => [c.id, c.initial_load_stage!]),
+    (
+      await wh.db
+        .selectFrom('control.connections')
+        .select(['id', 'initial_load_stage'])
+        .where('initial_load_stage', 'is not', null)
+        .execute()
+    ).map((c) => [c.id, c.initial_load_stage!]),
   );
   return (id) => {
     const stage = recorded.get(id);

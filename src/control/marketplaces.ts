@@ -17,11 +17,26 @@ export interface Marketplace {
 
 /** The marketplaces seed (models/seeds/marketplaces.csv), by marketplace id. */
 export function loadMarketplaces(): Map<string, Marketplace> {
-  const [, ...lines] = readFileSync(join(modelsDir, 'seeds', 'marketplaces.csv'), 'utf8').trim().split('\n');
+  const [, ...lines] = readFileSync(join(modelsDir, 'seeds', 'marketplaces.csv'), 'utf8')
+    .trim()
+    .split('\n');
   return new Map(
     lines.map((line) => {
-      const [marketplaceId, countryCode, countryName, domain, currency, timezone, , region] = line.split(',') as string[];
-      return [marketplaceId!, { marketplaceId: marketplaceId!, countryCode: countryCode!, countryName: countryName!, domain: domain!, currency: currency!, timezone: timezone!, region: region as Marketplace['region'] }];
+      const [marketplaceId, countryCode, countryName, domain, currency, timezone, , region] = line.split(
+        ',',
+      ) as string[];
+      return [
+        marketplaceId!,
+        {
+          marketplaceId: marketplaceId!,
+          countryCode: countryCode!,
+          countryName: countryName!,
+          domain: domain!,
+          currency: currency!,
+          timezone: timezone!,
+          region: region as Marketplace['region'],
+        },
+      ];
     }),
   );
 }

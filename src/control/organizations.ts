@@ -7,7 +7,10 @@ import { MktdataError } from '../errors.ts';
  * Creates an organization with a token balance, or unmetered (`tokens` null: its usage is recorded, it never runs
  * out); returns its id.
  */
-export async function createOrganization(wh: ControlStore, input: { name: string; tokens: number | null; id?: string }): Promise<string> {
+export async function createOrganization(
+  wh: ControlStore,
+  input: { name: string; tokens: number | null; id?: string },
+): Promise<string> {
   const id = input.id ?? randomUUID();
   await wh.db
     .insertInto('control.organizations')
@@ -62,8 +65,16 @@ export async function listApiKeys(wh: ControlStore, organizationId?: string) {
  * once. Revoking a revoked key changes nothing; returns when it was revoked.
  */
 export async function revokeApiKey(wh: ControlStore, id: string, now = new Date()): Promise<string> {
-  const key = await wh.db.selectFrom('control.api_keys').select(['key_hash', 'revoked_at']).where('id', '=', id).executeTakeFirst();
-  if (!key) throw new MktdataError('ERR_INPUT_INVALID', { where: '--id', reason: `no API key ${id} (\`mktdata keys list\` shows their ids)` });
+  const key = await wh.db
+    .selectFrom('control.api_keys')
+    .select(['key_hash', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!key)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--id',
+      reason: `no API key ${id} (\`mktdata keys list\` shows their ids)`,
+    });
   if (key.revoked_at) return new Date(String(key.revoked_at)).toISOString();
   await wh.db.updateTable('control.api_keys').set({ revoked_at: now.toISOString() }).where('id', '=', id).execute();
   keyRevocations.emit('revoked', key.key_hash);
@@ -79,8 +90,17 @@ export async function listOrganizations(wh: ControlStore) {
       'o.name',
       'o.token_balance',
       'o.created_at',
-      eb.selectFrom('control.connections as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.organization_id', '=', 'o.id').as('connections'),
-      eb.selectFrom('control.api_keys as k').select((e) => e.fn.countAll<number>().as('n')).whereRef('k.organization_id', '=', 'o.id').where('k.revoked_at', 'is', null).as('api_keys'),
+      eb
+        .selectFrom('control.connections as c')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('c.organization_id', '=', 'o.id')
+        .as('connections'),
+      eb
+        .selectFrom('control.api_keys as k')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('k.organization_id', '=', 'o.id')
+        .where('k.revoked_at', 'is', null)
+        .as('api_keys'),
     ])
     .orderBy('o.name')
     .execute();

@@ -32,13 +32,23 @@ export interface Move {
  */
 export async function rebalance(store: ControlStore, shards: readonly string[], now: Date): Promise<Move[]> {
   const connections = await store.db.selectFrom('control.connections').select('id').orderBy('id').execute();
-  const current = new Map((await store.db.selectFrom('control.connection_shards').select(['connection_id', 'shard']).execute()).map((r) => [r.connection_id, r.shard]));
-  const moves = connections.map(({ id }) => ({ connectionId: id, from: current.get(id) ?? null, to: shardOf(id, shards) })).filter((m) => m.from !== m.to);
+  const current = new Map(
+    (await store.db.selectFrom('control.connection_shards').select(['connection_id', 'shard']).execute()).map((r) => [
+      r.connection_id,
+      r.shard,
+    ]),
+  );
+  const moves = connections
+    .map(({ id }) => ({ connectionId: id, from: current.get(id) ?? null, to: shardOf(id, shards) }))
+    .filter((m) => m.from !== m.to);
   if (moves.length === 0) return moves;
   await store.db.transaction().execute(async (trx) => {
     for (const move of moves) {
-      await trx.insertInto('control.connection_shards').values({ connection_id: move.connectionId, shard: move.to, assigned_at: now.toISOString() })
-        .onConflict((oc) => oc.column('connection_id').doUpdateSet({ shard: move.to, assigned_at: now.toISOString() })).execute();
+      await trx
+        .insertInto('control.connection_shards')
+        .values({ connection_id: move.connectionId, shard: move.to, assigned_at: now.toISOString() })
+        .onConflict((oc) => oc.column('connection_id').doUpdateSet({ shard: move.to, assigned_at: now.toISOString() }))
+        .execute();
     }
   });
   return moves;

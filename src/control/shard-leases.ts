@@ -14,12 +14,32 @@ export interface ShardLease {
  * Takes the lease on a shard for `owner`: a shard nobody holds, one whose lease ran out (its worker died or froze), or
  * one `owner` already holds. A new owner gets the next fencing token; null while another owner's lease runs.
  */
-export async function acquireShard(store: ControlStore, shard: string, owner: string, ttlMs: number, now: Date): Promise<ShardLease | null> {
+export async function acquireShard(
+  store: ControlStore,
+  shard: string,
+  owner: string,
+  ttlMs: number,
+  now: Date,
+): Promise<ShardLease | null> {
   const expiresAt = new Date(now.getTime() + ttlMs);
   // A shard seen for the first time: held by nobody, its lease long run out.
-  await store.db.insertInto('control.shard_leases').values({ shard, owner: '', token: 0, expires_at: new Date(0).toISOString() }).onConflict((oc) => oc.column('shard').doNothing()).execute();
-  const taken = await store.db.updateTable('control.shard_leases')
-    .set((eb) => ({ token: eb.case().when('owner', '=', owner).then(eb.ref('token')).else(eb('token', '+', 1)).end(), owner, expires_at: expiresAt.toISOString() }))
+  await store.db
+    .insertInto('control.shard_leases')
+    .values({ shard, owner: '', token: 0, expires_at: new Date(0).toISOString() })
+    .onConflict((oc) => oc.column('shard').doNothing())
+    .execute();
+  const taken = await store.db
+    .updateTable('control.shard_leases')
+    .set((eb) => ({
+      token: eb
+        .case()
+        .when('owner', '=', owner)
+        .then(eb.ref('token'))
+        .else(eb('token', '+', 1))
+        .end(),
+      owner,
+      expires_at: expiresAt.toISOString(),
+    }))
     .where('shard', '=', shard)
     .where((eb) => eb.or([eb('owner', '=', owner), eb('expires_at', '<', now.toISOString())]))
     .returning(['token'])
@@ -29,8 +49,13 @@ export async function acquireShard(store: ControlStore, shard: string, owner: st
 
 /** Extends a lease still held with the same token; false when it was lost (taken over after it ran out). */
 export async function renewShard(store: ControlStore, lease: ShardLease, ttlMs: number, now: Date): Promise<boolean> {
-  const renewed = await store.db.updateTable('control.shard_leases').set({ expires_at: new Date(now.getTime() + ttlMs).toISOString() })
-    .where('shard', '=', lease.shard).where('owner', '=', lease.owner).where('token', '=', lease.token).where('expires_at', '>=', now.toISOString())
+  const renewed = await store.db
+    .updateTable('control.shard_leases')
+    .set({ expires_at: new Date(now.getTime() + ttlMs).toISOString() })
+    .where('shard', '=', lease.shard)
+    .where('owner', '=', lease.owner)
+    .where('token', '=', lease.token)
+    .where('expires_at', '>=', now.toISOString())
     .executeTakeFirst();
   return renewed.numUpdatedRows > 0n;
 }
@@ -39,7 +64,14 @@ export async function renewShard(store: ControlStore, lease: ShardLease, ttlMs: 
  * The fencing check of a publish, inside its transaction: true while the lease still carries `token`. A worker that
  * froze past its lease and woke up after another took the shard over finds a newer token and must not publish.
  */
-export async function holdsFence(trx: Kysely<ControlPlane>, lease: Pick<ShardLease, 'shard' | 'token'>): Promise<boolean> {
-  const row = await trx.selectFrom('control.shard_leases').select('token').where('shard', '=', lease.shard).executeTakeFirst();
+export async function holdsFence(
+  trx: Kysely<ControlPlane>,
+  lease: Pick<ShardLease, 'shard' | 'token'>,
+): Promise<boolean> {
+  const row = await trx
+    .selectFrom('control.shard_leases')
+    .select('token')
+    .where('shard', '=', lease.shard)
+    .executeTakeFirst();
   return row !== undefined && Number(row.token) === lease.token;
 }

@@ -16,14 +16,33 @@ export interface SqpList {
 }
 
 async function readList(wh: ControlStore, connectionId: string, at: Date): Promise<SqpList> {
-  const asins = (await wh.db.selectFrom('control.sqp_asins').select('asin').where('connection_id', '=', connectionId).orderBy('asin').execute()).map((r) => r.asin);
-  const lock = await wh.db.selectFrom('control.sqp_locks').select('editable_at').where('connection_id', '=', connectionId).executeTakeFirst();
-  const editableAt = lock && Date.parse(String(lock.editable_at)) > at.getTime() ? new Date(String(lock.editable_at)).toISOString() : null;
+  const asins = (
+    await wh.db
+      .selectFrom('control.sqp_asins')
+      .select('asin')
+      .where('connection_id', '=', connectionId)
+      .orderBy('asin')
+      .execute()
+  ).map((r) => r.asin);
+  const lock = await wh.db
+    .selectFrom('control.sqp_locks')
+    .select('editable_at')
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  const editableAt =
+    lock && Date.parse(String(lock.editable_at)) > at.getTime()
+      ? new Date(String(lock.editable_at)).toISOString()
+      : null;
   return { sellerOrVendorId: connectionId, asins, maxAsins: SQP_MAX_ASINS, editableAt };
 }
 
 /** GET /sqp-asins: the list of one of the organization's seller connections. */
-export async function sqpList(wh: ControlStore, organizationId: string, connectionId: string, at: Date): Promise<SqpList> {
+export async function sqpList(
+  wh: ControlStore,
+  organizationId: string,
+  connectionId: string,
+  at: Date,
+): Promise<SqpList> {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'SQP ASIN lists');
   return readList(wh, connectionId, at);
 }
@@ -33,7 +52,14 @@ export async function sqpList(wh: ControlStore, organizationId: string, connecti
  * alters nothing neither locks nor renews the lock, and is answered even while the list is locked. A change while
  * locked is ERR_SQP_LIST_LOCKED (409) carrying `editableAt`.
  */
-export async function changeSqpList(wh: ControlStore, organizationId: string, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
+export async function changeSqpList(
+  wh: ControlStore,
+  organizationId: string,
+  connectionId: string,
+  change: 'add' | 'remove',
+  asins: string[],
+  at: Date,
+) {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'SQP ASIN lists');
   return serially(wh, connectionId, () => applyChange(wh, connectionId, change, asins, at));
 }
@@ -50,7 +76,13 @@ function serially<T>(wh: ControlStore, key: string, work: () => Promise<T>): Pro
   return next;
 }
 
-async function applyChange(wh: ControlStore, connectionId: string, change: 'add' | 'remove', asins: string[], at: Date) {
+async function applyChange(
+  wh: ControlStore,
+  connectionId: string,
+  change: 'add' | 'remove',
+  asins: string[],
+  at: Date,
+) {
   const before = await readList(wh, connectionId, at);
   const present = new Set(before.asins);
   const wanted = [...new Set(asins)];
@@ -58,24 +90,56 @@ async function applyChange(wh: ControlStore, connectionId: string, change: 'add'
   const unchanged = wanted.filter((a) => !changed.includes(a));
   if (changed.length === 0) return { ...before, changed, unchanged };
   if (before.editableAt) {
-    throw new MktdataError('ERR_SQP_LIST_LOCKED', { id: connectionId, editableAt: before.editableAt }, { body: { editableAt: before.editableAt } });
+    throw new MktdataError(
+      'ERR_SQP_LIST_LOCKED',
+      { id: connectionId, editableAt: before.editableAt },
+      { body: { editableAt: before.editableAt } },
+    );
   }
   if (change === 'add' && present.size + changed.length > SQP_MAX_ASINS) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: 'asins', reason: `the list holds ${present.size} ASINs; adding ${changed.length} would pass the limit of ${SQP_MAX_ASINS}` });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'asins',
+      reason: `the list holds ${present.size} ASINs; adding ${changed.length} would pass the limit of ${SQP_MAX_ASINS}`,
+    });
   }
   const editableAt = new Date(at.getTime() + SQP_LOCK_MS).toISOString();
   await wh.db.transaction().execute(async (trx) => {
     // The lock is taken first, on condition that it is free: of two processes changing the list at once, one wins.
-    const locked = await trx.insertInto('control.sqp_locks').values({ connection_id: connectionId, editable_at: editableAt })
-      .onConflict((oc) => oc.column('connection_id').doUpdateSet({ editable_at: editableAt }).where('control.sqp_locks.editable_at', '<=', at.toISOString()))
-      .returning('editable_at').execute();
+    const locked = await trx
+      .insertInto('control.sqp_locks')
+      .values({ connection_id: connectionId, editable_at: editableAt })
+      .onConflict((oc) =>
+        oc
+          .column('connection_id')
+          .doUpdateSet({ editable_at: editableAt })
+          .where('control.sqp_locks.editable_at', '<=', at.toISOString()),
+      )
+      .returning('editable_at')
+      .execute();
     if (locked.length === 0) {
-      const lock = await trx.selectFrom('control.sqp_locks').select('editable_at').where('connection_id', '=', connectionId).executeTakeFirstOrThrow();
+      const lock = await trx
+        .selectFrom('control.sqp_locks')
+        .select('editable_at')
+        .where('connection_id', '=', connectionId)
+        .executeTakeFirstOrThrow();
       const until = new Date(String(lock.editable_at)).toISOString();
-      throw new MktdataError('ERR_SQP_LIST_LOCKED', { id: connectionId, editableAt: until }, { body: { editableAt: until } });
+      throw new MktdataError(
+        'ERR_SQP_LIST_LOCKED',
+        { id: connectionId, editableAt: until },
+        { body: { editableAt: until } },
+      );
     }
-    if (change === 'add') await trx.insertInto('control.sqp_asins').values(changed.map((asin) => ({ connection_id: connectionId, asin, added_at: at.toISOString() }))).execute();
-    else await trx.deleteFrom('control.sqp_asins').where('connection_id', '=', connectionId).where('asin', 'in', changed).execute();
+    if (change === 'add')
+      await trx
+        .insertInto('control.sqp_asins')
+        .values(changed.map((asin) => ({ connection_id: connectionId, asin, added_at: at.toISOString() })))
+        .execute();
+    else
+      await trx
+        .deleteFrom('control.sqp_asins')
+        .where('connection_id', '=', connectionId)
+        .where('asin', 'in', changed)
+        .execute();
   });
   return { ...(await readList(wh, connectionId, at)), changed, unchanged };
 }

@@ -6,18 +6,73 @@ import { MktdataError } from '../errors.ts';
 import { requireOrganization } from './organizations.ts';
 
 /** The enums of a usage record (spec document 000, "Usage"); specific types beyond the spec's list are not invented. */
-export const usageTypes = ['EXPORTS', 'AI', 'INTEGRATIONS_WAREHOUSE', 'INTEGRATIONS_API', 'ACTIONS', 'COGS', 'VENDOR_CODE', 'PLUGINS', 'INTEGRATIONS', 'TOKENS', 'ORGANIZATION', 'CONNECTIONS', 'SETTINGS'] as const;
+export const usageTypes = [
+  'EXPORTS',
+  'AI',
+  'INTEGRATIONS_WAREHOUSE',
+  'INTEGRATIONS_API',
+  'ACTIONS',
+  'COGS',
+  'VENDOR_CODE',
+  'PLUGINS',
+  'INTEGRATIONS',
+  'TOKENS',
+  'ORGANIZATION',
+  'CONNECTIONS',
+  'SETTINGS',
+] as const;
 export const usagePools = ['FREE', 'CREDIT', 'PLAN', 'BUNDLE', 'EXTRA'] as const;
 export const specificUsageTypes = [
-  'AI_CHAT_STANDARD_MODE', 'AI_CHAT_ANALYST_MODE', 'AI_CHAT_INVESTIGATION_MODE', 'AI_SCHEDULED_PROMPT_STANDARD_MODE', 'AI_SCHEDULED_PROMPT_ANALYST_MODE',
-  'AI_API_PROMPT_STANDARD_MODE', 'AI_API_PROMPT_ANALYST_MODE', 'AI_MCP_PROMPT_STANDARD_MODE', 'AI_MCP_PROMPT_ANALYST_MODE', 'INTEGRATIONS_API_SP_API_PROXY_STANDARD',
-  'INTEGRATIONS_API_ADS_API_PROXY_STANDARD', 'INTEGRATIONS_WEBHOOKS_STANDARD', 'INTEGRATIONS_WAREHOUSE_RAW', 'INTEGRATIONS_WAREHOUSE_INTEGRATED', 'ACTIONS_API_STANDARD',
-  'ACTIONS_MCP_STANDARD', 'EXPORTS_UI_STANDARD', 'EXPORTS_EXPLORER_STANDARD', 'EXPORTS_API_STANDARD', 'EXPORTS_MCP_STANDARD', 'EXPORTS_HOME_STANDARD',
-  'EXPORTS_AUTOMATION_STANDARD', 'EXPORTS_REPORTS_STANDARD', 'EXPORTS_RECURRING_STANDARD', 'COGS_API_STANDARD', 'COGS_MCP_STANDARD', 'VENDOR_CODE_API_STANDARD',
-  'VENDOR_CODE_MCP_STANDARD', 'PLUGINS_GET', 'PLUGINS_CREATE', 'PLUGINS_EDIT', 'PLUGINS_ENABLE', 'PLUGINS_DISABLE', 'PLUGINS_SKILLS_GET', 'EXPORTS_API_GET',
-  'EXPORTS_API_LIST', 'EXPORTS_MCP_GET', 'ACTIONS_API_GET', 'ACTIONS_API_LIST', 'ACTIONS_MCP_GET', 'ACTIONS_MCP_LIST', 'INTEGRATIONS_API_KEY_CREATE',
-  'INTEGRATIONS_MCP_KEY_CREATE', 'INTEGRATIONS_OAUTH_AUTHORIZE', 'INTEGRATIONS_WEBHOOK_CREATE', 'INTEGRATIONS_WEBHOOK_REMOVE', 'TOKENS_BUNDLE_PURCHASE',
-  'TOKENS_BUNDLE_EXHAUSTION', 'TOKENS_BUNDLE_EXPIRATION', 'TOKENS_OVERDRAFT_RECONCILIATION',
+  'AI_CHAT_STANDARD_MODE',
+  'AI_CHAT_ANALYST_MODE',
+  'AI_CHAT_INVESTIGATION_MODE',
+  'AI_SCHEDULED_PROMPT_STANDARD_MODE',
+  'AI_SCHEDULED_PROMPT_ANALYST_MODE',
+  'AI_API_PROMPT_STANDARD_MODE',
+  'AI_API_PROMPT_ANALYST_MODE',
+  'AI_MCP_PROMPT_STANDARD_MODE',
+  'AI_MCP_PROMPT_ANALYST_MODE',
+  'INTEGRATIONS_API_SP_API_PROXY_STANDARD',
+  'INTEGRATIONS_API_ADS_API_PROXY_STANDARD',
+  'INTEGRATIONS_WEBHOOKS_STANDARD',
+  'INTEGRATIONS_WAREHOUSE_RAW',
+  'INTEGRATIONS_WAREHOUSE_INTEGRATED',
+  'ACTIONS_API_STANDARD',
+  'ACTIONS_MCP_STANDARD',
+  'EXPORTS_UI_STANDARD',
+  'EXPORTS_EXPLORER_STANDARD',
+  'EXPORTS_API_STANDARD',
+  'EXPORTS_MCP_STANDARD',
+  'EXPORTS_HOME_STANDARD',
+  'EXPORTS_AUTOMATION_STANDARD',
+  'EXPORTS_REPORTS_STANDARD',
+  'EXPORTS_RECURRING_STANDARD',
+  'COGS_API_STANDARD',
+  'COGS_MCP_STANDARD',
+  'VENDOR_CODE_API_STANDARD',
+  'VENDOR_CODE_MCP_STANDARD',
+  'PLUGINS_GET',
+  'PLUGINS_CREATE',
+  'PLUGINS_EDIT',
+  'PLUGINS_ENABLE',
+  'PLUGINS_DISABLE',
+  'PLUGINS_SKILLS_GET',
+  'EXPORTS_API_GET',
+  'EXPORTS_API_LIST',
+  'EXPORTS_MCP_GET',
+  'ACTIONS_API_GET',
+  'ACTIONS_API_LIST',
+  'ACTIONS_MCP_GET',
+  'ACTIONS_MCP_LIST',
+  'INTEGRATIONS_API_KEY_CREATE',
+  'INTEGRATIONS_MCP_KEY_CREATE',
+  'INTEGRATIONS_OAUTH_AUTHORIZE',
+  'INTEGRATIONS_WEBHOOK_CREATE',
+  'INTEGRATIONS_WEBHOOK_REMOVE',
+  'TOKENS_BUNDLE_PURCHASE',
+  'TOKENS_BUNDLE_EXHAUSTION',
+  'TOKENS_BUNDLE_EXPIRATION',
+  'TOKENS_OVERDRAFT_RECONCILIATION',
 ] as const;
 
 export interface Usage {
@@ -33,7 +88,12 @@ export interface Usage {
  * the balance is short (nothing debited, nothing recorded). An unmetered organization (no balance) is recorded and
  * never short.
  */
-export async function charge(trx: Kysely<ControlPlane>, organizationId: string, usage: Usage, at: Date): Promise<boolean> {
+export async function charge(
+  trx: Kysely<ControlPlane>,
+  organizationId: string,
+  usage: Usage,
+  at: Date,
+): Promise<boolean> {
   const debited = await trx
     .updateTable('control.organizations')
     .set((eb) => ({ token_balance: eb('token_balance', '-', usage.tokens) }))
@@ -58,9 +118,16 @@ export async function charge(trx: Kysely<ControlPlane>, organizationId: string, 
 }
 
 /** Runs `work` after charging `usage` in one transaction: ERR_NO_TOKENS (402) and nothing done when the balance is short. */
-export async function charged<T>(wh: ControlStore, organizationId: string, usage: Usage, at: Date, work: (trx: Kysely<ControlPlane>) => Promise<T>): Promise<T> {
+export async function charged<T>(
+  wh: ControlStore,
+  organizationId: string,
+  usage: Usage,
+  at: Date,
+  work: (trx: Kysely<ControlPlane>) => Promise<T>,
+): Promise<T> {
   return wh.db.transaction().execute(async (trx) => {
-    if (!(await charge(trx, organizationId, usage, at))) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: usage.tokens });
+    if (!(await charge(trx, organizationId, usage, at)))
+      throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: usage.tokens });
     return work(trx);
   });
 }
@@ -82,7 +149,11 @@ export async function addTokens(wh: ControlStore, organizationId: string, tokens
 
 /** An organization's token balance; null when it is unmetered. */
 export async function tokenBalance(wh: ControlStore, organizationId: string): Promise<number | null> {
-  const org = await wh.db.selectFrom('control.organizations').select('token_balance').where('id', '=', organizationId).executeTakeFirst();
+  const org = await wh.db
+    .selectFrom('control.organizations')
+    .select('token_balance')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
   if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
   return org.token_balance === null ? null : Number(org.token_balance);
 }

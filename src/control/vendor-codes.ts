@@ -6,37 +6,72 @@ import { requireOwnConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
 /** One VendorCodeUpsertRequest row: exactly one of asin and sku. */
-export type VendorCodeRow = ({ asin: string; sku?: undefined } | { sku: string; asin?: undefined }) & { vendorCode: string };
+export type VendorCodeRow = ({ asin: string; sku?: undefined } | { sku: string; asin?: undefined }) & {
+  vendorCode: string;
+};
 
-const identifierOf = (r: VendorCodeRow) => (r.asin !== undefined ? { identifier_type: 'ASIN' as const, identifier: r.asin } : { identifier_type: 'SKU' as const, identifier: r.sku! });
+const identifierOf = (r: VendorCodeRow) =>
+  r.asin !== undefined
+    ? { identifier_type: 'ASIN' as const, identifier: r.asin }
+    : { identifier_type: 'SKU' as const, identifier: r.sku! };
 
 /**
  * Upserts the vendor codes of a vendor connection's ASINs and SKUs (control.vendor_codes, which models can join), the
  * last row of an item in one request winning; charges its token and writes its usage record in the same transaction.
  */
-export async function upsertVendorCodes(wh: ControlStore, organizationId: string, connectionId: string, rows: VendorCodeRow[], at: Date): Promise<{ changeId: string; upserted: number }> {
+export async function upsertVendorCodes(
+  wh: ControlStore,
+  organizationId: string,
+  connectionId: string,
+  rows: VendorCodeRow[],
+  at: Date,
+): Promise<{ changeId: string; upserted: number }> {
   await requireOwnConnection(wh, organizationId, connectionId, 'VENDOR_CENTRAL', 'vendor codes');
   const unique = [...new Map(rows.map((r) => [JSON.stringify(identifierOf(r)), r])).values()];
   const changeId = randomUUID();
-  await charged(wh, organizationId, { usageType: 'VENDOR_CODE', specificUsageType: 'VENDOR_CODE_API_STANDARD', tokens: 1, resourceId: changeId }, at, async (trx) => {
-    await trx.insertInto('control.vendor_codes')
-      .values(unique.map((r) => ({ connection_id: connectionId, ...identifierOf(r), vendor_code: r.vendorCode, updated_at: at.toISOString() })))
-      .onConflict((oc) => oc.columns(['connection_id', 'identifier_type', 'identifier']).doUpdateSet((eb) => ({
-        vendor_code: eb.ref('excluded.vendor_code'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })))
-      .execute();
-  });
+  await charged(
+    wh,
+    organizationId,
+    { usageType: 'VENDOR_CODE', specificUsageType: 'VENDOR_CODE_API_STANDARD', tokens: 1, resourceId: changeId },
+    at,
+    async (trx) => {
+      await trx
+        .insertInto('control.vendor_codes')
+        .values(
+          unique.map((r) => ({
+            connection_id: connectionId,
+            ...identifierOf(r),
+            vendor_code: r.vendorCode,
+            updated_at: at.toISOString(),
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['connection_id', 'identifier_type', 'identifier']).doUpdateSet((eb) => ({
+            vendor_code: eb.ref('excluded.vendor_code'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        )
+        .execute();
+    },
+  );
   return { changeId, upserted: unique.length };
 }
 
 /** DELETE /vendor-codes: removes a vendor connection's codes, only those of `sku` and/or `asin` when given. */
-export async function deleteVendorCodes(wh: ControlStore, organizationId: string, filters: { sellerOrVendorId: string; sku?: string; asin?: string }): Promise<number> {
+export async function deleteVendorCodes(
+  wh: ControlStore,
+  organizationId: string,
+  filters: { sellerOrVendorId: string; sku?: string; asin?: string },
+): Promise<number> {
   await requireOwnConnection(wh, organizationId, filters.sellerOrVendorId, 'VENDOR_CENTRAL', 'vendor codes');
   const items = (eb: ExpressionBuilder<ControlPlane, 'control.vendor_codes'>) => {
     const named = [
-      ...(filters.asin !== undefined ? [eb.and([eb('identifier_type', '=', 'ASIN'), eb('identifier', '=', filters.asin)])] : []),
-      ...(filters.sku !== undefined ? [eb.and([eb('identifier_type', '=', 'SKU'), eb('identifier', '=', filters.sku)])] : []),
+      ...(filters.asin !== undefined
+        ? [eb.and([eb('identifier_type', '=', 'ASIN'), eb('identifier', '=', filters.asin)])]
+        : []),
+      ...(filters.sku !== undefined
+        ? [eb.and([eb('identifier_type', '=', 'SKU'), eb('identifier', '=', filters.sku)])]
+        : []),
     ];
     return eb.and([eb('connection_id', '=', filters.sellerOrVendorId), ...(named.length > 0 ? [eb.or(named)] : [])]);
   };

@@ -74,5 +74,18 @@ export interface ScaleTables {
   'control.rate_buckets': { key: string; tokens: number; at_ms: string | number; granted: boolean };
   'control.schedule_firings': { schedule_id: string; slot: string; fired_at: string };
   'control.workers': { id: string; seen_at: string };
-  'control.shard_runs': { id: string; run_id: string | null; job_id: string | null; shard: string; pipeline: string; worker: string; token: string | number; started_at: string; finished_at: string | null; status: 'running' | 'success' | 'partial' | 'failed' | 'fenced' | 'abandoned'; windows: number | null; error: string | null };
+  'control.shard_runs': {
+    id: string;
+    run_id: string | null;
+    job_id: string | null;
+    shard: string;
+    pipeline: string;
+    worker: string;
+    token: string | number;
+    started_at: string;
+    finished_at: string | null;
+    status: 'running' | 'success' | 'partial' | 'failed' | 'fenced' | 'abandoned';
+    windows: number | null;
+    error: string | null;
+  };
 }

@@ -2,8 +2,14 @@ import type { Generated } from 'kysely';
 import type { ActionTables, ScaleTables, WebhookTables } from './control-plane-tables.ts';
 
 /** Control-plane tables as kysely sees them (schema `control`, migrations in ./migrations). */
-export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTables, WebhookTables, ActionTables, ScaleTables {
-  'control.organizations': { id: string; name: string; /** null: unmetered */ token_balance: string | number | null; created_at: string };
+export interface ControlPlane
+  extends ExportTables, PipelineTables, ConnectorTables, WebhookTables, ActionTables, ScaleTables {
+  'control.organizations': {
+    id: string;
+    name: string;
+    /** null: unmetered */ token_balance: string | number | null;
+    created_at: string;
+  };
   'control.invitations': {
     id: string;
     organization_id: string;
@@ -17,7 +23,13 @@ export interface ControlPlane extends ExportTables, PipelineTables, ConnectorTab
     connection_id: string | null;
   };
   'control.cogs_changes': { file_id: string; connection_id: string; from_date: string };
-  'control.vendor_codes': { connection_id: string; identifier_type: 'ASIN' | 'SKU'; identifier: string; vendor_code: string; updated_at: string };
+  'control.vendor_codes': {
+    connection_id: string;
+    identifier_type: 'ASIN' | 'SKU';
+    identifier: string;
+    vendor_code: string;
+    updated_at: string;
+  };
   'control.sqp_asins': { connection_id: string; asin: string; added_at: string };
   'control.sqp_locks': { connection_id: string; editable_at: string };
   'control.api_keys': {
@@ -192,7 +204,8 @@ export interface PipelineTables {
 /** What started a pipeline run: `mktdata run`, the scheduler, the console's "run now", or a connection's new credentials. */
 export type RunTrigger = 'cli' | 'schedule' | 'console' | 'connected';
 
-export type FetchStatus = 'planned' | 'creating' | 'requested' | 'downloaded' | 'landed' | 'empty' | 'failed' | 'abandoned' | 'unavailable';
+export type FetchStatus =
+  'planned' | 'creating' | 'requested' | 'downloaded' | 'landed' | 'empty' | 'failed' | 'abandoned' | 'unavailable';
 
 /** Credentials, fetch requests and OAuth states of the live connectors (migration 006). */
 export interface ConnectorTables {

@@ -16,14 +16,20 @@ export interface ControlStore {
 /** PostgreSQL's `timestamptz`, `date` and `numeric` come back as strings, as DuckDB's do through its dialect. */
 const types = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ || oid === pg.types.builtins.TIMESTAMP || oid === pg.types.builtins.DATE || oid === pg.types.builtins.NUMERIC || oid === pg.types.builtins.INT8
+    oid === pg.types.builtins.TIMESTAMPTZ ||
+    oid === pg.types.builtins.TIMESTAMP ||
+    oid === pg.types.builtins.DATE ||
+    oid === pg.types.builtins.NUMERIC ||
+    oid === pg.types.builtins.INT8
       ? (value: string) => value
       : pg.types.getTypeParser(oid, format ?? 'text'),
 };
 
 /** The control plane in PostgreSQL (`MKTDATA_DATABASE_URL`), migrated to the latest version; close it when done. */
 export async function openPostgresControl(url: string): Promise<ControlStore & { close(): Promise<void> }> {
-  const db = new Kysely<ControlPlane>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 8, types }) }) });
+  const db = new Kysely<ControlPlane>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 8, types }) }),
+  });
   try {
     await migrateControlPlane(db);
   } catch (error) {
@@ -40,7 +46,14 @@ export async function openPostgresControl(url: string): Promise<ControlStore & {
           return 'the URL given';
         }
       })();
-      throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `PostgreSQL at ${where} could not be used (${String((error as Error).message).split('\n')[0]})` }, { cause: error });
+      throw new MktdataError(
+        'ERR_INPUT_INVALID',
+        {
+          where: 'MKTDATA_DATABASE_URL',
+          reason: `PostgreSQL at ${where} could not be used (${String((error as Error).message).split('\n')[0]})`,
+        },
+        { cause: error },
+      );
     }
     throw error;
   }

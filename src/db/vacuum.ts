@@ -15,12 +15,19 @@ const DAY = 86_400_000;
  * the deleted rows of the days between (about 3 MB a day there) are reclaimed at once. Returns whether it vacuums.
  */
 export async function scheduleVacuum(wh: Warehouse, now: Date): Promise<boolean> {
-  const row = await wh.db.selectFrom('control.settings').select('value').where('name', '=', 'last_vacuum_at').executeTakeFirst();
+  const row = await wh.db
+    .selectFrom('control.settings')
+    .select('value')
+    .where('name', '=', 'last_vacuum_at')
+    .executeTakeFirst();
   const since = now.getTime() - Date.parse(row?.value ?? '');
   // (No day noted, a mangled one, or one after the clock: a new vacuum day.)
   const starts = !(since >= 0 && since < VACUUM_EVERY_DAYS * DAY);
   const vacuums = starts || since < DAY;
   await wh.sql.run(vacuums ? 'reset global max_vacuum_tasks' : 'set global max_vacuum_tasks = 0');
-  if (starts) await wh.sql.run(`insert or replace into control.settings values ('last_vacuum_at', $at)`, { at: now.toISOString() });
+  if (starts)
+    await wh.sql.run(`insert or replace into control.settings values ('last_vacuum_at', $at)`, {
+      at: now.toISOString(),
+    });
   return vacuums;
 }

@@ -19,11 +19,17 @@ export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_k
  * MKTDATA_TEMP_DIRECTORY (where a build spills what does not fit; default `warehouse.duckdb.tmp/` in the home).
  * Each snapshot an export reads gets the same memory limit.
  */
-export function resourceOptions(env: NodeJS.ProcessEnv = process.env): { memory_limit?: string; temp_directory?: string } {
+export function resourceOptions(env: NodeJS.ProcessEnv = process.env): {
+  memory_limit?: string;
+  temp_directory?: string;
+} {
   const limit = env.MKTDATA_MEMORY_LIMIT?.trim();
   const temp = env.MKTDATA_TEMP_DIRECTORY?.trim();
   if (limit && !/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_MEMORY_LIMIT', reason: `"${limit}" is not a size such as 2GB or 1536MiB` });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_MEMORY_LIMIT',
+      reason: `"${limit}" is not a size such as 2GB or 1536MiB`,
+    });
   }
   return { ...(limit ? { memory_limit: limit } : {}), ...(temp ? { temp_directory: resolve(temp) } : {}) };
 }
@@ -66,7 +72,9 @@ export function adminSocketOf(home: Home, options?: { served: true }): string | 
     return record?.admin && writerAlive(home) ? record.admin : null;
   }
   const inHome = join(home.root, 'admin.sock');
-  return Buffer.byteLength(inHome) < 100 ? inHome : join(tmpdir(), `mktdata-${createHash('sha256').update(home.root).digest('hex').slice(0, 16)}.sock`);
+  return Buffer.byteLength(inHome) < 100
+    ? inHome
+    : join(tmpdir(), `mktdata-${createHash('sha256').update(home.root).digest('hex').slice(0, 16)}.sock`);
 }
 
 /** Records in `writer.json` the admin socket of the process holding the home. */
@@ -79,7 +87,11 @@ export function recordAdminSocket(home: Home, path: string): void {
  * Opens the warehouse of a home for writing, running pending control-plane migrations.
  * A second writer fails with ERR_HOME_LOCKED naming the process that holds the home.
  */
-export async function openWarehouse(home: Home, command: string, options: { create?: boolean } = {}): Promise<Warehouse> {
+export async function openWarehouse(
+  home: Home,
+  command: string,
+  options: { create?: boolean } = {},
+): Promise<Warehouse> {
   if (!options.create && !existsSync(home.warehouse)) {
     throw new MktdataError('ERR_HOME_NOT_INITIALIZED', { home: home.root });
   }
@@ -111,18 +123,29 @@ export async function openWarehouse(home: Home, command: string, options: { crea
  * lock a moment after the writer closed it.
  */
 async function createInstance(home: Home): Promise<DuckDBInstance> {
-  for (const started = Date.now(); ; ) {
+  for (const started = Date.now(); ;) {
     try {
       return await DuckDBInstance.create(home.warehouse, { ...duckDbOptions, ...resourceOptions() });
     } catch (error) {
       const text = String(error);
       if (/Out of Memory Error/i.test(text) && process.env.MKTDATA_MEMORY_LIMIT) {
-        throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_MEMORY_LIMIT', reason: `"${process.env.MKTDATA_MEMORY_LIMIT}" is too small to open the warehouse (${text.split('\n')[0]})` }, { cause: error });
+        throw new MktdataError(
+          'ERR_INPUT_INVALID',
+          {
+            where: 'MKTDATA_MEMORY_LIMIT',
+            reason: `"${process.env.MKTDATA_MEMORY_LIMIT}" is too small to open the warehouse (${text.split('\n')[0]})`,
+          },
+          { cause: error },
+        );
       }
       // DuckDB's file lock ("Could not set lock on file …: Conflicting lock is held"), not any message with "block" in it.
       if (!/could not set lock|conflicting lock/i.test(text)) throw error;
       if (writerAlive(home) || Date.now() - started > lockReleaseWaitMs) {
-        throw new MktdataError('ERR_HOME_LOCKED', { home: home.root, holder: describeHolder(home, error) }, { cause: error });
+        throw new MktdataError(
+          'ERR_HOME_LOCKED',
+          { home: home.root, holder: describeHolder(home, error) },
+          { cause: error },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

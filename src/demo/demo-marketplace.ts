@@ -46,7 +46,12 @@ export async function startDemoMarketplace(): Promise<DemoMarketplace> {
   const sellers = demoSellers(addDays(localDate(clock.now(), 'America/Los_Angeles'), -DEMO_HISTORY_DAYS));
   const fake = await startFakeMarketplace({ sellers, clock });
   const config: ConnectorConfig = {
-    spApi: { applicationId: fake.spApp.applicationId, clientId: fake.spApp.clientId, clientSecret: fake.spApp.clientSecret, draftApp: false },
+    spApi: {
+      applicationId: fake.spApp.applicationId,
+      clientId: fake.spApp.clientId,
+      clientSecret: fake.spApp.clientSecret,
+      draftApp: false,
+    },
     ads: { clientId: fake.adsApp.clientId, clientSecret: fake.adsApp.clientSecret },
     endpoints: fakeMarketplaceEndpoints(fake.url),
     file: 'the demo (its fake marketplace)',
@@ -59,13 +64,34 @@ export async function startDemoMarketplace(): Promise<DemoMarketplace> {
  * administrator holding their refresh tokens would (`mktdata connections credentials`); unit costs and promotions,
  * which have no upstream operation, are dropped in landing/ as a seller would.
  */
-export async function connectDemoSellers(wh: Warehouse, organizationId: string, demo: DemoMarketplace, promotionsDir: string): Promise<void> {
+export async function connectDemoSellers(
+  wh: Warehouse,
+  organizationId: string,
+  demo: DemoMarketplace,
+  promotionsDir: string,
+): Promise<void> {
   for (const [index, seller] of demo.sellers.entries()) {
     const { id } = demoConnections[index]!;
     const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', id).executeTakeFirst();
-    if (!exists) await addConnection(wh, { organizationId, id, name: seller.name, marketplaceId: seller.marketplaceId, sellerId: seller.sellerId });
-    await setCredentials(wh, id, { api: 'sp-api', refreshToken: demo.fake.grant(seller.sellerId, 'sp-api'), sellingPartnerId: seller.sellerId });
-    if (seller.ads) await setCredentials(wh, id, { api: 'ads', refreshToken: demo.fake.grant(seller.sellerId, 'ads'), profileId: String(seller.ads.profileId) });
+    if (!exists)
+      await addConnection(wh, {
+        organizationId,
+        id,
+        name: seller.name,
+        marketplaceId: seller.marketplaceId,
+        sellerId: seller.sellerId,
+      });
+    await setCredentials(wh, id, {
+      api: 'sp-api',
+      refreshToken: demo.fake.grant(seller.sellerId, 'sp-api'),
+      sellingPartnerId: seller.sellerId,
+    });
+    if (seller.ads)
+      await setCredentials(wh, id, {
+        api: 'ads',
+        refreshToken: demo.fake.grant(seller.sellerId, 'ads'),
+        profileId: String(seller.ads.profileId),
+      });
     const drop = (source: string, name: string, content: string) => {
       mkdirSync(join(wh.home.landing, id, source), { recursive: true });
       writeFileSync(join(wh.home.landing, id, source, name), content);

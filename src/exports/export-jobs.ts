@@ -21,7 +21,13 @@ export type ExportCreator = { kind: 'API' } | { kind: 'SCHEDULE'; scheduleId: st
  * Accepts an export: checks the request, charges its tokens and writes its usage record and its PENDING job in
  * one transaction. Without enough tokens the export is kept as BLOCKED_NO_TOKENS and nothing is charged.
  */
-export async function createExport(wh: ControlStore, organizationId: string, request: ExportRequest, creator: ExportCreator, now: Date): Promise<ExportRow> {
+export async function createExport(
+  wh: ControlStore,
+  organizationId: string,
+  request: ExportRequest,
+  creator: ExportCreator,
+  now: Date,
+): Promise<ExportRow> {
   const accounts = await organizationAccounts(wh, organizationId, request.sellerOrVendorIds);
   const { source, connections } = resolveExport(request, accounts);
   if (!(await sourceEnabled(wh, organizationId, source))) {
@@ -31,7 +37,12 @@ export async function createExport(wh: ControlStore, organizationId: string, req
   const cost = exportCost(source.isPremium);
   return wh.db.transaction().execute(async (trx) => {
     const specificUsageType = creator.kind === 'SCHEDULE' ? 'EXPORTS_RECURRING_STANDARD' : 'EXPORTS_API_STANDARD';
-    const paid = await charge(trx, organizationId, { usageType: 'EXPORTS', specificUsageType, tokens: cost, resourceId: id }, now);
+    const paid = await charge(
+      trx,
+      organizationId,
+      { usageType: 'EXPORTS', specificUsageType, tokens: cost, resourceId: id },
+      now,
+    );
     const row: ExportRow = {
       id,
       organization_id: organizationId,
@@ -48,7 +59,9 @@ export async function createExport(wh: ControlStore, organizationId: string, req
       row_count: null,
       file_size_bytes: null,
       file_name: null,
-      error: paid ? null : `organization ${organizationId} had fewer than the ${cost} tokens this export costs; the operator adds some with \`mktdata org tokens --org ${organizationId} --add N\``,
+      error: paid
+        ? null
+        : `organization ${organizationId} had fewer than the ${cost} tokens this export costs; the operator adds some with \`mktdata org tokens --org ${organizationId} --add N\``,
       created_at: now.toISOString(),
       started_at: null,
       completed_at: null,
@@ -78,4 +91,5 @@ export async function deleteExport(wh: ControlStore, home: Home, organizationId:
   if (row.file_name) rmSync(join(home.exports, row.file_name), { force: true });
 }
 
-export const finished = (status: ExportStatus) => status === 'COMPLETED' || status === 'ERROR' || status === 'BLOCKED_NO_TOKENS';
+export const finished = (status: ExportStatus) =>
+  status === 'COMPLETED' || status === 'ERROR' || status === 'BLOCKED_NO_TOKENS';

@@ -35,7 +35,11 @@ const id = (name: string) => `"${name}"`;
  * Builds the SELECT of an export (API.md "Exports"). Column names are checked against the catalog and every
  * value is a bound parameter: no text of the request becomes SQL.
  */
-export function buildExportQuery(request: ExportRequest, table: ExportTable, connections: ExportConnection[]): ExportQuery {
+export function buildExportQuery(
+  request: ExportRequest,
+  table: ExportTable,
+  connections: ExportConnection[],
+): ExportQuery {
   const params = new Params();
   const fields = new Map(table.columns.map((c) => [c.name, c]));
   const field = (name: string, where: string) => {
@@ -48,16 +52,25 @@ export function buildExportQuery(request: ExportRequest, table: ExportTable, con
 
   const grouped = Boolean(request.groupBy?.length || request.aggregations?.length || request.dateInterval);
   if (!grouped) {
-    if (request.having?.rules.length) throw invalid('having.rules.0.field', 'having applies to groups: give groupBy, aggregations or dateInterval, or use filters');
+    if (request.having?.rules.length)
+      throw invalid(
+        'having.rules.0.field',
+        'having applies to groups: give groupBy, aggregations or dateInterval, or use filters',
+      );
     const all = table.columns.map((c) => c.name);
     const columns = outputColumns(request.columns, all, table.common, (name, where) => field(name, where).name);
     // A page (limit/skip) needs one order; a whole export keeps the stored order, which costs no sort.
     const paged = request.limit !== undefined || Boolean(request.skip);
     const order = ordering(request, columns, (name) => field(name, 'orderByColumn').name, paged ? columns : []);
-    return { sql: `with rows as (${rows}) select ${columns.map(id).join(', ')} from rows${where(filters)}${order}${paging(request)}`, params: params.values, columns };
+    return {
+      sql: `with rows as (${rows}) select ${columns.map(id).join(', ')} from rows${where(filters)}${order}${paging(request)}`,
+      params: params.values,
+      columns,
+    };
   }
 
-  if (request.dateInterval && field('date', 'dateInterval').type !== 'DATE') throw invalid('dateInterval', `${table.name} has no date column`);
+  if (request.dateInterval && field('date', 'dateInterval').type !== 'DATE')
+    throw invalid('dateInterval', `${table.name} has no date column`);
   const keys: Field[] = table.common.map((name) => fields.get(name)!);
   const select = keys.map((k) => id(k.name));
   if (request.dateInterval) {
@@ -78,24 +91,41 @@ export function buildExportQuery(request: ExportRequest, table: ExportTable, con
       throw invalid(`${where}.aggregation`, `${a.aggregation} needs a NUMBER column; ${a.column} is ${column.type}`);
     }
     const alias = a.alias ?? `${a.aggregation === 'countDistinct' ? 'count_distinct' : a.aggregation}_${a.column}`;
-    if (results.has(alias) || fields.has(alias)) throw invalid(`${where}.alias`, `${alias} is already a column name; give another alias`);
-    results.set(alias, a.aggregation.startsWith('count') ? { name: alias, type: 'NUMBER', dataType: 'BIGINT' } : { ...column, name: alias });
+    if (results.has(alias) || fields.has(alias))
+      throw invalid(`${where}.alias`, `${alias} is already a column name; give another alias`);
+    results.set(
+      alias,
+      a.aggregation.startsWith('count')
+        ? { name: alias, type: 'NUMBER', dataType: 'BIGINT' }
+        : { ...column, name: alias },
+    );
     select.push(`${aggregate[a.aggregation](id(a.column))} as ${id(alias)}`);
   }
-  const having = condition(request.having, 'having', (name, where) => {
-    const found = results.get(name);
-    if (!found) throw invalid(where, `${name} is neither a grouping column nor an aggregation alias`);
-    return found;
-  }, params);
+  const having = condition(
+    request.having,
+    'having',
+    (name, where) => {
+      const found = results.get(name);
+      if (!found) throw invalid(where, `${name} is neither a grouping column nor an aggregation alias`);
+      return found;
+    },
+    params,
+  );
   const defaults = [...results.keys()].filter((name) => !table.common.includes(name));
   const columns = outputColumns(request.columns, defaults, table.common, (name, where) => {
     if (!results.has(name)) throw invalid(where, `${name} is neither a grouping column nor an aggregation alias`);
     return name;
   });
-  const order = ordering(request, columns, (name) => {
-    if (!results.has(name)) throw invalid('orderByColumn', `${name} is neither a grouping column nor an aggregation alias`);
-    return name;
-  }, keys.map((k) => k.name));
+  const order = ordering(
+    request,
+    columns,
+    (name) => {
+      if (!results.has(name))
+        throw invalid('orderByColumn', `${name} is neither a grouping column nor an aggregation alias`);
+      return name;
+    },
+    keys.map((k) => k.name),
+  );
   const groups = `select ${select.join(', ')} from rows${where(filters)} group by all`;
   return {
     sql: `with rows as (${rows}), groups as (${groups}) select ${columns.map(id).join(', ')} from groups${where(having)}${order}${paging(request)}`,
@@ -109,7 +139,8 @@ export function buildExportQuery(request: ExportRequest, table: ExportTable, con
  * (design/PROFIT.md); filters and sums see the rounded values, so they agree with the rows a user reads.
  */
 function exported(column: Column): string {
-  if (column.type === 'NUMBER' && column.dataType === 'DECIMAL(18,4)') return `round(${id(column.name)}, 2)::decimal(18,2) as ${id(column.name)}`;
+  if (column.type === 'NUMBER' && column.dataType === 'DECIMAL(18,4)')
+    return `round(${id(column.name)}, 2)::decimal(18,2) as ${id(column.name)}`;
   return id(column.name);
 }
 
@@ -132,9 +163,13 @@ const aggregate: Record<Aggregation['aggregation'], (column: string) => string> 
 function scope(request: ExportRequest, table: ExportTable, connections: ExportConnection[], params: Params): string {
   const hasPeriod = request.from !== undefined || request.to !== undefined;
   if (table.requiresDatePeriod && (request.from === undefined || request.to === undefined)) {
-    throw invalid(request.from === undefined ? 'from' : 'to', `${table.name} requires a date period: give both from and to`);
+    throw invalid(
+      request.from === undefined ? 'from' : 'to',
+      `${table.name} requires a date period: give both from and to`,
+    );
   }
-  if (!table.requiresDatePeriod && hasPeriod) throw invalid(request.from !== undefined ? 'from' : 'to', `${table.name} takes no date period`);
+  if (!table.requiresDatePeriod && hasPeriod)
+    throw invalid(request.from !== undefined ? 'from' : 'to', `${table.name} takes no date period`);
   const periods = new Map<string, string[]>();
   for (const c of connections) {
     const ids = [c.id];
@@ -144,7 +179,8 @@ function scope(request: ExportRequest, table: ExportTable, connections: ExportCo
     }
     const from = localDateOf(request.from!, c.timezone);
     const to = localDateOf(request.to!, c.timezone);
-    if (from > to || Date.parse(request.from!) > Date.parse(request.to!)) throw invalid('from', `from ${request.from} is after to ${request.to}`);
+    if (from > to || Date.parse(request.from!) > Date.parse(request.to!))
+      throw invalid('from', `from ${request.from} is after to ${request.to}`);
     const key = `${from}/${to}`;
     periods.set(key, [...(periods.get(key) ?? []), ...ids]);
   }
@@ -167,14 +203,24 @@ export function localDateOf(value: string, timezone: string): string {
  * C first, then the requested columns in their order, each once. No list: `fallback`; an empty list: C alone, as the
  * hosted service's clients mean `columns: []` (service-clients.md).
  */
-function outputColumns(requested: string[] | undefined, fallback: string[], common: string[], check: (name: string, where: string) => string): string[] {
+function outputColumns(
+  requested: string[] | undefined,
+  fallback: string[],
+  common: string[],
+  check: (name: string, where: string) => string,
+): string[] {
   const names = requested ? requested.map((name, i) => check(name, `columns.${i}`)) : fallback;
   const rest = names.filter((name) => !common.includes(name));
   return [...common, ...new Set(rest)];
 }
 
 /** ORDER BY the requested column, then every output column so that ties come out in one order; else `fallback`. */
-function ordering(request: ExportRequest, columns: string[], check: (name: string) => string, fallback: string[] = []): string {
+function ordering(
+  request: ExportRequest,
+  columns: string[],
+  check: (name: string) => string,
+  fallback: string[] = [],
+): string {
   if (!request.orderByColumn) return fallback.length ? ` order by ${fallback.map(id).join(', ')}` : '';
   const first = check(request.orderByColumn);
   const rest = columns.filter((c) => c !== first);
@@ -186,9 +232,16 @@ const paging = (request: ExportRequest) =>
 
 const where = (condition: string | null) => (condition ? ` where ${condition}` : '');
 
-function condition(group: FilterGroup | undefined, at: string, field: (name: string, where: string) => Field, params: Params): string | null {
+function condition(
+  group: FilterGroup | undefined,
+  at: string,
+  field: (name: string, where: string) => Field,
+  params: Params,
+): string | null {
   if (!group?.rules.length) return null;
-  const rules = group.rules.map((rule, i) => compileRule(rule, field(rule.field, `${at}.rules.${i}.field`), `${at}.rules.${i}`, params));
+  const rules = group.rules.map((rule, i) =>
+    compileRule(rule, field(rule.field, `${at}.rules.${i}.field`), `${at}.rules.${i}`, params),
+  );
   return `(${rules.join(` ${group.combinator} `)})`;
 }
 
@@ -197,13 +250,21 @@ function compileRule(rule: FilterRule, column: Field, at: string, params: Params
   const one = () => params.add(bindable(single(rule, at), column, `${at}.value`), cast(column));
   const text = () => {
     const value = single(rule, at);
-    if (typeof value === 'boolean' || value === '') throw invalid(`${at}.value`, `${rule.operator} needs a non-empty text`);
+    if (typeof value === 'boolean' || value === '')
+      throw invalid(`${at}.value`, `${rule.operator} needs a non-empty text`);
     return `lower(${x}::varchar), lower(${params.add(String(value))})`;
   };
   const list = (size?: number) => {
-    const values = Array.isArray(rule.value) ? rule.value : typeof rule.value === 'string' ? rule.value.split(',').map((v) => v.trim()) : null;
+    const values = Array.isArray(rule.value)
+      ? rule.value
+      : typeof rule.value === 'string'
+        ? rule.value.split(',').map((v) => v.trim())
+        : null;
     if (!values || values.length === 0 || (size !== undefined && values.length !== size)) {
-      throw invalid(`${at}.value`, size ? `${rule.operator} needs [low, high]` : `${rule.operator} needs a list of values`);
+      throw invalid(
+        `${at}.value`,
+        size ? `${rule.operator} needs [low, high]` : `${rule.operator} needs a list of values`,
+      );
     }
     return values.map((v, i) => params.add(bindable(v, column, `${at}.value.${i}`), cast(column)));
   };
@@ -227,7 +288,12 @@ function compileRule(rule: FilterRule, column: Field, at: string, params: Params
     null: () => `${x} is null`,
     notNull: () => `${x} is not null`,
   };
-  if ((rule.operator === 'null' || rule.operator === 'notNull') && rule.value !== undefined && rule.value !== null && rule.value !== '') {
+  if (
+    (rule.operator === 'null' || rule.operator === 'notNull') &&
+    rule.value !== undefined &&
+    rule.value !== null &&
+    rule.value !== ''
+  ) {
     throw invalid(`${at}.value`, `${rule.operator} takes no value`);
   }
   const compiled = sql[rule.operator]();
@@ -235,24 +301,30 @@ function compileRule(rule: FilterRule, column: Field, at: string, params: Params
 }
 
 function single(rule: FilterRule, at: string): string | number | boolean {
-  if (rule.value === undefined || rule.value === null || Array.isArray(rule.value)) throw invalid(`${at}.value`, `${rule.operator} needs one value`);
+  if (rule.value === undefined || rule.value === null || Array.isArray(rule.value))
+    throw invalid(`${at}.value`, `${rule.operator} needs one value`);
   return rule.value;
 }
 
-const cast = (column: Field) => (column.type === 'NUMBER' ? 'decimal(38,10)' : column.type === 'JSON' ? 'varchar' : column.dataType.toLowerCase());
+const cast = (column: Field) =>
+  column.type === 'NUMBER' ? 'decimal(38,10)' : column.type === 'JSON' ? 'varchar' : column.dataType.toLowerCase();
 
 /** The value as text DuckDB casts to the column's type, after checking it has that type's form. */
 function bindable(value: string | number | boolean, column: Field, at: string): string | boolean {
   const text = String(value);
-  const bad = (expected: string) => invalid(at, `${column.name} is ${column.type}: expected ${expected}, got ${JSON.stringify(value)}`);
+  const bad = (expected: string) =>
+    invalid(at, `${column.name} is ${column.type}: expected ${expected}, got ${JSON.stringify(value)}`);
   switch (column.type) {
     case 'NUMBER':
-      if (typeof value === 'boolean' || !/^-?\d{1,28}(\.\d{1,10})?$/.test(text)) throw bad('a number with at most 10 decimals');
+      if (typeof value === 'boolean' || !/^-?\d{1,28}(\.\d{1,10})?$/.test(text))
+        throw bad('a number with at most 10 decimals');
       return text;
     case 'DATE': {
       // A DATE column takes a calendar date; a timestamp column (data_type TIMESTAMP) also a date-time.
-      const dateTime = column.dataType !== 'DATE' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$/.test(text);
-      if (!dateTime && !isCalendarDate(text)) throw bad(column.dataType === 'DATE' ? 'YYYY-MM-DD' : 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)');
+      const dateTime =
+        column.dataType !== 'DATE' && /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$/.test(text);
+      if (!dateTime && !isCalendarDate(text))
+        throw bad(column.dataType === 'DATE' ? 'YYYY-MM-DD' : 'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS (UTC)');
       if (dateTime && !isCalendarDate(text.slice(0, 10))) throw bad('a real calendar date');
       return text;
     }

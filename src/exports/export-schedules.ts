@@ -23,7 +23,6 @@ export interface ScheduleInput extends Omit<ExportRequest, 'from' | 'to'> {
 
 const invalid = (where: string, reason: string) => new MktdataError('ERR_INPUT_INVALID', { where, reason });
 
-
 /** The period a run at `at` exports: the `lastDays` days before the run's local date, or the previous month. */
 export function periodOf(period: RelativePeriod, timezone: string, at: Date): { from: string; to: string } {
   const today = localDate(at.getTime(), timezone);
@@ -36,12 +35,20 @@ export function periodOf(period: RelativePeriod, timezone: string, at: Date): { 
 /** The ExportRequest one run of a schedule creates. */
 export function scheduledRequest(row: ScheduleRow, at: Date): ExportRequest {
   const stored = JSON.parse(row.request) as ExportRequest;
-  const period = row.relative_period ? periodOf(JSON.parse(row.relative_period) as RelativePeriod, row.timezone, at) : {};
+  const period = row.relative_period
+    ? periodOf(JSON.parse(row.relative_period) as RelativePeriod, row.timezone, at)
+    : {};
   return exportRequestSchema.parse({ ...stored, ...period });
 }
 
 /** Checks a schedule before it is stored: cron, timezone, webhook addresses, and the export a run would create now. */
-async function check(wh: ControlStore, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<{ request: ExportRequest; sourceId: string }> {
+async function check(
+  wh: ControlStore,
+  organizationId: string,
+  input: ScheduleInput,
+  at: Date,
+  networks: Networks,
+): Promise<{ request: ExportRequest; sourceId: string }> {
   try {
     new Intl.DateTimeFormat('en', { timeZone: input.timezone });
   } catch {
@@ -55,16 +62,27 @@ async function check(wh: ControlStore, organizationId: string, input: ScheduleIn
   for (const [i, { url }] of input.integrations.entries()) await checkWebhookUrl(url, networks, `integrations[${i}]`);
   const { name: _n, cron: _c, timezone: _t, active: _a, relativePeriod, integrations: _i, ...request } = input;
   const source = findExportSource(request);
-  if (source.requiresDatePeriod && !relativePeriod) throw invalid('relativePeriod', `${source.tableName} requires a date period: give relativePeriod`);
-  if (!source.requiresDatePeriod && relativePeriod) throw invalid('relativePeriod', `${source.tableName} takes no date period`);
+  if (source.requiresDatePeriod && !relativePeriod)
+    throw invalid('relativePeriod', `${source.tableName} requires a date period: give relativePeriod`);
+  if (!source.requiresDatePeriod && relativePeriod)
+    throw invalid('relativePeriod', `${source.tableName} takes no date period`);
   const normalized = exportRequestSchema.parse({ ...request, sourceId: source.id, tableName: undefined });
   const period = relativePeriod ? periodOf(relativePeriod, input.timezone, at) : {};
-  resolveExport({ ...normalized, ...period }, await organizationAccounts(wh, organizationId, request.sellerOrVendorIds));
+  resolveExport(
+    { ...normalized, ...period },
+    await organizationAccounts(wh, organizationId, request.sellerOrVendorIds),
+  );
   return { request: normalized, sourceId: source.id };
 }
 
 /** Stores a new schedule (creator API) after checking it. */
-export async function createSchedule(wh: ControlStore, organizationId: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
+export async function createSchedule(
+  wh: ControlStore,
+  organizationId: string,
+  input: ScheduleInput,
+  at: Date,
+  networks: Networks,
+): Promise<ScheduleRow> {
   const { request } = await check(wh, organizationId, input, at, networks);
   const row: ScheduleRow = {
     id: randomUUID(),
@@ -79,7 +97,14 @@ export async function createSchedule(wh: ControlStore, organizationId: string, i
 }
 
 /** Replaces a schedule's definition (PUT); its id, creator and creation time stay. */
-export async function updateSchedule(wh: ControlStore, organizationId: string, id: string, input: ScheduleInput, at: Date, networks: Networks): Promise<ScheduleRow> {
+export async function updateSchedule(
+  wh: ControlStore,
+  organizationId: string,
+  id: string,
+  input: ScheduleInput,
+  at: Date,
+  networks: Networks,
+): Promise<ScheduleRow> {
   const existing = await requireSchedule(wh, organizationId, id);
   const { request } = await check(wh, organizationId, input, at, networks);
   const row = { ...existing, ...fields(input, request), updated_at: at.toISOString() };

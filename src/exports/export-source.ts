@@ -26,7 +26,9 @@ export interface ResolvedExport {
 export function findExportSource(request: Pick<ExportRequest, 'sourceId' | 'tableName'>): CatalogSource {
   const sources = catalogSources();
   const wanted = request.sourceId ?? request.tableName ?? '';
-  const found = request.sourceId ? sources.filter((s) => s.id.startsWith(request.sourceId!)) : sources.filter((s) => s.tableName === request.tableName);
+  const found = request.sourceId
+    ? sources.filter((s) => s.id.startsWith(request.sourceId!))
+    : sources.filter((s) => s.tableName === request.tableName);
   if (found.length !== 1) throw new MktdataError('ERR_SOURCE_NOT_FOUND', { source: wanted });
   return found[0]!;
 }
@@ -35,7 +37,8 @@ export function findExportSource(request: Pick<ExportRequest, 'sourceId' | 'tabl
  * Whether a connection of this type has the source's data. Advertising reports land on the seller or vendor
  * connection they belong to, so MKT_ADS tables are available to every connection.
  */
-export const availableTo = (source: CatalogSource, connectionType: string) => source.type === 'MKT_ADS' || source.type === connectionType;
+export const availableTo = (source: CatalogSource, connectionType: string) =>
+  source.type === 'MKT_ADS' || source.type === connectionType;
 
 /** The published form of a catalog table. */
 function exportTable(source: CatalogSource): ExportTable {
@@ -50,8 +53,15 @@ export async function sourceEnabled(wh: ControlStore, organizationId: string, so
 }
 
 /** Whether each source is enabled for an organization: its settings read in one query, for answers that list sources. */
-export async function sourcesEnabled(wh: ControlStore, organizationId: string): Promise<(source: CatalogSource) => boolean> {
-  const rows = await wh.db.selectFrom('control.organization_sources').select(['source_id', 'enabled']).where('organization_id', '=', organizationId).execute();
+export async function sourcesEnabled(
+  wh: ControlStore,
+  organizationId: string,
+): Promise<(source: CatalogSource) => boolean> {
+  const rows = await wh.db
+    .selectFrom('control.organization_sources')
+    .select(['source_id', 'enabled'])
+    .where('organization_id', '=', organizationId)
+    .execute();
   const settings = new Map(rows.map((r) => [r.source_id, r.enabled]));
   return (source) => settings.get(source.id) ?? source.enabled;
 }
@@ -67,7 +77,12 @@ export function resolveExport(request: ExportRequest, accounts: ExportAccount[])
     const account = accounts.find((a) => a.id === id);
     if (!account) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
     if (!availableTo(source, account.type)) {
-      throw new MktdataError('ERR_SOURCE_NOT_AVAILABLE', { table: source.tableName, type: source.type, id, connectionType: account.type });
+      throw new MktdataError('ERR_SOURCE_NOT_AVAILABLE', {
+        table: source.tableName,
+        type: source.type,
+        id,
+        connectionType: account.type,
+      });
     }
     return { id, timezone: marketplaces.get(account.marketplaceId)?.timezone ?? 'UTC' };
   });
@@ -75,21 +90,39 @@ export function resolveExport(request: ExportRequest, accounts: ExportAccount[])
 }
 
 /** The organization's connections among `ids` (another organization's are left out, so they read as not found). */
-export async function organizationAccounts(wh: ControlStore, organizationId: string, ids: string[]): Promise<ExportAccount[]> {
+export async function organizationAccounts(
+  wh: ControlStore,
+  organizationId: string,
+  ids: string[],
+): Promise<ExportAccount[]> {
   const rows = await wh.db
     .selectFrom('control.connections')
     .select(['id', 'organization_id', 'type', 'marketplace_id'])
     .where('organization_id', '=', organizationId)
     .where('id', 'in', ids.length ? ids : [''])
     .execute();
-  return rows.map((r) => ({ id: r.id, organizationId: r.organization_id, type: r.type, marketplaceId: r.marketplace_id }));
+  return rows.map((r) => ({
+    id: r.id,
+    organizationId: r.organization_id,
+    type: r.type,
+    marketplaceId: r.marketplace_id,
+  }));
 }
 
 /** Switches a source on or off for an organization (`mktdata sources enable|disable`). */
-export async function setSourceEnabled(wh: ControlStore, organizationId: string, tableName: string, enabled: boolean): Promise<CatalogSource> {
+export async function setSourceEnabled(
+  wh: ControlStore,
+  organizationId: string,
+  tableName: string,
+  enabled: boolean,
+): Promise<CatalogSource> {
   await requireOrganization(wh, organizationId);
   const source = findExportSource({ tableName });
-  await wh.db.deleteFrom('control.organization_sources').where('organization_id', '=', organizationId).where('source_id', '=', source.id).execute();
+  await wh.db
+    .deleteFrom('control.organization_sources')
+    .where('organization_id', '=', organizationId)
+    .where('source_id', '=', source.id)
+    .execute();
   await wh.db
     .insertInto('control.organization_sources')
     .values({ organization_id: organizationId, source_id: source.id, enabled, updated_at: new Date().toISOString() })

@@ -58,17 +58,32 @@ export class ExportWorker {
     mkdirSync(this.home.exports, { recursive: true });
     this.stopped = false;
     await this.reclaim();
-    this.reclaimer = setInterval(() => void this.reclaim().catch((error) => (this.options.log ?? console.error)('reclaiming exports failed', error)), EXPORT_LEASE_MS);
+    this.reclaimer = setInterval(
+      () =>
+        void this.reclaim().catch((error) => (this.options.log ?? console.error)('reclaiming exports failed', error)),
+      EXPORT_LEASE_MS,
+    );
     this.reclaimer.unref();
   }
 
   /** Exports IN_PROGRESS whose lease ran out go back to PENDING (their partial files removed); every PENDING one is queued. */
   async reclaim(): Promise<void> {
     const now = new Date(this.now()).toISOString();
-    const lapsed = await this.wh.db.updateTable('control.exports').set({ status: 'PENDING', started_at: null, lease_until: null })
-      .where('status', '=', 'IN_PROGRESS').where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)])).returning(['id', 'output_type']).execute();
-    for (const row of lapsed) rmSync(join(this.home.exports, `.${row.id}.${fileExtensions[row.output_type]}.partial`), { force: true });
-    const pending = await this.wh.db.selectFrom('control.exports').select('id').where('status', '=', 'PENDING').orderBy('created_at').execute();
+    const lapsed = await this.wh.db
+      .updateTable('control.exports')
+      .set({ status: 'PENDING', started_at: null, lease_until: null })
+      .where('status', '=', 'IN_PROGRESS')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .returning(['id', 'output_type'])
+      .execute();
+    for (const row of lapsed)
+      rmSync(join(this.home.exports, `.${row.id}.${fileExtensions[row.output_type]}.partial`), { force: true });
+    const pending = await this.wh.db
+      .selectFrom('control.exports')
+      .select('id')
+      .where('status', '=', 'PENDING')
+      .orderBy('created_at')
+      .execute();
     for (const { id } of pending) if (!this.queue.includes(id)) this.queue.push(id);
     this.pump();
   }
@@ -103,7 +118,16 @@ export class ExportWorker {
       .where('expires_at', '<=', new Date(this.now()).toISOString())
       .execute();
     for (const row of expired) rmSync(join(this.home.exports, row.file_name!), { force: true });
-    if (expired.length) await this.wh.db.updateTable('control.exports').set({ file_name: null }).where('id', 'in', expired.map((r) => r.id)).execute();
+    if (expired.length)
+      await this.wh.db
+        .updateTable('control.exports')
+        .set({ file_name: null })
+        .where(
+          'id',
+          'in',
+          expired.map((r) => r.id),
+        )
+        .execute();
     return expired.length;
   }
 
@@ -114,7 +138,8 @@ export class ExportWorker {
       void this.run(id).finally(() => {
         this.running--;
         this.pump();
-        if (this.running === 0 && (this.queue.length === 0 || this.stopped)) this.idleWaiters.splice(0).forEach((done) => done());
+        if (this.running === 0 && (this.queue.length === 0 || this.stopped))
+          this.idleWaiters.splice(0).forEach((done) => done());
       });
     }
   }
@@ -130,7 +155,12 @@ export class ExportWorker {
       .executeTakeFirst();
     if (claimed.numUpdatedRows === 0n) return; // deleted, or already taken
     const renewal = setInterval(() => {
-      void this.wh.db.updateTable('control.exports').set({ lease_until: leaseUntil() }).where('id', '=', id).where('status', '=', 'IN_PROGRESS').execute()
+      void this.wh.db
+        .updateTable('control.exports')
+        .set({ lease_until: leaseUntil() })
+        .where('id', '=', id)
+        .where('status', '=', 'IN_PROGRESS')
+        .execute()
         .catch((error) => (this.options.log ?? console.error)(`renewing the lease of export ${id} failed`, error));
     }, EXPORT_LEASE_MS / 3);
     try {
@@ -142,7 +172,11 @@ export class ExportWorker {
 
   private async write(id: string): Promise<void> {
     const at = () => new Date(this.now()).toISOString();
-    const row = await this.wh.db.selectFrom('control.exports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await this.wh.db
+      .selectFrom('control.exports')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     const fileName = `${id}.${fileExtensions[row.output_type]}`;
     const out = join(this.home.exports, fileName);
     let update: Partial<ExportRow>;
@@ -153,15 +187,27 @@ export class ExportWorker {
       const { rows, bytes } = await writeExport(this.home, query, row.output_type, out);
       const completed = this.now();
       update = {
-        status: 'COMPLETED', row_count: rows, file_size_bytes: bytes, file_name: fileName,
-        completed_at: new Date(completed).toISOString(), expires_at: new Date(completed + this.retentionMs).toISOString(),
+        status: 'COMPLETED',
+        row_count: rows,
+        file_size_bytes: bytes,
+        file_name: fileName,
+        completed_at: new Date(completed).toISOString(),
+        expires_at: new Date(completed + this.retentionMs).toISOString(),
       };
     } catch (error) {
       if (!(error instanceof MktdataError)) (this.options.log ?? console.error)(`export ${id} failed`, error);
-      const reason = error instanceof MktdataError ? error.message : 'the export could not be written; the server log has the details';
+      const reason =
+        error instanceof MktdataError
+          ? error.message
+          : 'the export could not be written; the server log has the details';
       update = { status: 'ERROR', error: reason, completed_at: at() };
     }
-    const saved = await this.wh.db.updateTable('control.exports').set({ ...update, lease_until: null }).where('id', '=', id).where('status', '=', 'IN_PROGRESS').executeTakeFirst();
+    const saved = await this.wh.db
+      .updateTable('control.exports')
+      .set({ ...update, lease_until: null })
+      .where('id', '=', id)
+      .where('status', '=', 'IN_PROGRESS')
+      .executeTakeFirst();
     if (saved.numUpdatedRows === 0n) {
       rmSync(out, { force: true }); // deleted while it was written
       return;

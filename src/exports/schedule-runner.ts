@@ -26,7 +26,11 @@ export class ScheduleRunner {
 
   /** Arms every active schedule. */
   async start(): Promise<void> {
-    const rows = await this.wh.db.selectFrom('control.export_schedules').selectAll().where('active', '=', true).execute();
+    const rows = await this.wh.db
+      .selectFrom('control.export_schedules')
+      .selectAll()
+      .where('active', '=', true)
+      .execute();
     for (const row of rows) this.arm(row);
   }
 
@@ -35,9 +39,16 @@ export class ScheduleRunner {
     this.jobs.get(id!)?.stop();
     this.jobs.delete(id!);
     if (!row?.active) return;
-    this.jobs.set(row.id, new Cron(row.cron, { timezone: row.timezone, protect: true, catch: (e) => this.log(`schedule ${row.id} failed`, e) }, async (job) => {
-      await this.fire(row.id, job.currentRun() ?? new Date(this.worker.now()));
-    }));
+    this.jobs.set(
+      row.id,
+      new Cron(
+        row.cron,
+        { timezone: row.timezone, protect: true, catch: (e) => this.log(`schedule ${row.id} failed`, e) },
+        async (job) => {
+          await this.fire(row.id, job.currentRun() ?? new Date(this.worker.now()));
+        },
+      ),
+    );
   }
 
   /** The next run of an armed schedule. */
@@ -51,12 +62,22 @@ export class ScheduleRunner {
    * first to record the slot runs it, the others return null.
    */
   async fire(scheduleId: string, slot?: Date): Promise<ExportRow | null> {
-    const row = await this.wh.db.selectFrom('control.export_schedules').selectAll().where('id', '=', scheduleId).executeTakeFirst();
+    const row = await this.wh.db
+      .selectFrom('control.export_schedules')
+      .selectAll()
+      .where('id', '=', scheduleId)
+      .executeTakeFirst();
     if (!row?.active) return null;
     const at = new Date(this.worker.now());
     if (slot && !(await this.claimSlot(scheduleId, slot, at))) return null;
     try {
-      const created = await createExport(this.wh, row.organization_id, scheduledRequest(row, at), { kind: 'SCHEDULE', scheduleId }, at);
+      const created = await createExport(
+        this.wh,
+        row.organization_id,
+        scheduledRequest(row, at),
+        { kind: 'SCHEDULE', scheduleId },
+        at,
+      );
       if (created.status === 'PENDING') this.worker.enqueue(created.id);
       else await this.notify(created);
       return created;
@@ -68,16 +89,28 @@ export class ScheduleRunner {
 
   /** Records a schedule's slot as fired; false when another process recorded it first. Slots over 30 days old go. */
   private async claimSlot(scheduleId: string, slot: Date, at: Date): Promise<boolean> {
-    const claimed = await this.wh.db.insertInto('control.schedule_firings').values({ schedule_id: scheduleId, slot: slot.toISOString(), fired_at: at.toISOString() })
-      .onConflict((oc) => oc.columns(['schedule_id', 'slot']).doNothing()).returning('slot').execute();
-    await this.wh.db.deleteFrom('control.schedule_firings').where('schedule_id', '=', scheduleId).where('slot', '<', new Date(at.getTime() - 30 * 86_400_000).toISOString()).execute();
+    const claimed = await this.wh.db
+      .insertInto('control.schedule_firings')
+      .values({ schedule_id: scheduleId, slot: slot.toISOString(), fired_at: at.toISOString() })
+      .onConflict((oc) => oc.columns(['schedule_id', 'slot']).doNothing())
+      .returning('slot')
+      .execute();
+    await this.wh.db
+      .deleteFrom('control.schedule_firings')
+      .where('schedule_id', '=', scheduleId)
+      .where('slot', '<', new Date(at.getTime() - 30 * 86_400_000).toISOString())
+      .execute();
     return claimed.length > 0;
   }
 
   /** Queues a scheduled export's outcome for each webhook URL of its schedule (public addresses only, unsigned). */
   async notify(row: ExportRow): Promise<void> {
     if (!row.schedule_id) return;
-    const schedule = await this.wh.db.selectFrom('control.export_schedules').select(['integrations', 'name']).where('id', '=', row.schedule_id).executeTakeFirst();
+    const schedule = await this.wh.db
+      .selectFrom('control.export_schedules')
+      .select(['integrations', 'name'])
+      .where('id', '=', row.schedule_id)
+      .executeTakeFirst();
     if (!schedule) return;
     const body = JSON.stringify({
       type: 'EXPORT_SCHEDULE_RUN_FINISHED',

@@ -19,12 +19,20 @@ export const fileExtensions: Record<OutputType, string> = { CSV: 'csv', JSON: 'j
  * write transaction); the file appears whole under `out` or not at all. The CLI and the export workers both
  * come here, so the same request gives the same bytes.
  */
-export async function writeExport(home: Home, query: ExportQuery, outputType: OutputType, out: string): Promise<{ rows: number; bytes: number }> {
+export async function writeExport(
+  home: Home,
+  query: ExportQuery,
+  outputType: OutputType,
+  out: string,
+): Promise<{ rows: number; bytes: number }> {
   const partial = join(dirname(out), `.${basename(out)}.partial`);
   return withSnapshot(home, async (db) => {
     try {
       // COPY takes no parameter for its target; the path is ours or the CLI user's own, quoted as a literal.
-      const result = await db.run(`copy (${query.sql}) to '${partial.replace(/'/g, "''")}' (${copyOptions[outputType]})`, query.params);
+      const result = await db.run(
+        `copy (${query.sql}) to '${partial.replace(/'/g, "''")}' (${copyOptions[outputType]})`,
+        query.params,
+      );
       renameSync(partial, out);
       return { rows: Number(result.rowsChanged), bytes: statSync(out).size };
     } finally {

@@ -10,7 +10,8 @@ interface Stored {
   contentType: string;
 }
 
-const xml = (code: string, message: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomUUID()}</RequestId></Error>`;
+const xml = (code: string, message: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>${randomUUID()}</RequestId></Error>`;
 
 /**
  * The fake's stand-in for S3: documents stored gzipped, handed out as pre-signed links (`X-Amz-Expires`) that need
@@ -57,10 +58,23 @@ export class DocumentStore {
   /** Why a request to a pre-signed link is refused (status and S3 XML error), or null when its signature holds. */
   #refusal(request: FastifyRequest, id: string): [number, string] | null {
     const q = request.query as Record<string, string>;
-    if (request.headers['x-amz-access-token'] || request.headers.authorization) return [400, xml('InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified')];
+    if (request.headers['x-amz-access-token'] || request.headers.authorization)
+      return [
+        400,
+        xml(
+          'InvalidArgument',
+          'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',
+        ),
+      ];
     const expires = Number(q['X-Amz-Expires']);
-    if (!q['X-Amz-Signature'] || q['X-Amz-Signature'] !== this.#signature(id, q['X-Amz-Date'] ?? '', expires)) return [403, xml('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.')];
-    const signedAt = Date.parse(`${q['X-Amz-Date']!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')}`);
+    if (!q['X-Amz-Signature'] || q['X-Amz-Signature'] !== this.#signature(id, q['X-Amz-Date'] ?? '', expires))
+      return [
+        403,
+        xml('SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.'),
+      ];
+    const signedAt = Date.parse(
+      `${q['X-Amz-Date']!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')}`,
+    );
     if (this.state.clock.now() > signedAt + expires * 1000) return [403, xml('AccessDenied', 'Request has expired')];
     return null;
   }
@@ -69,7 +83,15 @@ export class DocumentStore {
     app.get('/s3/documents/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
       const answer = (status: number, body: string | Buffer) => {
-        this.state.record({ at: request.stamp, api: 's3', operation: 'download', sellerId: null, status, overRate: false, detail: { documentId: id } });
+        this.state.record({
+          at: request.stamp,
+          api: 's3',
+          operation: 'download',
+          sellerId: null,
+          status,
+          overRate: false,
+          detail: { documentId: id },
+        });
         return reply.status(status).send(body);
       };
       reply.type('application/xml');
@@ -93,11 +115,22 @@ export class DocumentStore {
         const { id } = request.params as { id: string };
         const refused = this.#refusal(request, id);
         const status = refused?.[0] ?? 200;
-        this.state.record({ at: request.stamp, api: 's3', operation: 'upload', sellerId: null, status, overRate: false, detail: { documentId: id } });
+        this.state.record({
+          at: request.stamp,
+          api: 's3',
+          operation: 'upload',
+          sellerId: null,
+          status,
+          overRate: false,
+          detail: { documentId: id },
+        });
         if (refused) return reply.type('application/xml').status(status).send(refused[1]);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         this.put(id, { body, contentType: String(request.headers['content-type'] ?? 'application/octet-stream') });
-        return reply.status(200).header('etag', `"${createHash('md5').update(body).digest('hex')}"`).send('');
+        return reply
+          .status(200)
+          .header('etag', `"${createHash('md5').update(body).digest('hex')}"`)
+          .send('');
       });
     });
   }

@@ -5,7 +5,14 @@ const grantlessScopes = new Set(['sellingpartnerapi::notifications', 'sellingpar
 
 /** An OAuth 2.0 error answer (live-apis.md §1.1), with the extra fields observed upstream. */
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
-  return reply.status(status).send({ error, error_description: description, error_index: `${Math.floor(Math.random() * 1e9)}`, request_id: crypto.randomUUID() });
+  return reply
+    .status(status)
+    .send({
+      error,
+      error_description: description,
+      error_index: `${Math.floor(Math.random() * 1e9)}`,
+      request_id: crypto.randomUUID(),
+    });
 }
 
 /**
@@ -16,7 +23,15 @@ export function lwaRoutes(app: FastifyInstance, state: FakeState): void {
   app.post('/auth/o2/token', async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, string>;
     const log = (status: number, sellerId: string | null) =>
-      state.record({ at: request.stamp, api: 'lwa', operation: 'token', sellerId, status, overRate: false, detail: { grantType: body.grant_type ?? null } });
+      state.record({
+        at: request.stamp,
+        api: 'lwa',
+        operation: 'token',
+        sellerId,
+        status,
+        overRate: false,
+        detail: { grantType: body.grant_type ?? null },
+      });
     const registered = state.app(body.client_id ?? '');
     if (!registered || registered.clientSecret !== body.client_secret) {
       log(401, null);
@@ -30,11 +45,22 @@ export function lwaRoutes(app: FastifyInstance, state: FakeState): void {
       }
       const issued = state.issueAccessToken(grant.sellerId, grant.api, registered.clientId);
       log(200, grant.sellerId);
-      return { access_token: issued.token, refresh_token: body.refresh_token, token_type: 'bearer', expires_in: issued.expiresIn };
+      return {
+        access_token: issued.token,
+        refresh_token: body.refresh_token,
+        token_type: 'bearer',
+        expires_in: issued.expiresIn,
+      };
     }
     if (body.grant_type === 'authorization_code') {
       const code = state.codes.get(body.code ?? '');
-      if (!code || code.used || code.expiresAt <= state.clock.now() || code.clientId !== registered.clientId || code.redirectUri !== body.redirect_uri) {
+      if (
+        !code ||
+        code.used ||
+        code.expiresAt <= state.clock.now() ||
+        code.clientId !== registered.clientId ||
+        code.redirectUri !== body.redirect_uri
+      ) {
         log(400, code?.sellerId ?? null);
         return oauthError(reply, 400, 'invalid_grant', 'The request has an invalid grant parameter : code');
       }
@@ -42,7 +68,12 @@ export function lwaRoutes(app: FastifyInstance, state: FakeState): void {
       const refreshToken = state.grant(code.sellerId, code.api);
       const issued = state.issueAccessToken(code.sellerId, code.api, registered.clientId);
       log(200, code.sellerId);
-      return { access_token: issued.token, refresh_token: refreshToken, token_type: 'bearer', expires_in: issued.expiresIn };
+      return {
+        access_token: issued.token,
+        refresh_token: refreshToken,
+        token_type: 'bearer',
+        expires_in: issued.expiresIn,
+      };
     }
     if (body.grant_type === 'client_credentials') {
       if (!grantlessScopes.has(body.scope ?? '')) {
@@ -54,6 +85,11 @@ export function lwaRoutes(app: FastifyInstance, state: FakeState): void {
       return { access_token: issued.token, token_type: 'bearer', expires_in: issued.expiresIn };
     }
     log(400, null);
-    return oauthError(reply, 400, 'unsupported_grant_type', 'The authorization grant type is not supported by the authorization server');
+    return oauthError(
+      reply,
+      400,
+      'unsupported_grant_type',
+      'The authorization grant type is not supported by the authorization server',
+    );
   });
 }

@@ -88,8 +88,16 @@ export interface FakeMarketplace {
 }
 
 /** The default applications: fixed, so that `mktdata fake-marketplace` can print them for a README session. */
-export const defaultSpApp: FakeApp = { clientId: 'amzn1.application-oa2-client.fakemktdata0001', clientSecret: 'amzn1.oa2-cs.v1.fake-sp-secret-0001', applicationId: 'amzn1.sp.solution.fake-0001' };
-export const defaultAdsApp: FakeApp = { clientId: 'amzn1.application-oa2-client.fakemktdataads1', clientSecret: 'amzn1.oa2-cs.v1.fake-ads-secret-0001', applicationId: 'amzn1.ads.fake-0001' };
+export const defaultSpApp: FakeApp = {
+  clientId: 'amzn1.application-oa2-client.fakemktdata0001',
+  clientSecret: 'amzn1.oa2-cs.v1.fake-sp-secret-0001',
+  applicationId: 'amzn1.sp.solution.fake-0001',
+};
+export const defaultAdsApp: FakeApp = {
+  clientId: 'amzn1.application-oa2-client.fakemktdataads1',
+  clientSecret: 'amzn1.oa2-cs.v1.fake-ads-secret-0001',
+  applicationId: 'amzn1.ads.fake-0001',
+};
 
 /**
  * When requests arrive, on the clock. On a fast clock a stalled event loop (a document being generated, a file being
@@ -123,7 +131,12 @@ function arrivalStamps(clock: Clock): { stamp(): { earliest: number; stamp: numb
 }
 
 /** The fake's HTTP app (routes, parsers, arrival stamps), not listening. */
-export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, base: () => string, queue = new NotificationQueue()): FastifyInstance {
+export function buildFakeApp(
+  state: FakeState,
+  options: FakeMarketplaceOptions,
+  base: () => string,
+  queue = new NotificationQueue(),
+): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
   app.decorateRequest('stamp', 0);
   app.decorateRequest('earliest', 0);
@@ -147,7 +160,12 @@ export function buildFakeApp(state: FakeState, options: FakeMarketplaceOptions, 
   lwaRoutes(app, state);
   consentRoutes(app, state);
   documents.routes(app);
-  spApiRoutes(app, state, [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes(documents)], base);
+  spApiRoutes(
+    app,
+    state,
+    [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes(documents)],
+    base,
+  );
   adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 }, adsManagementRoutes());
   queue.routes(app);
   // The request log, from entry `from` on: what a benchmark running the fake in another process counts.
@@ -160,11 +178,24 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
   const switches = new Switches(options.seed ?? 1);
   const spApp = options.spApp ?? defaultSpApp;
   const adsApp = options.adsApp ?? defaultAdsApp;
-  const state = new FakeState(options.sellers, options.data ?? fakeData, options.clock ?? systemClock, spApp, adsApp, switches, new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1), options.accessTokenSeconds ?? 3600, options.dataAsOf);
+  const state = new FakeState(
+    options.sellers,
+    options.data ?? fakeData,
+    options.clock ?? systemClock,
+    spApp,
+    adsApp,
+    switches,
+    new Throttle(options.throttling ?? true, () => (options.clock ?? systemClock).speed?.() ?? 1),
+    options.accessTokenSeconds ?? 3600,
+    options.dataAsOf,
+  );
   let url = '';
   const queue = new NotificationQueue(options.duplicateNotifications ?? 0.1);
   const app = buildFakeApp(state, options, () => url, queue);
-  url = (await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })).replace('[::1]', '127.0.0.1');
+  url = (await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })).replace(
+    '[::1]',
+    '127.0.0.1',
+  );
   return {
     url,
     endpoints: fakeMarketplaceEndpoints(url),
@@ -187,7 +218,10 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
  * The environment that points mktdata at a fake marketplace: its URL, its applications, and (for a clock other than
  * the system's) the MKTDATA_CLOCK_* variables that make mktdata read the same time.
  */
-export function fakeMarketplaceEnv(fake: FakeMarketplace, clock?: { speed: number; start: number; realStart: number }): Record<string, string> {
+export function fakeMarketplaceEnv(
+  fake: FakeMarketplace,
+  clock?: { speed: number; start: number; realStart: number },
+): Record<string, string> {
   return {
     MKTDATA_MARKETPLACE_URL: fake.url,
     MKTDATA_SP_API_APPLICATION_ID: fake.spApp.applicationId,
@@ -196,6 +230,12 @@ export function fakeMarketplaceEnv(fake: FakeMarketplace, clock?: { speed: numbe
     MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
     MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
     MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl,
-    ...(clock ? { MKTDATA_CLOCK_SPEED: String(clock.speed), MKTDATA_CLOCK_START: new Date(clock.start).toISOString(), MKTDATA_CLOCK_REAL_START: String(clock.realStart) } : {}),
+    ...(clock
+      ? {
+          MKTDATA_CLOCK_SPEED: String(clock.speed),
+          MKTDATA_CLOCK_START: new Date(clock.start).toISOString(),
+          MKTDATA_CLOCK_REAL_START: String(clock.realStart),
+        }
+      : {}),
   };
 }

@@ -31,7 +31,14 @@ export class NotificationQueue {
   /** Publishes a notification (its JSON text, in the casing of its type). */
   publish(notification: object): void {
     const copies = this.random() < this.duplicateShare ? 2 : 1;
-    for (let i = 0; i < copies; i++) this.messages.push({ id: randomUUID(), body: JSON.stringify(notification), visibleAt: 0, receipt: null, received: 0 });
+    for (let i = 0; i < copies; i++)
+      this.messages.push({
+        id: randomUUID(),
+        body: JSON.stringify(notification),
+        visibleAt: 0,
+        receipt: null,
+        received: 0,
+      });
     this.published++;
     for (const wake of this.waiters.splice(0)) wake();
   }
@@ -50,7 +57,13 @@ export class NotificationQueue {
       m.receipt = `${m.id}#${randomUUID()}`;
       m.visibleAt = now + visibilitySeconds * 1000;
       m.received++;
-      return { MessageId: m.id, ReceiptHandle: m.receipt, MD5OfBody: createHash('md5').update(m.body).digest('hex'), Body: m.body, Attributes: { ApproximateReceiveCount: String(m.received) } };
+      return {
+        MessageId: m.id,
+        ReceiptHandle: m.receipt,
+        MD5OfBody: createHash('md5').update(m.body).digest('hex'),
+        Body: m.body,
+        Attributes: { ApproximateReceiveCount: String(m.received) },
+      };
     });
   }
 
@@ -70,12 +83,20 @@ export class NotificationQueue {
       }
     });
     const answer = (reply: FastifyReply, status: number, body: object) =>
-      reply.code(status).header('content-type', 'application/x-amz-json-1.0').header('x-amzn-requestid', randomUUID()).send(JSON.stringify(body));
+      reply
+        .code(status)
+        .header('content-type', 'application/x-amz-json-1.0')
+        .header('x-amzn-requestid', randomUUID())
+        .send(JSON.stringify(body));
     // The SDK posts to its endpoint's path with a trailing slash.
     app.post('/sqs/', async (request, reply) => {
       const target = String(request.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
       const input = (request.body ?? {}) as Record<string, unknown>;
-      if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256')) return answer(reply, 400, { __type: 'com.amazonaws.sqs#MissingAuthenticationToken', message: 'Request is missing Authentication Token' });
+      if (!request.headers.authorization?.startsWith('AWS4-HMAC-SHA256'))
+        return answer(reply, 400, {
+          __type: 'com.amazonaws.sqs#MissingAuthenticationToken',
+          message: 'Request is missing Authentication Token',
+        });
       if (target === 'ReceiveMessage') {
         const max = Math.min(Number(input.MaxNumberOfMessages ?? 1), 10);
         const waitMs = Math.min(Number(input.WaitTimeSeconds ?? 0), 20) * 1000;
@@ -98,7 +119,14 @@ export class NotificationQueue {
       if (target === 'DeleteMessageBatch') {
         const entries = (input.Entries ?? []) as { Id: string; ReceiptHandle: string }[];
         const done = entries.filter((e) => this.remove(e.ReceiptHandle));
-        const failed = entries.filter((e) => !done.includes(e)).map((e) => ({ Id: e.Id, SenderFault: true, Code: 'ReceiptHandleIsInvalid', Message: 'The receipt handle is not valid' }));
+        const failed = entries
+          .filter((e) => !done.includes(e))
+          .map((e) => ({
+            Id: e.Id,
+            SenderFault: true,
+            Code: 'ReceiptHandleIsInvalid',
+            Message: 'The receipt handle is not valid',
+          }));
         return answer(reply, 200, { Successful: done.map((e) => ({ Id: e.Id })), Failed: failed });
       }
       if (target === 'ChangeMessageVisibility') {
@@ -106,7 +134,10 @@ export class NotificationQueue {
         if (message) message.visibleAt = Date.now() + Number(input.VisibilityTimeout ?? 0) * 1000;
         return answer(reply, 200, {});
       }
-      return answer(reply, 400, { __type: 'com.amazonaws.sqs#InvalidAction', message: `The action ${target} is not valid for this endpoint.` });
+      return answer(reply, 400, {
+        __type: 'com.amazonaws.sqs#InvalidAction',
+        message: `The action ${target} is not valid for this endpoint.`,
+      });
     });
   }
 }

@@ -81,7 +81,12 @@ export class FakeState {
   grant(sellerId: string, api: FakeApi): string {
     if (!this.sellers.has(sellerId)) throw new Error(`the fake marketplace has no seller ${sellerId}`);
     const token = `Atzr|${randomBytes(32).toString('base64url')}`;
-    this.grants.set(token, { sellerId, api, clientId: (api === 'sp-api' ? this.spApp : this.adsApp).clientId, revoked: false });
+    this.grants.set(token, {
+      sellerId,
+      api,
+      clientId: (api === 'sp-api' ? this.spApp : this.adsApp).clientId,
+      revoked: false,
+    });
     return token;
   }
 
@@ -95,7 +100,14 @@ export class FakeState {
   /** A new authorization code (consent given). */
   issueCode(sellerId: string, api: FakeApi, clientId: string, redirectUri: string): string {
     const code = randomBytes(16).toString('base64url');
-    this.codes.set(code, { sellerId, api, clientId, redirectUri, expiresAt: this.clock.now() + 5 * 60_000, used: false });
+    this.codes.set(code, {
+      sellerId,
+      api,
+      clientId,
+      redirectUri,
+      expiresAt: this.clock.now() + 5 * 60_000,
+      used: false,
+    });
     return code;
   }
 

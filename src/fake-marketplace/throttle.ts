@@ -121,7 +121,11 @@ export class Throttle {
     private readonly speed: () => number = () => 1,
   ) {}
 
-  check(sellerId: string, operation: string, arrival: { earliest: number; latest: number }): { overRate: boolean; allowed: boolean; rate: number | null } {
+  check(
+    sellerId: string,
+    operation: string,
+    arrival: { earliest: number; latest: number },
+  ): { overRate: boolean; allowed: boolean; rate: number | null } {
     const plan = documentedPlans[operation];
     if (!plan) return { overRate: false, allowed: true, rate: null };
     const key = `${sellerId}/${operation}`;
@@ -130,7 +134,10 @@ export class Throttle {
     const overRate = at(arrival.latest) < 1 - tolerance(plan.rate, this.speed());
     const allowed = !overRate || !this.enforce;
     const taken = allowed ? Math.max(0, at(Math.max(level.at, arrival.earliest)) - 1) : at(arrival.latest);
-    this.#levels.set(key, allowed ? { tokens: taken, at: Math.max(level.at, arrival.earliest) } : { tokens: taken, at: arrival.latest });
+    this.#levels.set(
+      key,
+      allowed ? { tokens: taken, at: Math.max(level.at, arrival.earliest) } : { tokens: taken, at: arrival.latest },
+    );
     return { overRate, allowed, rate: plan.rate };
   }
 }

@@ -13,7 +13,12 @@ export type FileStatus = DataFileRow['status'];
 
 export const fileGroups = ['LISTING_IMAGES', 'APLUS_IMAGES'] as const satisfies readonly DataFileRow['file_group'][];
 export const fileTypes = ['PNG', 'TIFF', 'JPG'] as const satisfies readonly FileType[];
-export const fileStatuses = ['WAITING_FOR_UPLOAD', 'UPLOADED', 'EXPIRED', 'DELETED'] as const satisfies readonly FileStatus[];
+export const fileStatuses = [
+  'WAITING_FOR_UPLOAD',
+  'UPLOADED',
+  'EXPIRED',
+  'DELETED',
+] as const satisfies readonly FileStatus[];
 export const fileSources = ['API', 'MCP', 'DATA', 'UI'] as const satisfies readonly DataFileRow['source'][];
 
 /** The largest file accepted, in bytes (20 MiB), by upload or inline base64. */
@@ -41,19 +46,26 @@ export const detectType = (bytes: Buffer): FileType | undefined =>
 export function checkContent(where: string, type: FileType, bytes: Buffer): void {
   const found = detectType(bytes);
   if (found === type) return;
-  throw new MktdataError('ERR_FILE_TYPE_MISMATCH', { where, type, found: found ? `a ${found} file` : 'not a PNG, JPG or TIFF file' });
+  throw new MktdataError('ERR_FILE_TYPE_MISMATCH', {
+    where,
+    type,
+    found: found ? `a ${found} file` : 'not a PNG, JPG or TIFF file',
+  });
 }
 
 /** A file's status at a moment: waiting or uploaded past its ttl reads as EXPIRED. */
 export const statusAt = (row: DataFileRow, now: Date): FileStatus =>
-  (row.status === 'WAITING_FOR_UPLOAD' || row.status === 'UPLOADED') && new Date(row.expires_at) <= now ? 'EXPIRED' : row.status;
+  (row.status === 'WAITING_FOR_UPLOAD' || row.status === 'UPLOADED') && new Date(row.expires_at) <= now
+    ? 'EXPIRED'
+    : row.status;
 
 /** The same rule in SQL, for list filters. */
 const statusSql = (now: Date) =>
   sql<FileStatus>`case when status in ('WAITING_FOR_UPLOAD', 'UPLOADED') and expires_at <= cast(${now.toISOString()} as timestamptz) then 'EXPIRED' else status end`;
 
 /** Where a file's bytes live: by id, never by the client's name. */
-const bytesPath = (home: Home, row: Pick<DataFileRow, 'id' | 'type'>) => join(home.files, `${row.id}.${fileFormats[row.type].extension}`);
+const bytesPath = (home: Home, row: Pick<DataFileRow, 'id' | 'type'>) =>
+  join(home.files, `${row.id}.${fileFormats[row.type].extension}`);
 
 /** Writes bytes under a temporary name, so that no partly written file is ever visible; returns that name. */
 function writeTemp(home: Home, id: string, bytes: Buffer): string {
@@ -84,16 +96,32 @@ export interface NewDataFile {
  * Creates a file of one of the organization's connections: WAITING_FOR_UPLOAD, or UPLOADED at once with inline
  * content (checked against its type first: a refused content stores nothing).
  */
-export async function createDataFile(wh: Warehouse, home: Home, organizationId: string, input: NewDataFile, now: Date): Promise<DataFileRow> {
+export async function createDataFile(
+  wh: Warehouse,
+  home: Home,
+  organizationId: string,
+  input: NewDataFile,
+  now: Date,
+): Promise<DataFileRow> {
   await requireConnection(wh.db, organizationId, input.sellerOrVendorId);
   const bytes = input.contentBase64 === undefined ? undefined : Buffer.from(input.contentBase64, 'base64');
   if (bytes) checkContent('contentBase64', input.type, bytes);
   const row: DataFileRow = {
-    id: randomUUID(), organization_id: organizationId, connection_id: input.sellerOrVendorId, name: input.name,
-    file_group: input.group, type: input.type, source: 'API', status: bytes ? 'UPLOADED' : 'WAITING_FOR_UPLOAD',
-    size_bytes: bytes?.length ?? null, sha256: bytes ? digest(bytes) : null, ttl_hours: input.ttlHours,
-    created_at: now.toISOString(), uploaded_at: bytes ? now.toISOString() : null,
-    expires_at: new Date(now.getTime() + input.ttlHours * 3_600_000).toISOString(), deleted_at: null,
+    id: randomUUID(),
+    organization_id: organizationId,
+    connection_id: input.sellerOrVendorId,
+    name: input.name,
+    file_group: input.group,
+    type: input.type,
+    source: 'API',
+    status: bytes ? 'UPLOADED' : 'WAITING_FOR_UPLOAD',
+    size_bytes: bytes?.length ?? null,
+    sha256: bytes ? digest(bytes) : null,
+    ttl_hours: input.ttlHours,
+    created_at: now.toISOString(),
+    uploaded_at: bytes ? now.toISOString() : null,
+    expires_at: new Date(now.getTime() + input.ttlHours * 3_600_000).toISOString(),
+    deleted_at: null,
   };
   if (bytes) renameSync(writeTemp(home, row.id, bytes), bytesPath(home, row));
   try {
@@ -107,7 +135,12 @@ export async function createDataFile(wh: Warehouse, home: Home, organizationId: 
 
 /** The organization's connection of that id, or ERR_CONNECTION_NOT_FOUND (another organization's reads as unknown). */
 async function requireConnection(db: Kysely<ControlPlane>, organizationId: string, id: string): Promise<void> {
-  const found = await db.selectFrom('control.connections').select('id').where('id', '=', id).where('organization_id', '=', organizationId).executeTakeFirst();
+  const found = await db
+    .selectFrom('control.connections')
+    .select('id')
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
 }
 
@@ -126,16 +159,31 @@ export async function requireDataFile(wh: Warehouse, organizationId: string, id:
 }
 
 /** Stores the one upload of a waiting file, checked against its type; any later upload answers 409. */
-export async function uploadDataFile(wh: Warehouse, home: Home, id: string, bytes: Buffer, now: Date): Promise<DataFileRow> {
+export async function uploadDataFile(
+  wh: Warehouse,
+  home: Home,
+  id: string,
+  bytes: Buffer,
+  now: Date,
+): Promise<DataFileRow> {
   const row = await findDataFile(wh, id);
   const status = statusAt(row, now);
   if (status !== 'WAITING_FOR_UPLOAD') throw new MktdataError('ERR_FILE_NOT_WAITING', { id, status });
   checkContent('upload', row.type, bytes);
   const temp = writeTemp(home, id, bytes);
-  const uploaded = { status: 'UPLOADED' as const, size_bytes: bytes.length, sha256: digest(bytes), uploaded_at: now.toISOString() };
+  const uploaded = {
+    status: 'UPLOADED' as const,
+    size_bytes: bytes.length,
+    sha256: digest(bytes),
+    uploaded_at: now.toISOString(),
+  };
   // Claim the row before the bytes become visible: of two uploads at once, only the winner's bytes are kept.
-  const claimed = await wh.db.updateTable('control.data_files').set(uploaded)
-    .where('id', '=', id).where('status', '=', 'WAITING_FOR_UPLOAD').where('expires_at', '>', now.toISOString())
+  const claimed = await wh.db
+    .updateTable('control.data_files')
+    .set(uploaded)
+    .where('id', '=', id)
+    .where('status', '=', 'WAITING_FOR_UPLOAD')
+    .where('expires_at', '>', now.toISOString())
     .executeTakeFirst();
   if (claimed.numUpdatedRows === 0n) {
     rmSync(temp, { force: true });
@@ -159,7 +207,12 @@ export interface DataFileFilter {
 }
 
 /** One page of the organization's files matching the filters, newest first, and how many match in all. */
-export async function listDataFiles(wh: Warehouse, organizationId: string, filter: DataFileFilter, now: Date): Promise<{ rows: DataFileRow[]; totalCount: number }> {
+export async function listDataFiles(
+  wh: Warehouse,
+  organizationId: string,
+  filter: DataFileFilter,
+  now: Date,
+): Promise<{ rows: DataFileRow[]; totalCount: number }> {
   const { group, query, statuses, types, sources, sellerOrVendorIds, page, pageSize } = filter;
   let base = wh.db.selectFrom('control.data_files').where('organization_id', '=', organizationId);
   // A given array is never empty: the query schema turns every parameter into at least one item.
@@ -171,15 +224,31 @@ export async function listDataFiles(wh: Warehouse, organizationId: string, filte
   if (sources) base = base.where('source', 'in', sources);
   if (sellerOrVendorIds) base = base.where('connection_id', 'in', sellerOrVendorIds);
   const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
   return { rows, totalCount: Number(total.n) };
 }
 
 /** Marks the organization's file DELETED and removes its bytes; the row stays, and deleting again changes nothing. */
-export async function deleteDataFile(wh: Warehouse, home: Home, organizationId: string, id: string, now: Date): Promise<void> {
+export async function deleteDataFile(
+  wh: Warehouse,
+  home: Home,
+  organizationId: string,
+  id: string,
+  now: Date,
+): Promise<void> {
   const row = await requireDataFile(wh, organizationId, id);
   if (row.status === 'DELETED') return;
-  await wh.db.updateTable('control.data_files').set({ status: 'DELETED', deleted_at: now.toISOString() }).where('id', '=', id).execute();
+  await wh.db
+    .updateTable('control.data_files')
+    .set({ status: 'DELETED', deleted_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
   rmSync(bytesPath(home, row), { force: true });
 }
 
@@ -192,11 +261,23 @@ export function requireDownloadable(home: Home, row: DataFileRow, now: Date): st
 
 /** Marks files past their ttl EXPIRED and removes their bytes (the hourly sweep of `serve`); returns how many. */
 export async function sweepFiles(wh: Warehouse, home: Home, now: Date): Promise<number> {
-  const due = await wh.db.selectFrom('control.data_files').select(['id', 'type'])
-    .where('status', 'in', ['WAITING_FOR_UPLOAD', 'UPLOADED']).where('expires_at', '<=', now.toISOString()).execute();
+  const due = await wh.db
+    .selectFrom('control.data_files')
+    .select(['id', 'type'])
+    .where('status', 'in', ['WAITING_FOR_UPLOAD', 'UPLOADED'])
+    .where('expires_at', '<=', now.toISOString())
+    .execute();
   if (!due.length) return 0;
-  await wh.db.updateTable('control.data_files').set({ status: 'EXPIRED' }).where('id', 'in', due.map((r) => r.id))
-    .where('status', 'in', ['WAITING_FOR_UPLOAD', 'UPLOADED']).execute();
+  await wh.db
+    .updateTable('control.data_files')
+    .set({ status: 'EXPIRED' })
+    .where(
+      'id',
+      'in',
+      due.map((r) => r.id),
+    )
+    .where('status', 'in', ['WAITING_FOR_UPLOAD', 'UPLOADED'])
+    .execute();
   for (const row of due) rmSync(bytesPath(home, row), { force: true });
   return due.length;
 }

@@ -1,7 +1,18 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import {
-  explainBadValue, fileStage, headerFields, lineageParams, lineageSelectList, mapHeader, rawTableDdl, readStage, stagedBefore,
-  stageFlatFile, typedSelectList, type FlatFormat, type StagedFile,
+  explainBadValue,
+  fileStage,
+  headerFields,
+  lineageParams,
+  lineageSelectList,
+  mapHeader,
+  rawTableDdl,
+  readStage,
+  stagedBefore,
+  stageFlatFile,
+  typedSelectList,
+  type FlatFormat,
+  type StagedFile,
 } from './flat-file.ts';
 import { RefusedFile, type BatchFile, type LandContext, type Source } from './source.ts';
 import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
@@ -14,12 +25,16 @@ export function flatFileSource(name: string, table: string, format: FlatFormat):
     createTable: rawTableDdl(table, format),
     stage: (ctx) => stageTyped(ctx, format, fallbackEncoding(ctx.connection.marketplaceId)),
     async land(ctx, staged = stagedBefore()) {
-      const result = await ctx.sql.run(`insert into ${table} select * exclude (_path), ${lineageSelectList(staged)} from ${staged.stage}`, lineageParams(ctx));
+      const result = await ctx.sql.run(
+        `insert into ${table} select * exclude (_path), ${lineageSelectList(staged)} from ${staged.stage}`,
+        lineageParams(ctx),
+      );
       return Number(result.rowsChanged);
     },
     batch: {
       // Plain files with the same header line; gzip ones land on their own.
-      key: (file) => (isGzip(file.path) ? null : readFirstLine(file.path, fallbackEncoding(file.connection.marketplaceId)) || null),
+      key: (file) =>
+        isGzip(file.path) ? null : readFirstLine(file.path, fallbackEncoding(file.connection.marketplaceId)) || null,
       land: (sql, header, files) => landFlatFiles(sql, table, format, header, files),
     },
   };
@@ -48,7 +63,12 @@ async function stageTyped(ctx: LandContext, format: FlatFormat, fallback: string
 }
 
 /** The rows of delimited files (`readStage`) in the raw table's typed columns, `_extra` and `_path`; a ragged line fails. */
-const typedRows = (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra'>, format: FlatFormat, paths: string) =>
+const typedRows = (
+  fields: string[],
+  mapped: Pick<StagedFile, 'present' | 'extra'>,
+  format: FlatFormat,
+  paths: string,
+) =>
   `select ${typedSelectList(mapped, format.columns)}, _path from (${readStage(fields, format, paths)})
    where case when _fields = 0 then true else error('a line with another number of fields than its header') end`;
 
@@ -57,23 +77,46 @@ const typedRows = (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra
  * file's, by `_path`. Any bad line or value fails the whole call; the caller then lands the files one by one, where
  * the first bad one is named.
  */
-async function landFlatFiles(sql: DuckDBConnection, table: string, format: FlatFormat, header: string, files: BatchFile[]): Promise<Map<string, number>> {
+async function landFlatFiles(
+  sql: DuckDBConnection,
+  table: string,
+  format: FlatFormat,
+  header: string,
+  files: BatchFile[],
+): Promise<Map<string, number>> {
   const fields = headerFields(header, format);
   const mapped = mapHeader(fields, format.columns);
   const list = (values: string[]) => listValue(values);
-  const types = { paths: LIST(VARCHAR), ids: LIST(VARCHAR), landed: LIST(VARCHAR), connections: LIST(VARCHAR), marketplaces: LIST(VARCHAR) };
+  const types = {
+    paths: LIST(VARCHAR),
+    ids: LIST(VARCHAR),
+    landed: LIST(VARCHAR),
+    connections: LIST(VARCHAR),
+    marketplaces: LIST(VARCHAR),
+  };
   try {
-    await sql.run(`create or replace temp table _batch_stage as ${typedRows(fields, mapped, format, '$paths')}`,
-      { paths: list(files.map((f) => f.path)), delim: format.delimiter, compression: 'none' }, { paths: LIST(VARCHAR) });
+    await sql.run(
+      `create or replace temp table _batch_stage as ${typedRows(fields, mapped, format, '$paths')}`,
+      { paths: list(files.map((f) => f.path)), delim: format.delimiter, compression: 'none' },
+      { paths: LIST(VARCHAR) },
+    );
     // Each file's first row: rows read into a transaction-local table get rowids contiguous in file order.
-    await sql.run(`
+    await sql.run(
+      `
       create or replace temp table _batch_files as
       select f.*, b.base, b.rows
       from (select unnest($paths) as path, unnest($ids) as file_id, unnest($landed)::timestamptz as landed_at,
                    unnest($connections) as connection_id, unnest($marketplaces) as marketplace_id) as f
       join (select _path, min(rowid) as base, count(*)::bigint as rows from _batch_stage group by _path) as b on b._path = f.path`,
-      { paths: list(files.map((f) => f.path)), ids: list(files.map((f) => f.fileId)), landed: list(files.map((f) => f.landedAt)),
-        connections: list(files.map((f) => f.connection.id)), marketplaces: list(files.map((f) => f.connection.marketplaceId)) }, types);
+      {
+        paths: list(files.map((f) => f.path)),
+        ids: list(files.map((f) => f.fileId)),
+        landed: list(files.map((f) => f.landedAt)),
+        connections: list(files.map((f) => f.connection.id)),
+        marketplaces: list(files.map((f) => f.connection.marketplaceId)),
+      },
+      types,
+    );
     await sql.run(`
       insert into ${table}
       select stage_rows.* exclude (_path), files.file_id as _file_id, stage_rows.rowid - files.base + 2 as _line_number,

@@ -31,9 +31,17 @@ const sqlTypes: Record<FlatColumn['type'], string> = {
 };
 
 /** `amazon-order-id` → `amazon_order_id`, `advertisedAsin` → `advertised_asin`. */
-export const rawName = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase().replace(/[^a-z0-9]+/g, '_');
+export const rawName = (name: string) =>
+  name
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
 
-const normalizeHeader = (field: string) => field.trim().toLowerCase().replace(/[\s_]+/g, '-');
+const normalizeHeader = (field: string) =>
+  field
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 
 /** DDL of a raw table: typed upstream columns, unknown columns as JSON, lineage columns. */
 export function rawTableDdl(table: string, format: FlatFormat): string {
@@ -72,7 +80,12 @@ export function stagedBefore(): never {
  * A file to be read into a temp table as `select` of its header fields and their mapping (its `restage` reads it);
  * refuses an empty file or a bad header. A fresh table's rowids are contiguous in file order, which gives the lines.
  */
-export function fileStage(ctx: LandContext, format: FlatFormat, fallback: string, select: (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra'>) => string) {
+export function fileStage(
+  ctx: LandContext,
+  format: FlatFormat,
+  fallback: string,
+  select: (fields: string[], mapped: Pick<StagedFile, 'present' | 'extra'>) => string,
+) {
   const header = readFirstLine(ctx.path, fallback);
   if (header === null || header.trim() === '') throw new RefusedFile(1, 'the file is empty: no header line');
   const fields = headerFields(header, format);
@@ -87,10 +100,15 @@ export function fileStage(ctx: LandContext, format: FlatFormat, fallback: string
     drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
     restage: async () => {
       // By content, not by name: a gzip download saved as `.tsv` is still gzip.
-      await ctx.sql.run(`create or replace temp table ${stage} as ${select(fields, { present, extra })}`,
-        { path: ctx.path, delim: format.delimiter, compression: isGzip(ctx.path) ? 'gzip' : 'none' });
+      await ctx.sql.run(`create or replace temp table ${stage} as ${select(fields, { present, extra })}`, {
+        path: ctx.path,
+        delim: format.delimiter,
+        compression: isGzip(ctx.path) ? 'gzip' : 'none',
+      });
       // Rowids start from 0, or from a large base inside a transaction.
-      const base = (await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)).getRowsJson()[0]?.[0];
+      const base = (
+        await ctx.sql.runAndReadAll(`select coalesce(min(rowid), 0)::varchar from ${stage}`)
+      ).getRowsJson()[0]?.[0];
       staged.line = `(rowid - ${String(base)} + 2)`;
     },
   };
@@ -106,11 +124,18 @@ export async function stageFlatFile(ctx: LandContext, format: FlatFormat, fallba
   } catch (error) {
     throw refusalFromCsvError(error, n);
   }
-  const ragged = (await ctx.sql.runAndReadAll(`select ${staged.line}, _fields from ${staged.stage} where _fields <> 0 order by 1 limit 1`)).getRowsJson()[0];
+  const ragged = (
+    await ctx.sql.runAndReadAll(
+      `select ${staged.line}, _fields from ${staged.stage} where _fields <> 0 order by 1 limit 1`,
+    )
+  ).getRowsJson()[0];
   if (ragged) {
     await staged.drop();
     const more = Number(ragged[1]) > 0;
-    throw new RefusedFile(Number(ragged[0]), `expected ${n} fields as in the header, found ${more ? 'more' : 'fewer'} (${more ? 'a delimiter inside a field, or a malformed line' : 'a truncated or malformed line'})`);
+    throw new RefusedFile(
+      Number(ragged[0]),
+      `expected ${n} fields as in the header, found ${more ? 'more' : 'fewer'} (${more ? 'a delimiter inside a field, or a malformed line' : 'a truncated or malformed line'})`,
+    );
   }
   return staged;
 }
@@ -136,7 +161,13 @@ export function readStage(fields: string[], format: FlatFormat, paths: string): 
  * Runs the typed insert of a staged file. Good files pay for one pass: the casts themselves reject
  * bad values, and only then is the stage scanned again to name the first bad line and column.
  */
-export async function insertOrExplain(ctx: LandContext, staged: StagedFile, columns: FlatColumn[], insert: string, params: Record<string, string>) {
+export async function insertOrExplain(
+  ctx: LandContext,
+  staged: StagedFile,
+  columns: FlatColumn[],
+  insert: string,
+  params: Record<string, string>,
+) {
   try {
     return await ctx.sql.run(insert, params);
   } catch (error) {
@@ -149,7 +180,8 @@ export async function insertOrExplain(ctx: LandContext, staged: StagedFile, colu
   }
 }
 
-export const headerFields = (header: string, format: FlatFormat) => header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
+export const headerFields = (header: string, format: FlatFormat) =>
+  header.split(format.delimiter).map((f) => (format.quoted ? f.replace(/^"|"$/g, '') : f));
 
 export function mapHeader(fields: string[], columns: FlatColumn[]) {
   const byName = new Map<string, FlatColumn>();
@@ -168,7 +200,10 @@ export function mapHeader(fields: string[], columns: FlatColumn[]) {
   });
   const missing = columns.filter((c) => c.required && !present.has(c.name)).map((c) => c.name);
   if (missing.length > 0) {
-    throw new RefusedFile(1, `missing column(s) ${missing.join(', ')}; the header has: ${fields.slice(0, 12).join(', ')}${fields.length > 12 ? ', …' : ''}`);
+    throw new RefusedFile(
+      1,
+      `missing column(s) ${missing.join(', ')}; the header has: ${fields.slice(0, 12).join(', ')}${fields.length > 12 ? ', …' : ''}`,
+    );
   }
   return { present, extra };
 }
@@ -178,14 +213,22 @@ function refusalFromCsvError(error: unknown, fields: number): RefusedFile {
   const line = Number(/CSV Error on Line: (\d+)/.exec(text)?.[1] ?? NaN);
   const counts = /Expected Number of Columns: (\d+) Found: (\d+)/.exec(text);
   let reason = text.split('\n')[0] ?? 'unreadable file';
-  if (counts) reason = `expected ${fields} fields as in the header, found ${counts[2]} (a delimiter inside a field, or a malformed line)`;
+  if (counts)
+    reason = `expected ${fields} fields as in the header, found ${counts[2]} (a delimiter inside a field, or a malformed line)`;
   else if (/Invalid unicode/i.test(text)) reason = 'invalid text encoding';
   else if (/gzip|compress|inflate/i.test(text)) reason = 'the gzip stream is damaged or truncated';
   return new RefusedFile(Number.isFinite(line) ? line : null, reason);
 }
 
 /** Day-first and locale forms seen in upstream files besides ISO (upstream-formats b1, f1). */
-const timestampPatterns = ['%d.%m.%Y %H:%M:%S %Z', '%d/%m/%Y %H:%M:%S %Z', '%d.%m.%Y %H:%M:%S', '%d/%m/%Y %H:%M:%S', '%d.%m.%Y', '%d/%m/%Y'];
+const timestampPatterns = [
+  '%d.%m.%Y %H:%M:%S %Z',
+  '%d/%m/%Y %H:%M:%S %Z',
+  '%d.%m.%Y %H:%M:%S',
+  '%d/%m/%Y %H:%M:%S',
+  '%d.%m.%Y',
+  '%d/%m/%Y',
+];
 const datePatterns = ['%Y-%m-%d', '%d.%m.%Y', '%d/%m/%Y', '%d/%m/%y', '%d.%m.%y'];
 const list = (patterns: string[]) => `[${patterns.map((p) => `'${p}'`).join(', ')}]`;
 
@@ -223,14 +266,20 @@ export async function explainBadValue(sql: DuckDBConnection, staged: StagedFile,
     if (!ref) continue;
     const bad = badValue(column, ref);
     const label = column.name.replace(/'/g, "''");
-    if (bad) probes.push({ why: `'${label}: ' || any_value(${ref}) filter (where ${bad}) || ' is not a valid ${column.type}'`, select: `min(${staged.line}) filter (where ${bad})` });
+    if (bad)
+      probes.push({
+        why: `'${label}: ' || any_value(${ref}) filter (where ${bad}) || ' is not a valid ${column.type}'`,
+        select: `min(${staged.line}) filter (where ${bad})`,
+      });
     if (column.required === 'value') {
       const empty = `nullif(trim(${ref}), '') is null`;
       probes.push({ why: `'${label} is empty'`, select: `min(${staged.line}) filter (where ${empty})` });
     }
   }
   if (probes.length === 0) return;
-  const reader = await sql.runAndReadAll(`select ${probes.map((p, i) => `${p.select} as l${i}, ${p.why} as w${i}`).join(', ')} from ${staged.stage}`);
+  const reader = await sql.runAndReadAll(
+    `select ${probes.map((p, i) => `${p.select} as l${i}, ${p.why} as w${i}`).join(', ')} from ${staged.stage}`,
+  );
   const row = reader.getRowsJson()[0] ?? [];
   let first: { line: number; why: string } | null = null;
   for (let i = 0; i < probes.length; i++) {
@@ -242,14 +291,21 @@ export async function explainBadValue(sql: DuckDBConnection, staged: StagedFile,
 }
 
 /** The select list that casts staged text into the raw table's typed columns, unknown columns to JSON. */
-export function typedSelectList(staged: Pick<StagedFile, 'present' | 'extra' | 'extraJson'>, columns: FlatColumn[]): string {
+export function typedSelectList(
+  staged: Pick<StagedFile, 'present' | 'extra' | 'extraJson'>,
+  columns: FlatColumn[],
+): string {
   const typed = columns.map((column) => {
     const ref = staged.present.get(column.name);
     if (!ref) return `null::${sqlTypes[column.type]} as ${rawName(column.name)}`;
     const v = `nullif(trim(${ref}), '')`;
-    const value = column.type === 'text' ? ref : `coalesce(${parsed(column.type, v)}, error('${column.name} is not a valid ${column.type}'))`;
+    const value =
+      column.type === 'text'
+        ? ref
+        : `coalesce(${parsed(column.type, v)}, error('${column.name} is not a valid ${column.type}'))`;
     const empty = column.required === 'value' ? `error('${column.name} is empty')` : `null`;
-    const checked = column.type === 'text' && !column.required ? ref : `case when ${v} is null then ${empty} else ${value} end`;
+    const checked =
+      column.type === 'text' && !column.required ? ref : `case when ${v} is null then ${empty} else ${value} end`;
     return `${checked} as ${rawName(column.name)}`;
   });
   const extras = [...staged.extra].map(([name, ref]) => `'${name.replace(/'/g, "''")}', ${ref}`);
@@ -265,5 +321,10 @@ export function lineageSelectList(staged: StagedFile): string {
 
 /** Named parameters for `lineageSelectList`. */
 export function lineageParams(ctx: LandContext) {
-  return { fileId: ctx.fileId, landedAt: ctx.landedAt, connectionId: ctx.connection.id, marketplaceId: ctx.connection.marketplaceId };
+  return {
+    fileId: ctx.fileId,
+    landedAt: ctx.landedAt,
+    connectionId: ctx.connection.id,
+    marketplaceId: ctx.connection.marketplaceId,
+  };
 }

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
-import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, typedSelectList, type FlatColumn, type StagedFile } from './flat-file.ts';
+import {
+  insertOrExplain,
+  lineageParams,
+  lineageSelectList,
+  rawTableDdl,
+  typedSelectList,
+  type FlatColumn,
+  type StagedFile,
+} from './flat-file.ts';
 import { RefusedFile, type BatchFile, type LandContext, type LandingConnection, type Source } from './source.ts';
 
 /** A JSON record's fields, by key; nested values stay JSON. */
@@ -33,7 +41,8 @@ export function readJsonDocument(path: string): unknown {
   } catch (error) {
     throw new RefusedFile(null, `not valid JSON: ${(error as Error).message}`);
   }
-  if (nestedDeeperThan(document, MAX_DEPTH)) throw new RefusedFile(null, `the JSON is nested deeper than ${MAX_DEPTH} levels: no upstream document is`);
+  if (nestedDeeperThan(document, MAX_DEPTH))
+    throw new RefusedFile(null, `the JSON is nested deeper than ${MAX_DEPTH} levels: no upstream document is`);
   return document;
 }
 
@@ -47,7 +56,8 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     const [next, depth] = stack.pop()!;
     if (next === null || typeof next !== 'object') continue;
     if (depth >= limit) return true;
-    for (const child of Object.values(next)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Object.values(next))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -61,7 +71,10 @@ export function refusedDocument(what: string, error: z.ZodError, recordsKey?: st
   const at = recordsKey === undefined ? -1 : issue.path.indexOf(recordsKey);
   const index = issue.path[at + 1];
   if (at >= 0 && typeof index === 'number') {
-    return new RefusedFile(index + 1, `record ${index + 1}: ${issue.path.slice(at + 2).join('.') || 'the record'}: ${issue.message}`);
+    return new RefusedFile(
+      index + 1,
+      `record ${index + 1}: ${issue.path.slice(at + 2).join('.') || 'the record'}: ${issue.message}`,
+    );
   }
   return new RefusedFile(null, `not ${what}: ${issue.path.join('.') || 'document'}: ${issue.message}`);
 }
@@ -104,12 +117,20 @@ function stageLines(columns: FlatColumn[], records: JsonRecord[], lineage: Recor
 
 /** `read_json` of stage lines, every column text but `_line`, with `extra` more text columns. */
 function readStage(columns: FlatColumn[], extra: string[] = []): string {
-  const types = [...columns.map((_, i) => `'f${i}': 'VARCHAR'`), ...[...extra, '_extra'].map((c) => `'${c}': 'VARCHAR'`), `'_line': 'BIGINT'`].join(', ');
+  const types = [
+    ...columns.map((_, i) => `'f${i}': 'VARCHAR'`),
+    ...[...extra, '_extra'].map((c) => `'${c}': 'VARCHAR'`),
+    `'_line': 'BIGINT'`,
+  ].join(', ');
   return `read_json($path, format='newline_delimited', columns={${types}})`;
 }
 
 /** The typed select list of staged records (their unknown fields already JSON in `_extra`). */
-const typedRecords = (columns: FlatColumn[]) => typedSelectList({ present: new Map(columns.map((c, i) => [c.name, `f${i}`])), extra: new Map(), extraJson: '_extra' }, columns);
+const typedRecords = (columns: FlatColumn[]) =>
+  typedSelectList(
+    { present: new Map(columns.map((c, i) => [c.name, `f${i}`])), extra: new Map(), extraJson: '_extra' },
+    columns,
+  );
 
 /** Runs `use` with a temporary NDJSON file path, removed after. */
 async function withNdjson<T>(use: (path: string) => Promise<T>): Promise<T> {
@@ -126,7 +147,12 @@ async function withNdjson<T>(use: (path: string) => Promise<T>): Promise<T> {
  * `_extra` and lineage as a flat file; `_line_number` is the record's position (1-based).
  * A value that does not parse refuses the file with the record number and field.
  */
-export async function landJsonRecords(ctx: LandContext, table: string, columns: FlatColumn[], records: JsonRecord[]): Promise<number> {
+export async function landJsonRecords(
+  ctx: LandContext,
+  table: string,
+  columns: FlatColumn[],
+  records: JsonRecord[],
+): Promise<number> {
   if (records.length === 0) return 0;
   const lines = stageLines(columns, records);
   return withNdjson(async (ndjson) => {
@@ -139,7 +165,9 @@ export async function landJsonRecords(ctx: LandContext, table: string, columns: 
       extraJson: '_extra',
       line: '_line',
       restage: async () => {
-        await ctx.sql.run(`create or replace temp table ${stage} as select * from ${readStage(columns)}`, { path: ndjson });
+        await ctx.sql.run(`create or replace temp table ${stage} as select * from ${readStage(columns)}`, {
+          path: ndjson,
+        });
       },
       drop: () => ctx.sql.run(`drop table if exists ${stage}`).then(() => {}),
     };
@@ -149,7 +177,8 @@ export async function landJsonRecords(ctx: LandContext, table: string, columns: 
       const result = await insertOrExplain(ctx, staged, columns, insert, lineageParams(ctx));
       return Number(result.rowsChanged);
     } catch (error) {
-      if (error instanceof RefusedFile && error.line !== null) throw new RefusedFile(error.line, `record ${error.line}: ${error.reason}`);
+      if (error instanceof RefusedFile && error.line !== null)
+        throw new RefusedFile(error.line, `record ${error.line}: ${error.reason}`);
       throw error;
     } finally {
       await staged.drop();
@@ -164,7 +193,13 @@ const BATCH_TEXT = 32 * 1024 * 1024;
  * Lands the records of several files in one insert per 32 MB of staged text, each row with its file's lineage.
  * Any bad file or value throws (`Source.batch`: the caller lands the files one by one, where the bad one is named).
  */
-async function landJsonFiles(sql: DuckDBConnection, table: string, columns: FlatColumn[], records: Records, files: BatchFile[]): Promise<Map<string, number>> {
+async function landJsonFiles(
+  sql: DuckDBConnection,
+  table: string,
+  columns: FlatColumn[],
+  records: Records,
+  files: BatchFile[],
+): Promise<Map<string, number>> {
   const rows = new Map<string, number>();
   const lineage = ['_file_id', '_landed_at', '_connection_id', '_marketplace_id'];
   const insert = `insert into ${table} select ${typedRecords(columns)}, _file_id, _line as _line_number, _landed_at::timestamptz as _landed_at,
@@ -180,7 +215,12 @@ async function landJsonFiles(sql: DuckDBConnection, table: string, columns: Flat
       size = 0;
     };
     for (const file of files) {
-      const own = { _file_id: file.fileId, _landed_at: file.landedAt, _connection_id: file.connection.id, _marketplace_id: file.connection.marketplaceId };
+      const own = {
+        _file_id: file.fileId,
+        _landed_at: file.landedAt,
+        _connection_id: file.connection.id,
+        _marketplace_id: file.connection.marketplaceId,
+      };
       const more = stageLines(columns, records(readJsonDocument(file.path), file.connection), own);
       rows.set(file.fileId, more.length);
       for (const line of more) {

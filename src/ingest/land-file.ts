@@ -12,13 +12,19 @@ export type LandResult =
   | { status: 'refused'; file: string; line: number | null; reason: string; keptAt: string };
 
 /** Where and why a file was refused, for people: `line 4: amount: X is not a valid decimal`, or the reason alone. */
-export const refusalText = (r: { line: number | null; reason: string }) => (r.line === null ? r.reason : `line ${r.line}: ${r.reason}`);
+export const refusalText = (r: { line: number | null; reason: string }) =>
+  r.line === null ? r.reason : `line ${r.line}: ${r.reason}`;
 
 /**
  * Lands one file of a source for a connection: once per content hash, whole or not at all.
  * A refused file is copied to quarantine/ with its reason; nothing of it reaches the tables.
  */
-export async function landFile(wh: Warehouse, source: Source, connection: LandingConnection, file: string): Promise<LandResult> {
+export async function landFile(
+  wh: Warehouse,
+  source: Source,
+  connection: LandingConnection,
+  file: string,
+): Promise<LandResult> {
   const sha256 = await hashFile(file);
   const existing = await wh.db
     .selectFrom('control.landed_files')
@@ -31,7 +37,14 @@ export async function landFile(wh: Warehouse, source: Source, connection: Landin
 
   await wh.sql.run(source.createTable);
   const fileId = randomUUID();
-  const ctx: LandContext = { sql: wh.sql, path: file, fileName: basename(file), fileId, landedAt: new Date().toISOString(), connection };
+  const ctx: LandContext = {
+    sql: wh.sql,
+    path: file,
+    fileName: basename(file),
+    fileId,
+    landedAt: new Date().toISOString(),
+    connection,
+  };
   try {
     const damage = await gzipDamage(file);
     if (damage) throw new RefusedFile(null, damage);
@@ -59,7 +72,12 @@ export async function landFile(wh: Warehouse, source: Source, connection: Landin
 }
 
 /** Tries the bytes as UTF-8 first; on an encoding error, lands a UTF-8 transcoding from the marketplace's fallback. */
-async function landWithEncodingFallback(wh: Warehouse, source: Source, ctx: LandContext, file: FileRecord): Promise<number> {
+async function landWithEncodingFallback(
+  wh: Warehouse,
+  source: Source,
+  ctx: LandContext,
+  file: FileRecord,
+): Promise<number> {
   try {
     return await landInTransaction(wh, source, ctx, file);
   } catch (error) {
@@ -115,6 +133,9 @@ function quarantine(wh: Warehouse, file: string, sha256: string, refusal: Refuse
   mkdirSync(dir, { recursive: true });
   const kept = join(dir, basename(file));
   copyFileSync(file, kept);
-  writeFileSync(join(dir, 'reason.json'), JSON.stringify({ file, line: refusal.line, reason: refusal.reason }, null, 2));
+  writeFileSync(
+    join(dir, 'reason.json'),
+    JSON.stringify({ file, line: refusal.line, reason: refusal.reason }, null, 2),
+  );
   return kept;
 }

@@ -30,10 +30,24 @@ export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingF
       if (indexes.length < 2) continue;
       const started = Date.now();
       // Landing times one millisecond apart, in order: a connection's later file is its later version, as one by one.
-      const files = indexes.map((i, k) => ({ ...waiting[i]!, path: waiting[i]!.file, sha256: hashes[i]!, fileId: randomUUID(), landedAt: new Date(started + k).toISOString() }));
+      const files = indexes.map((i, k) => ({
+        ...waiting[i]!,
+        path: waiting[i]!.file,
+        sha256: hashes[i]!,
+        fileId: randomUUID(),
+        landedAt: new Date(started + k).toISOString(),
+      }));
       try {
         const rows = await landBatch(wh, source, key, files, receiving);
-        indexes.forEach((i, k) => (results[i] = { status: 'landed', file: files[k]!.file, fileId: files[k]!.fileId, rows: rows.get(files[k]!.fileId) ?? 0 }));
+        indexes.forEach(
+          (i, k) =>
+            (results[i] = {
+              status: 'landed',
+              file: files[k]!.file,
+              fileId: files[k]!.fileId,
+              rows: rows.get(files[k]!.fileId) ?? 0,
+            }),
+        );
       } catch {
         // (One by one below: the file at fault is refused there, with its line and reason.)
       }
@@ -46,8 +60,11 @@ export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingF
 /** The files that may land together, by batch key: those of connections whose every waiting file has one. */
 async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
   const hashes = await Promise.all(waiting.map((w) => hashFile(w.file)));
-  const reader = await wh.sql.runAndReadAll(`select connection_id || '/' || sha256 from control.landed_files where source = $source and sha256 in (select unnest($hashes))`,
-    { source: source.name, hashes: listValue(hashes) }, { hashes: LIST(VARCHAR) });
+  const reader = await wh.sql.runAndReadAll(
+    `select connection_id || '/' || sha256 from control.landed_files where source = $source and sha256 in (select unnest($hashes))`,
+    { source: source.name, hashes: listValue(hashes) },
+    { hashes: LIST(VARCHAR) },
+  );
   const landed = new Set(reader.getRowsJson().map(([key]) => String(key)));
   const seen = new Set<string>();
   const keys = waiting.map((w, i) => {
@@ -71,19 +88,43 @@ async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
 }
 
 /** Lands a batch in one transaction: the rows, their webhook events, and the files' records, all or nothing. */
-async function landBatch(wh: Warehouse, source: Source, key: string, files: (BatchFile & { file: string; sha256: string })[], receiving: Set<string>): Promise<Map<string, number>> {
+async function landBatch(
+  wh: Warehouse,
+  source: Source,
+  key: string,
+  files: (BatchFile & { file: string; sha256: string })[],
+  receiving: Set<string>,
+): Promise<Map<string, number>> {
   await wh.sql.run(source.createTable);
   return inTransaction(wh.sql, async () => {
     const rows = await source.batch!.land(wh.sql, key, files);
-    for (const f of files.filter((f) => receiving.has(f.connection.id))) await source.events?.({ ...f, sql: wh.sql, fileName: basename(f.path) });
+    for (const f of files.filter((f) => receiving.has(f.connection.id)))
+      await source.events?.({ ...f, sql: wh.sql, fileName: basename(f.path) });
     const list = (values: (string | number)[]) => listValue(values.map(String));
-    await wh.sql.run(`
+    await wh.sql.run(
+      `
       insert into control.landed_files
       select unnest($ids), unnest($connections), $source, unnest($hashes), unnest($names), unnest($sizes)::bigint, unnest($rows)::bigint, unnest($landed)::timestamptz`,
-      { ids: list(files.map((f) => f.fileId)), connections: list(files.map((f) => f.connection.id)), source: source.name, hashes: list(files.map((f) => f.sha256)),
-        names: list(files.map((f) => basename(f.path))), sizes: list(files.map((f) => statSync(f.path).size)), rows: list(files.map((f) => rows.get(f.fileId) ?? 0)),
-        landed: list(files.map((f) => f.landedAt)) },
-      { ids: LIST(VARCHAR), connections: LIST(VARCHAR), hashes: LIST(VARCHAR), names: LIST(VARCHAR), sizes: LIST(VARCHAR), rows: LIST(VARCHAR), landed: LIST(VARCHAR) });
+      {
+        ids: list(files.map((f) => f.fileId)),
+        connections: list(files.map((f) => f.connection.id)),
+        source: source.name,
+        hashes: list(files.map((f) => f.sha256)),
+        names: list(files.map((f) => basename(f.path))),
+        sizes: list(files.map((f) => statSync(f.path).size)),
+        rows: list(files.map((f) => rows.get(f.fileId) ?? 0)),
+        landed: list(files.map((f) => f.landedAt)),
+      },
+      {
+        ids: LIST(VARCHAR),
+        connections: LIST(VARCHAR),
+        hashes: LIST(VARCHAR),
+        names: LIST(VARCHAR),
+        sizes: LIST(VARCHAR),
+        rows: LIST(VARCHAR),
+        landed: LIST(VARCHAR),
+      },
+    );
     return rows;
   });
 }

@@ -19,11 +19,17 @@ export async function hashFile(path: string): Promise<string> {
 export async function gzipDamage(path: string): Promise<string | null> {
   if (!isGzip(path)) return null;
   try {
-    await pipeline(createReadStream(path), createGunzip(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+    await pipeline(
+      createReadStream(path),
+      createGunzip(),
+      new Writable({ write: (_chunk, _encoding, done) => done() }),
+    );
     return null;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
-    return e.code === 'Z_BUF_ERROR' ? 'the gzip stream is cut short (unexpected end of file): the file is incomplete' : `the gzip stream is damaged: ${e.message}`;
+    return e.code === 'Z_BUF_ERROR'
+      ? 'the gzip stream is cut short (unexpected end of file): the file is incomplete'
+      : `the gzip stream is damaged: ${e.message}`;
   }
 }
 
@@ -57,7 +63,9 @@ export function readFirstLine(path: string, fallback: string): string | null {
   }
   const end = head.indexOf(0x0a);
   const line = end === -1 ? head : head.subarray(0, end);
-  return decode(line, fallback).replace(/^\uFEFF/, '').replace(/\r$/, '');
+  return decode(line, fallback)
+    .replace(/^\uFEFF/, '')
+    .replace(/\r$/, '');
 }
 
 function decode(bytes: Buffer, fallback: string): string {
@@ -74,7 +82,13 @@ function decode(bytes: Buffer, fallback: string): string {
  */
 export async function transcodeToUtf8(path: string, target: string, encoding: string): Promise<void> {
   const stages = isGzip(path) ? [createGunzip()] : [];
-  await pipeline(createReadStream(path), ...stages, iconv.decodeStream(encoding), iconv.encodeStream('utf8'), createWriteStream(target));
+  await pipeline(
+    createReadStream(path),
+    ...stages,
+    iconv.decodeStream(encoding),
+    iconv.encodeStream('utf8'),
+    createWriteStream(target),
+  );
 }
 
 /** The fallback encoding of flat files in a marketplace: cp932 in Japan, cp1252 elsewhere. */

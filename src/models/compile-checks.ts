@@ -18,7 +18,8 @@ const rowCheck = (name: string, severity: 'error' | 'warn', relation: string, ba
   sql: `select * from ${relation} as this where ${badRow}`,
 });
 
-const quote = (value: string | number | boolean) => (typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value));
+const quote = (value: string | number | boolean) =>
+  typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
 
 /**
  * The keys of `relation` that the whole table holds more than once: for a window or the changed keys of a table, a
@@ -36,14 +37,21 @@ function repeatedKeys(columns: string[], relation: string, near?: { table: strin
  * subquery, of the dates `whole.dates` of `whole.table`). Keys are unique among those rows; for a model whose rows can
  * move to another date (`window.dates_move`), the rows written are looked for in the table as far as they can move.
  */
-export function compileChecks(model: Model, relation: string, whole?: { table: string; dates: DateRange }): CompiledCheck[] {
+export function compileChecks(
+  model: Model,
+  relation: string,
+  whole?: { table: string; dates: DateRange },
+): CompiledCheck[] {
   const checks: CompiledCheck[] = [];
   // The rest of the table was checked when it was written. (Literal bounds: the scan skips the row groups of other dates.)
   const window = model.config.window;
   const reach = window?.dates_move && whole ? window.dates_move.within_days : null;
   const near = (columns: string[]) =>
     reach !== null && !columns.includes(window!.date_column)
-      ? { table: whole!.table, where: `t.${window!.date_column} between date '${whole!.dates.from}' - interval ${reach} day and date '${whole!.dates.to}' + interval ${reach} day` }
+      ? {
+          table: whole!.table,
+          where: `t.${window!.date_column} between date '${whole!.dates.from}' - interval ${reach} day and date '${whole!.dates.to}' + interval ${reach} day`,
+        }
       : undefined;
   const repeats = (columns: string[]) => repeatedKeys(columns, relation, near(columns));
   for (const column of model.config.columns) {
@@ -52,13 +60,31 @@ export function compileChecks(model: Model, relation: string, whole?: { table: s
       if (check === 'not_null') {
         checks.push(rowCheck(`${c} not_null`, 'error', relation, `${c} is null`));
       } else if (check === 'unique') {
-        checks.push({ name: `${c} unique`, severity: 'error', sql: `select * from (${repeats([c])}) where ${c} is not null` });
+        checks.push({
+          name: `${c} unique`,
+          severity: 'error',
+          sql: `select * from (${repeats([c])}) where ${c} is not null`,
+        });
       } else if ('accepted_values' in check) {
         const { values, severity } = check.accepted_values;
-        checks.push(rowCheck(`${c} accepted_values`, severity, relation, `${c} is not null and ${c} not in (${values.map(quote).join(', ')})`));
+        checks.push(
+          rowCheck(
+            `${c} accepted_values`,
+            severity,
+            relation,
+            `${c} is not null and ${c} not in (${values.map(quote).join(', ')})`,
+          ),
+        );
       } else if ('relationships' in check) {
         const { to, field, severity } = check.relationships;
-        checks.push(rowCheck(`${c} relationships ${to}.${field}`, severity, relation, `${c} is not null and ${c} not in (select ${field} from ${to})`));
+        checks.push(
+          rowCheck(
+            `${c} relationships ${to}.${field}`,
+            severity,
+            relation,
+            `${c} is not null and ${c} not in (select ${field} from ${to})`,
+          ),
+        );
       } else {
         const { sql, severity } = check.expression;
         checks.push(rowCheck(`${c} expression ${sql}`, severity, relation, `not (${sql})`));

@@ -18,10 +18,16 @@ export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
  */
 export function windowRows(model: Model, slices: { connectionId: string; ranges: DateRange[] }[]): string {
   const { date_column: date, connection_column: connection } = model.config.window!;
-  const dates = (list: DateRange[]) => `(${mergeRanges(list).map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`).join(' or ')})`;
+  const dates = (list: DateRange[]) =>
+    `(${mergeRanges(list)
+      .map((r) => `${date} between ${quote(r.from)}::date and ${quote(r.to)}::date`)
+      .join(' or ')})`;
   const byRanges = new Map<string, string[]>();
-  for (const slice of slices) byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connectionId)]);
-  return [...byRanges].map(([condition, ids]) => `(${connection} in (${ids.join(', ')}) and ${condition})`).join(' or ');
+  for (const slice of slices)
+    byRanges.set(dates(slice.ranges), [...(byRanges.get(dates(slice.ranges)) ?? []), quote(slice.connectionId)]);
+  return [...byRanges]
+    .map(([condition, ids]) => `(${connection} in (${ids.join(', ')}) and ${condition})`)
+    .join(' or ');
 }
 
 /** Sorted ranges with overlapping and adjacent ones joined. */
@@ -31,7 +37,8 @@ export function mergeRanges(ranges: DateRange[]): DateRange[] {
   for (const range of sorted) {
     const last = merged.at(-1);
     // (`last.to` may be 9999-12-31, whose next day has no four-digit year: compare with it first.)
-    if (last && (range.from <= last.to || range.from <= nextDay(last.to))) last.to = range.to > last.to ? range.to : last.to;
+    if (last && (range.from <= last.to || range.from <= nextDay(last.to)))
+      last.to = range.to > last.to ? range.to : last.to;
     else merged.push({ ...range });
   }
   return merged;

@@ -19,7 +19,8 @@ export interface Lineage {
 function columnCheckText(column: string, check: ColumnCheck): string {
   if (typeof check === 'string') return `${check}(${column})`;
   if ('accepted_values' in check) return `accepted_values(${column}: ${check.accepted_values.values.join(', ')})`;
-  if ('relationships' in check) return `relationships(${column} → ${check.relationships.to}.${check.relationships.field})`;
+  if ('relationships' in check)
+    return `relationships(${column} → ${check.relationships.to}.${check.relationships.field})`;
   return `expression(${column}): ${check.expression.sql}`;
 }
 
@@ -57,9 +58,13 @@ export function lineageText(l: Lineage): string {
   return [
     `${l.id} (${l.materialized})`,
     `grain: ${l.grain}`,
-    'reads:', ...list(l.reads),
-    'read by:', ...list(l.readBy),
-    'rules (and the model where each lives):', ...list(l.rules.map((r) => `${r.rule}  → ${r.in}`)),
-    `checks (${l.checks.length}):`, ...list(l.checks),
+    'reads:',
+    ...list(l.reads),
+    'read by:',
+    ...list(l.readBy),
+    'rules (and the model where each lives):',
+    ...list(l.rules.map((r) => `${r.rule}  → ${r.in}`)),
+    `checks (${l.checks.length}):`,
+    ...list(l.checks),
   ].join('\n');
 }

@@ -5,7 +5,13 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { MktdataError } from '../errors.ts';
-import { columnSchema, defaultDataTypes, modelConfigSchema, type ColumnConfig, type ModelConfigInput } from './model-config.ts';
+import {
+  columnSchema,
+  defaultDataTypes,
+  modelConfigSchema,
+  type ColumnConfig,
+  type ModelConfigInput,
+} from './model-config.ts';
 
 /** The project's models folder. */
 export const modelsDir = resolve(fileURLToPath(import.meta.url), '../../../models');
@@ -44,10 +50,12 @@ const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]
 /** Each macro of `macros` by name, with its statement's text (comments left out: they name tables it may not read). */
 function macroTexts(macros: string): Map<string, string> {
   const parts = macros.replace(/--[^\n]*/g, '').split(/(?=\bcreate or replace macro\s)/i);
-  return new Map(parts.flatMap((text) => {
-    const name = /^create or replace macro\s+([a-z_][a-z0-9_]*)\s*\(/i.exec(text)?.[1];
-    return name ? [[name, text] as const] : [];
-  }));
+  return new Map(
+    parts.flatMap((text) => {
+      const name = /^create or replace macro\s+([a-z_][a-z0-9_]*)\s*\(/i.exec(text)?.[1];
+      return name ? [[name, text] as const] : [];
+    }),
+  );
 }
 
 /** The models `sql` reads: those it names, and those the macros it calls name (a macro reading a table hides it). */
@@ -74,7 +82,13 @@ export function loadModels(dir: string = modelsDir): Model[] {
   const key = graphKey(dir);
   let json = graphs.get(key);
   if (json === undefined) {
-    const file = join(cacheDir(), `model-graph-${createHash('sha256').update(`${resolve(dir)}\0${import.meta.url}`).digest('hex').slice(0, 16)}.json`);
+    const file = join(
+      cacheDir(),
+      `model-graph-${createHash('sha256')
+        .update(`${resolve(dir)}\0${import.meta.url}`)
+        .digest('hex')
+        .slice(0, 16)}.json`,
+    );
     json = readCache(file, key);
     if (json === undefined) {
       json = JSON.stringify(parseModels(dir));
@@ -88,7 +102,11 @@ export function loadModels(dir: string = modelsDir): Model[] {
 const graphs = new Map<string, string>();
 const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 /** The code that validates the graph: a change to it changes the key too. */
-const loaderCode = [import.meta.url, new URL(`./model-config.${extension}`, import.meta.url).href, new URL(`../actions/action-types.${extension}`, import.meta.url).href];
+const loaderCode = [
+  import.meta.url,
+  new URL(`./model-config.${extension}`, import.meta.url).href,
+  new URL(`../actions/action-types.${extension}`, import.meta.url).href,
+];
 
 /** A hash of the models folder's files (names and contents) and of the loader's code. */
 function graphKey(dir: string): string {
@@ -171,8 +189,17 @@ function checkFollows(model: Model, byId: Map<string, Model>): void {
   const follows = model.config.window?.follows;
   if (follows === undefined) return;
   const table = byId.get(`marts.${follows}`);
-  const reason = model.schema === 'marts' ? 'a mart has windows of its own' : !table?.config.window || !table.config.catalog ? `${follows} is not a windowed catalog table` : undefined;
-  if (reason) throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} window.follows`, reason });
+  const reason =
+    model.schema === 'marts'
+      ? 'a mart has windows of its own'
+      : !table?.config.window || !table.config.catalog
+        ? `${follows} is not a windowed catalog table`
+        : undefined;
+  if (reason)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: `${model.path.replace(/\.sql$/, '.yml')} window.follows`,
+      reason,
+    });
 }
 
 /**
@@ -190,7 +217,9 @@ function checkIncrement(model: Model, byId: Map<string, Model>): void {
   if (!increment.reads) return;
   const read = byId.get(increment.reads)?.config.increment;
   if (read?.raw !== increment.raw || read.key.join(',') !== increment.reads_key!.join(',')) {
-    refuse(`reads ${increment.reads}, which is not a model keyed on ${increment.raw} by (${increment.reads_key!.join(', ')})`);
+    refuse(
+      `reads ${increment.reads}, which is not a model keyed on ${increment.raw} by (${increment.reads_key!.join(', ')})`,
+    );
   }
 }
 
@@ -202,7 +231,11 @@ function checkRuleHomes(sorted: Model[]): void {
     for (const dep of model.deps) for (const a of ancestors.get(dep)!) mine.add(a);
     ancestors.set(model.id, mine);
     for (const { rule, in: home } of model.config.rules) {
-      if (home !== model.id && !mine.has(home)) throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} rules`, reason: `"${rule}" lives in ${home}, which ${model.id} does not read` });
+      if (home !== model.id && !mine.has(home))
+        throw new MktdataError('ERR_INPUT_INVALID', {
+          where: `${model.path.replace(/\.sql$/, '.yml')} rules`,
+          reason: `"${rule}" lives in ${home}, which ${model.id} does not read`,
+        });
     }
   }
 }
@@ -227,11 +260,15 @@ function loadCommonColumns(dir: string): ColumnConfig[] {
 }
 
 function loadConfig(file: string, common: ColumnConfig[]): Model['config'] {
-  if (!existsSync(file)) throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'every model needs a same-named .yml' });
+  if (!existsSync(file))
+    throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'every model needs a same-named .yml' });
   const result = modelConfigSchema.safeParse(readYaml(file));
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new MktdataError('ERR_INPUT_INVALID', { where: `${file} ${issue?.path.join('.')}`, reason: issue?.message ?? 'invalid' });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: `${file} ${issue?.path.join('.')}`,
+      reason: issue?.message ?? 'invalid',
+    });
   }
   const columns = result.data.columns.flatMap((c) => ('include' in c ? common : [c]));
   return {
@@ -247,7 +284,10 @@ function sortByDependencies(models: Model[]): Model[] {
   const visit = (model: Model, path: string[]) => {
     if (state.get(model.id) === 'done') return;
     if (state.get(model.id) === 'visiting') {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: model.path, reason: `dependency cycle: ${[...path, model.id].join(' → ')}` });
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: model.path,
+        reason: `dependency cycle: ${[...path, model.id].join(' → ')}`,
+      });
     }
     state.set(model.id, 'visiting');
     for (const dep of model.deps) visit(byId.get(dep)!, [...path, model.id]);

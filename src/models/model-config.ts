@@ -7,7 +7,11 @@ const severity = z.enum(['error', 'warn']).default('error');
 export const columnCheckSchema = z.union([
   z.literal('not_null'),
   z.literal('unique'),
-  z.object({ accepted_values: z.object({ values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1), severity }) }).strict(),
+  z
+    .object({
+      accepted_values: z.object({ values: z.array(z.union([z.string(), z.number(), z.boolean()])).min(1), severity }),
+    })
+    .strict(),
   z.object({ relationships: z.object({ to: z.string(), field: z.string(), severity }) }).strict(),
   z.object({ expression: z.object({ sql: z.string(), severity }) }).strict(),
 ]);
@@ -54,7 +58,13 @@ const fetchPeriodSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('CONTINUOUS') }).strict(),
   z.object({ type: z.literal('INITIAL'), numberOfDays: z.number().int().positive() }).strict(),
   z.object({ type: z.literal('RECURRING_DAILY'), numberOfDays: z.number().int().positive() }).strict(),
-  z.object({ type: z.literal('RECURRING_MONTHLY'), numberOfDays: z.number().int().positive(), shiftDays: z.number().int().nonnegative() }).strict(),
+  z
+    .object({
+      type: z.literal('RECURRING_MONTHLY'),
+      numberOfDays: z.number().int().positive(),
+      shiftDays: z.number().int().nonnegative(),
+    })
+    .strict(),
 ]);
 
 /** The catalog entry of a published table (spec document 000, "Catalog source entry"), columns aside. */
@@ -81,8 +91,16 @@ export const catalogEntrySchema = z
     initialLoadProgress: z.null(),
     searchAliases: z.array(z.string()).optional(),
     // An action type of the spec; `writes` for a type that changes the account, `live` for one that reads it.
-    relatedActions: z.array(z.object({ type: z.enum(actionTypes), relation: z.enum(['writes', 'live']) }).strict()
-      .refine((a) => (a.relation === 'writes') === (accessMode(a.type) === 'WRITE'), { message: 'writes goes with a WRITE type, live with a READ one' })).optional(),
+    relatedActions: z
+      .array(
+        z
+          .object({ type: z.enum(actionTypes), relation: z.enum(['writes', 'live']) })
+          .strict()
+          .refine((a) => (a.relation === 'writes') === (accessMode(a.type) === 'WRITE'), {
+            message: 'writes goes with a WRITE type, live with a READ one',
+          }),
+      )
+      .optional(),
   })
   .strict();
 export type CatalogEntry = z.infer<typeof catalogEntrySchema>;
@@ -125,7 +143,10 @@ export const modelConfigSchema = z
         raw: z.string().regex(/^raw\.[a-z0-9_]+$/),
         raw_key: z.array(z.string()).min(1),
         key: z.array(z.string()).min(1),
-        reads: z.string().regex(/^staging\.[a-z0-9_]+$/).optional(),
+        reads: z
+          .string()
+          .regex(/^staging\.[a-z0-9_]+$/)
+          .optional(),
         reads_key: z.array(z.string()).min(1).optional(),
         /**
          * SQL naming the keys the new files change, as rows (k0, k1, …) of `raw_key`'s columns, when not every key
@@ -144,10 +165,16 @@ export const modelConfigSchema = z
       })
       .strict()
       .refine((i) => i.raw_key.length === i.key.length, { message: 'raw_key and key name the same number of columns' })
-      .refine((i) => (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length, {
-        message: 'reads and reads_key go together, and reads_key names as many columns as key',
+      .refine(
+        (i) =>
+          (i.reads === undefined) === (i.reads_key === undefined) && (i.reads_key ?? i.key).length === i.key.length,
+        {
+          message: 'reads and reads_key go together, and reads_key names as many columns as key',
+        },
+      )
+      .refine((i) => !(i.since && i.reads), {
+        message: 'since bounds the raw table: a model that reads another model cannot take it',
       })
-      .refine((i) => !(i.since && i.reads), { message: 'since bounds the raw table: a model that reads another model cannot take it' })
       .optional(),
     catalog: catalogEntrySchema.optional(),
     /**
@@ -160,10 +187,21 @@ export const modelConfigSchema = z
      * The spec rules this model implements, each with the model where its SQL lives (this one or one it reads,
      * directly or not): `{rule: '001 Profit measure rules 11: profit, total_cost, acos, tacos, roi', in: marts.mkt_profit_by_date}`.
      */
-    rules: z.array(z.object({ rule: z.string().min(1), in: z.string().regex(/^(seeds|staging|intermediate|marts)\.[a-z_][a-z0-9_]*$/) }).strict()).default([]),
+    rules: z
+      .array(
+        z
+          .object({
+            rule: z.string().min(1),
+            in: z.string().regex(/^(seeds|staging|intermediate|marts)\.[a-z_][a-z0-9_]*$/),
+          })
+          .strict(),
+      )
+      .default([]),
     columns: z.array(z.union([columnSchema, z.object({ include: z.literal('common') }).strict()])).default([]),
     checks: z.array(modelCheckSchema).default([]),
   })
   .strict()
-  .refine((c) => c.materialized !== 'incremental' || c.window || c.increment, { message: 'an incremental model needs `window` or `increment`' });
+  .refine((c) => c.materialized !== 'incremental' || c.window || c.increment, {
+    message: 'an incremental model needs `window` or `increment`',
+  });
 export type ModelConfigInput = z.infer<typeof modelConfigSchema>;

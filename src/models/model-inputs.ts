@@ -21,7 +21,8 @@ interface Behind {
   models: Model[];
 }
 
-const isWhole = (m: Model) => m.kind === 'seed' || (!m.config.window && !m.config.increment && m.config.materialized !== 'view');
+const isWhole = (m: Model) =>
+  m.kind === 'seed' || (!m.config.window && !m.config.increment && m.config.materialized !== 'view');
 const clockPattern = /\b(current_date|current_timestamp|now\s*\(|today\s*\(|get_current_timestamp\s*\()/i;
 
 /** What the model's rows depend on, up to its windowed upstream models (their changes come as replaced dates). */
@@ -53,7 +54,9 @@ export async function inputsFingerprint(sql: DuckDBConnection, found: Behind, ma
   const digest = createHash('sha256').update(macros);
   for (const m of found.models) digest.update(`\0${m.id}\0${m.sql}`);
   for (const table of [...found.tables].sort()) {
-    const reader = await sql.runAndReadAll(`select count(*)::varchar || ':' || coalesce(bit_xor(hash(t)), 0)::varchar || ':' || coalesce(sum(hash(t)::hugeint), 0)::varchar from ${table} as t`);
+    const reader = await sql.runAndReadAll(
+      `select count(*)::varchar || ':' || coalesce(bit_xor(hash(t)), 0)::varchar || ':' || coalesce(sum(hash(t)::hugeint), 0)::varchar from ${table} as t`,
+    );
     digest.update(`\0${table}\0${String(reader.getRowsJson()[0]![0])}`);
   }
   return digest.digest('hex');
@@ -61,12 +64,22 @@ export async function inputsFingerprint(sql: DuckDBConnection, found: Behind, ma
 
 /** The fingerprint of the model's inputs at its last build by a pipeline run, if one is kept. */
 export async function storedFingerprint(sql: DuckDBConnection, modelId: string): Promise<string | undefined> {
-  const reader = await sql.runAndReadAll(`select fingerprint from control.model_inputs where model = $model`, { model: modelId });
+  const reader = await sql.runAndReadAll(`select fingerprint from control.model_inputs where model = $model`, {
+    model: modelId,
+  });
   return reader.getRowsJson()[0]?.[0] as string | undefined;
 }
 
 /** Keeps the fingerprint of a pipeline run's build, or forgets it (`undefined`: a build outside a pipeline run). */
-export async function keepFingerprint(sql: DuckDBConnection, modelId: string, fingerprint: string | undefined): Promise<void> {
+export async function keepFingerprint(
+  sql: DuckDBConnection,
+  modelId: string,
+  fingerprint: string | undefined,
+): Promise<void> {
   await sql.run(`delete from control.model_inputs where model = $model`, { model: modelId });
-  if (fingerprint) await sql.run(`insert into control.model_inputs (model, fingerprint) values ($model, $fingerprint)`, { model: modelId, fingerprint });
+  if (fingerprint)
+    await sql.run(`insert into control.model_inputs (model, fingerprint) values ($model, $fingerprint)`, {
+      model: modelId,
+      fingerprint,
+    });
 }

@@ -15,7 +15,12 @@ export interface CheckFinding {
 /** A check with `error` severity found bad rows: the model's change is rolled back. */
 export class CheckFailure extends Error {
   constructor(readonly findings: CheckFinding[]) {
-    super(`check failed: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.name} (${f.badRows} bad rows${f.examples?.length ? `: ${f.examples.join(', ')}` : ''})`).join('; ')}`);
+    super(
+      `check failed: ${findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => `${f.name} (${f.badRows} bad rows${f.examples?.length ? `: ${f.examples.join(', ')}` : ''})`)
+        .join('; ')}`,
+    );
   }
 }
 
@@ -23,7 +28,12 @@ export class CheckFailure extends Error {
  * Runs a model's checks on `relation`: the row-level ones together in one scan, each set-level one on its own
  * (uniqueness in `table`, see compileChecks).
  */
-export async function runChecks(sql: DuckDBConnection, model: Model, relation: string, whole?: { table: string; dates: DateRange }) {
+export async function runChecks(
+  sql: DuckDBConnection,
+  model: Model,
+  relation: string,
+  whole?: { table: string; dates: DateRange },
+) {
   const checks = compileChecks(model, relation, whole);
   const rowChecks = checks.filter((c) => c.badRow);
   const counts = new Map<CompiledCheck, number>();
@@ -38,11 +48,22 @@ export async function runChecks(sql: DuckDBConnection, model: Model, relation: s
     const n = Number(reader.getRowsJson()[0]?.[0] ?? 0);
     counts.set(check, n);
     // The keys a uniqueness check found repeated, so that the failure names them (its last column is the count).
-    if (n > 0) examples.set(check, (await sql.runAndReadAll(`select * from (${check.sql}) limit 3`)).getRowsJson().map((r) => r.slice(0, -1).map(String).join(' / ')));
+    if (n > 0)
+      examples.set(
+        check,
+        (await sql.runAndReadAll(`select * from (${check.sql}) limit 3`))
+          .getRowsJson()
+          .map((r) => r.slice(0, -1).map(String).join(' / ')),
+      );
   }
   const findings = checks
     .filter((c) => counts.get(c)! > 0)
-    .map((c) => ({ name: c.name, severity: c.severity, badRows: counts.get(c)!, ...(examples.has(c) ? { examples: examples.get(c) } : {}) }));
+    .map((c) => ({
+      name: c.name,
+      severity: c.severity,
+      badRows: counts.get(c)!,
+      ...(examples.has(c) ? { examples: examples.get(c) } : {}),
+    }));
   if (findings.some((f) => f.severity === 'error')) throw new CheckFailure(findings);
   return findings;
 }
@@ -60,6 +81,8 @@ export async function checkColumns(sql: DuckDBConnection, model: Model) {
   if ([...actual].sort().join(',') !== [...expected].sort().join(',')) {
     const missing = expected.filter((c) => !actual.includes(c));
     const extra = actual.filter((c) => !expected.includes(c));
-    throw new Error(`${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}${missing.length + extra.length === 0 ? '; a column twice' : ''})`);
+    throw new Error(
+      `${model.path}: columns differ from the .yml (missing: ${missing.join(', ') || 'none'}; not in .yml: ${extra.join(', ') || 'none'}${missing.length + extra.length === 0 ? '; a column twice' : ''})`,
+    );
   }
 }

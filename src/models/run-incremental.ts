@@ -72,7 +72,14 @@ function batchesOf(model: Model, slices: Slice[]): Slice[][] {
  * upstream model failed for them) are not run. `whole`, or a table whose columns no longer match the `.yml`,
  * rebuilds every connection's every date.
  */
-export async function runIncremental(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, excluded: ReadonlySet<string>, changed?: Map<string, DateRange[]>) {
+export async function runIncremental(
+  sql: DuckDBConnection,
+  model: Model,
+  connections: SliceConnection[],
+  ranges: 'whole' | Map<string, DateRange[]>,
+  excluded: ReadonlySet<string>,
+  changed?: Map<string, DateRange[]>,
+) {
   await checkColumns(sql, model);
   // A table with other columns than the .yml is rebuilt whole; a missing one is created and gets the ranges asked for.
   const exists = (await tableColumns(sql, model.id)) !== undefined;
@@ -86,16 +93,31 @@ export async function runIncremental(sql: DuckDBConnection, model: Model, connec
   return { ...outcome, windows: await heldRows(sql, model, new Map([...ranges].filter(([id]) => !failed.has(id)))) };
 }
 
-async function buildSlices(sql: DuckDBConnection, model: Model, connections: SliceConnection[], ranges: 'whole' | Map<string, DateRange[]>, create: boolean, excluded: ReadonlySet<string>) {
+async function buildSlices(
+  sql: DuckDBConnection,
+  model: Model,
+  connections: SliceConnection[],
+  ranges: 'whole' | Map<string, DateRange[]>,
+  create: boolean,
+  excluded: ReadonlySet<string>,
+) {
   const slices = connections
-    .map((connection) => ({ connection, ranges: ranges === 'whole' ? [allDates] : mergeRanges(ranges.get(connection.connection_id) ?? []) }))
+    .map((connection) => ({
+      connection,
+      ranges: ranges === 'whole' ? [allDates] : mergeRanges(ranges.get(connection.connection_id) ?? []),
+    }))
     .filter((slice) => slice.ranges.length > 0);
   // A rebuilt table holds every connection: one whose upstream rows failed is built from the rows they kept.
   const wanted = create ? slices : slices.filter((s) => !excluded.has(s.connection.connection_id));
   const unbuilt: Unbuilt[] = slices
     .filter((s) => !wanted.includes(s))
-    .map((s) => ({ connectionId: s.connection.connection_id, status: 'skipped', error: 'a model it reads failed for this connection' }));
-  if (!create && wanted.length === 0) return { rows: await countRows(sql, model.id), windows: [], findings: [], unbuilt };
+    .map((s) => ({
+      connectionId: s.connection.connection_id,
+      status: 'skipped',
+      error: 'a model it reads failed for this connection',
+    }));
+  if (!create && wanted.length === 0)
+    return { rows: await countRows(sql, model.id), windows: [], findings: [], unbuilt };
   try {
     const outcome = await inTransaction(sql, () => replaceSlices(sql, model, wanted, create));
     return { rows: await countRows(sql, model.id), ...outcome, unbuilt };
@@ -143,7 +165,10 @@ async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[
   const windows: WindowResult[] = [];
   // A window that holds a small part of the table (a daily run's) mostly gets back the rows it had: they are made
   // aside, and only those that differ are written (replaceRows: about 1 s of a next-day run's 18 on two years).
-  const aside = !create && !everyDate && (await countRows(sql, `(select 1 from ${model.id} where ${replaced})`)) * 2 < (await countRows(sql, model.id));
+  const aside =
+    !create &&
+    !everyDate &&
+    (await countRows(sql, `(select 1 from ${model.id} where ${replaced})`)) * 2 < (await countRows(sql, model.id));
   const into = aside ? 'window_rows' : model.id;
   if (create) await sql.run(`create or replace table ${model.id} (${columnDdl(model)})`);
   else if (aside) await sql.run(`create or replace temp table window_rows as select * from ${model.id} limit 0`);
@@ -165,13 +190,25 @@ async function replaceSlices(sql: DuckDBConnection, model: Model, slices: Slice[
   // table when the key has no date (an event can move to another date and must not stay on its old one too); a key
   // with the date can repeat only within it.
   const ranges = slices.flatMap((s) => s.ranges);
-  const dates = { from: ranges.reduce((a, r) => (r.from < a ? r.from : a), allDates.to), to: ranges.reduce((a, r) => (r.to > a ? r.to : a), allDates.from) };
-  const findings = await runChecks(sql, model, create ? model.id : `(select * from ${model.id} where ${replaced})`, create ? undefined : { table: model.id, dates });
+  const dates = {
+    from: ranges.reduce((a, r) => (r.from < a ? r.from : a), allDates.to),
+    to: ranges.reduce((a, r) => (r.to > a ? r.to : a), allDates.from),
+  };
+  const findings = await runChecks(
+    sql,
+    model,
+    create ? model.id : `(select * from ${model.id} where ${replaced})`,
+    create ? undefined : { table: model.id, dates },
+  );
   return { windows, findings };
 }
 
 /** The rows the model's table holds in each connection's ranges, a statement per distinct range. */
-async function heldRows(sql: DuckDBConnection, model: Model, ranges: Map<string, DateRange[]>): Promise<WindowResult[]> {
+async function heldRows(
+  sql: DuckDBConnection,
+  model: Model,
+  ranges: Map<string, DateRange[]>,
+): Promise<WindowResult[]> {
   const byRange = new Map<string, { range: DateRange; ids: string[] }>();
   for (const [id, list] of ranges) {
     for (const range of mergeRanges(list)) {
@@ -180,16 +217,28 @@ async function heldRows(sql: DuckDBConnection, model: Model, ranges: Map<string,
     }
   }
   const windows: WindowResult[] = [];
-  for (const { range, ids } of byRange.values()) windows.push(...(await rowsByConnection(sql, model, model.id, ids, range)));
+  for (const { range, ids } of byRange.values())
+    windows.push(...(await rowsByConnection(sql, model, model.id, ids, range)));
   return windows;
 }
 
 /** The rows a batch's statement wrote into `table` for each of its connections in a range. */
-async function rowsByConnection(sql: DuckDBConnection, model: Model, table: string, ids: string[], range: DateRange): Promise<WindowResult[]> {
+async function rowsByConnection(
+  sql: DuckDBConnection,
+  model: Model,
+  table: string,
+  ids: string[],
+  range: DateRange,
+): Promise<WindowResult[]> {
   const { date_column: dateColumn, connection_column: connectionColumn } = model.config.window!;
-  const reader = await sql.runAndReadAll(inline(`
+  const reader = await sql.runAndReadAll(
+    inline(
+      `
     select ${connectionColumn}, count(*)::bigint from ${table}
-    where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date group by all`, { connection_ids: ids, ...range }));
+    where ${connectionColumn} in $connection_ids and ${dateColumn} between $from::date and $to::date group by all`,
+      { connection_ids: ids, ...range },
+    ),
+  );
   const counts = new Map(reader.getRowsJson().map(([id, n]) => [String(id), Number(n)]));
   return ids.map((connectionId) => ({ connectionId, ...range, rows: counts.get(connectionId) ?? 0 }));
 }

@@ -38,14 +38,19 @@ export async function runKeyed(sql: DuckDBConnection, model: Model, run: KeyedRu
   const listed = (alias: string, columns: string[]) => listedKeys(keys, alias, columns);
   const since = model.config.increment!.since;
   const least = since && (await leastSince(sql, model, table, run.files));
-  const narrowed = (alias: string, columns: string[], column?: string) => listed(alias, columns) + (least ? ` and ${alias}.${column} >= ${least}` : '');
+  const narrowed = (alias: string, columns: string[], column?: string) =>
+    listed(alias, columns) + (least ? ` and ${alias}.${column} >= ${least}` : '');
   // A view, not a subquery, so that the SQL may also pass the table to a table macro (models/macros.sql).
-  await sql.run(`create or replace temp view changed_input as select input.* from ${reads} as input semi join ${table} as changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey, since?.raw)}`);
+  await sql.run(
+    `create or replace temp view changed_input as select input.* from ${reads} as input semi join ${table} as changed on ${keyMatch('input', readsKey)} where true${narrowed('input', readsKey, since?.raw)}`,
+  );
   // The changed keys' rows after the run are exactly these: the checks read them, not the whole table.
   await sql.run(`create or replace temp table changed_rows as ${model.sql.replaceAll(reads, 'changed_input')}`);
   try {
     const findings = await inTransaction(sql, async () => {
-      await sql.run(`delete from ${model.id} as this using ${table} as changed where ${keyMatch('this', key)}${narrowed('this', key, since?.column)}`);
+      await sql.run(
+        `delete from ${model.id} as this using ${table} as changed where ${keyMatch('this', key)}${narrowed('this', key, since?.column)}`,
+      );
       await sql.run(`insert into ${model.id} by name select * from changed_rows`);
       return runChecks(sql, model, 'changed_rows');
     });
@@ -68,7 +73,9 @@ const changedHolds = new WeakMap<DuckDBConnection, Map<string, string>>();
 export async function makeChanged(sql: DuckDBConnection, model: Model, files: string[]): Promise<string> {
   const { raw, raw_key: rawKey, changed } = model.config.increment!;
   const table = `changed_keys_${changed ? model.name : raw.slice('raw.'.length)}`;
-  const landed = (await sql.runAndReadAll(`select count(*)::varchar || ' ' || max(landed_at)::varchar from control.landed_files`)).getRowsJson()[0]![0];
+  const landed = (
+    await sql.runAndReadAll(`select count(*)::varchar || ' ' || max(landed_at)::varchar from control.landed_files`)
+  ).getRowsJson()[0]![0];
   const holds = JSON.stringify([raw, rawKey, changed ?? null, [...files].sort(), landed]);
   const made = changedHolds.get(sql) ?? new Map<string, string>();
   changedHolds.set(sql, made);
@@ -77,11 +84,17 @@ export async function makeChanged(sql: DuckDBConnection, model: Model, files: st
   if (changed) {
     await makeNewFiles(sql, files);
     await sql.run(`create or replace temp table ${table} as ${changed}`).catch((error: Error) => {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.changed`, reason: describe(error) }, { cause: error });
+      throw new MktdataError(
+        'ERR_INPUT_INVALID',
+        { where: `${model.path.replace(/\.sql$/, '.yml')} increment.changed`, reason: describe(error) },
+        { cause: error },
+      );
     });
   } else {
     const keys = rawKey.map((c, i) => `${c} as k${i}`).join(', ');
-    await sql.run(`create or replace temp table ${table} as select distinct ${keys} from ${raw} where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}`);
+    await sql.run(
+      `create or replace temp table ${table} as select distinct ${keys} from ${raw} where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}`,
+    );
   }
   made.set(table, holds);
   return table;
@@ -108,7 +121,9 @@ export async function makeNewFiles(sql: DuckDBConnection, files: string[]): Prom
  * years of orders).
  */
 async function landedSince(sql: DuckDBConnection, files: string[]): Promise<string> {
-  const reader = await sql.runAndReadAll(`select count(*)::integer, min(landed_at)::varchar from control.landed_files where id in (${files.map(quote).join(', ')})`);
+  const reader = await sql.runAndReadAll(
+    `select count(*)::integer, min(landed_at)::varchar from control.landed_files where id in (${files.map(quote).join(', ')})`,
+  );
   const [count, since] = reader.getRowsJson()[0] as [number, string | null];
   return count === new Set(files).size && since ? ` and _landed_at >= ${quote(since)}::timestamptz` : '';
 }
@@ -119,16 +134,25 @@ async function landedSince(sql: DuckDBConnection, files: string[]): Promise<stri
  * version that lost to a row the model holds, and loses again; so the run reads and deletes from there on, and the
  * scans skip the older row groups. None when one of those rows has no value.
  */
-async function leastSince(sql: DuckDBConnection, model: Model, table: string, files: string[]): Promise<string | undefined> {
+async function leastSince(
+  sql: DuckDBConnection,
+  model: Model,
+  table: string,
+  files: string[],
+): Promise<string | undefined> {
   const { raw, raw_key: rawKey, since } = model.config.increment!;
   const held = await makeHeld(sql, model, table);
-  const reader = await sql.runAndReadAll(`
+  const reader = await sql
+    .runAndReadAll(
+      `
     select count(*) = count(v), min(v)::varchar, any_value(typeof(v)) from (
       select ${since!.raw} as v from ${raw} as found semi join ${table} as changed on ${rawKey.map((c, i) => `found.${c} is not distinct from changed.k${i}`).join(' and ')}
       where _file_id in (${files.map(quote).join(', ')})${await landedSince(sql, files)}
       union all
       select since from ${held}
-    )`).catch(sinceError(model));
+    )`,
+    )
+    .catch(sinceError(model));
   const [valued, value, type] = reader.getRowsJson()[0] as [boolean, string | null, string | null];
   return valued && value !== null ? `${quote(value)}::${type}` : undefined;
 }
@@ -159,25 +183,35 @@ export async function makeHeld(sql: DuckDBConnection, model: Model, table: strin
   const keys = await describeKeys(sql, table, rawKey.length, false);
   // (A table built by an earlier version of the model may lack the columns: its run rebuilds it whole.)
   const built = new Set(((await tableColumns(sql, model.id)) ?? []).map((c) => c.split(' ')[0]));
-  const [from, columns, value] = [...key, since!.column].every((c) => built.has(c)) ? [model.id, key, since!.column] : [raw, rawKey, since!.raw];
+  const [from, columns, value] = [...key, since!.column].every((c) => built.has(c))
+    ? [model.id, key, since!.column]
+    : [raw, rawKey, since!.raw];
   await sql
-    .run(`create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${matchKeys(keys, 'this', columns)}`)
+    .run(
+      `create or replace temp table ${held} as select ${columns.map((c, i) => `this.${c} as k${i}`).join(', ')}, this.${value} as since from ${from} as this semi join ${table} as changed on ${matchKeys(keys, 'this', columns)}`,
+    )
     .catch(sinceError(model));
   made.set(held, holds);
   return held;
 }
 
 const sinceError = (model: Model) => (error: Error) => {
-  throw new MktdataError('ERR_INPUT_INVALID', { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) }, { cause: error });
+  throw new MktdataError(
+    'ERR_INPUT_INVALID',
+    { where: `${model.path.replace(/\.sql$/, '.yml')} increment.since`, reason: describe(error) },
+    { cause: error },
+  );
 };
 
 type Keys = { nulls: boolean; list?: string }[];
 
 /** `alias`'s columns matched to the keys k0, k1, … of `changed` (describeKeys tells which may be null). */
-const matchKeys = (keys: Keys, alias: string, columns: string[]) => columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
+const matchKeys = (keys: Keys, alias: string, columns: string[]) =>
+  columns.map((c, i) => `${alias}.${c} ${keys[i]!.nulls ? 'is not distinct from' : '='} changed.k${i}`).join(' and ');
 
 /** ` and <column> in (…)` for each key column with a literal list. */
-const listedKeys = (keys: Keys, alias: string, columns: string[]) => columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
+const listedKeys = (keys: Keys, alias: string, columns: string[]) =>
+  columns.map((c, i) => (keys[i]!.list ? ` and ${alias}.${c} ${keys[i]!.list}` : '')).join('');
 
 /** Keys of a column this few or fewer are also given to the scans as a literal list. */
 const MOST_LISTED = 1000;
@@ -192,10 +226,17 @@ const MOST_LISTED = 1000;
 async function describeKeys(sql: DuckDBConnection, table: string, columns: number, listed = true): Promise<Keys> {
   const keys: Keys = [];
   for (let i = 0; i < columns; i++) {
-    const listing = listed ? `if(count(distinct k${i}) <= ${MOST_LISTED}, list(distinct k${i}::varchar), null)` : 'null';
-    const reader = await sql.runAndReadAll(`select count(k${i}) < count(*), any_value(typeof(k${i})), ${listing} from ${table}`);
+    const listing = listed
+      ? `if(count(distinct k${i}) <= ${MOST_LISTED}, list(distinct k${i}::varchar), null)`
+      : 'null';
+    const reader = await sql.runAndReadAll(
+      `select count(k${i}) < count(*), any_value(typeof(k${i})), ${listing} from ${table}`,
+    );
     const [nulls, type, values] = reader.getRowsJson()[0] as [boolean, string, string[] | null];
-    keys.push({ nulls, list: !nulls && values ? `in (${values.map((v) => `${quote(v)}::${type}`).join(', ')})` : undefined });
+    keys.push({
+      nulls,
+      list: !nulls && values ? `in (${values.map((v) => `${quote(v)}::${type}`).join(', ')})` : undefined,
+    });
   }
   return keys;
 }

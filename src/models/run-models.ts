@@ -8,7 +8,13 @@ import { allDates, type DateRange } from './date-ranges.ts';
 import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from './model-inputs.ts';
 import { forgetHeld, runKeyed, type KeyedRun } from './run-keyed.ts';
 import { runSeed, runTable, runView } from './run-table.ts';
-import { runIncremental, sliceConnections, type SliceConnection, type Unbuilt, type WindowResult } from './run-incremental.ts';
+import {
+  runIncremental,
+  sliceConnections,
+  type SliceConnection,
+  type Unbuilt,
+  type WindowResult,
+} from './run-incremental.ts';
 import { describe, inTransaction, tableColumns } from './tables.ts';
 
 export type { CheckFinding, Unbuilt, WindowResult };
@@ -38,7 +44,11 @@ export async function installMacros(sql: DuckDBConnection, dir?: string): Promis
   const macros = loadMacros(dir);
   if (macros.trim()) {
     await sql.run(macros).catch((error: Error) => {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: 'models/macros.sql', reason: error.message.split('\n')[0]! }, { cause: error });
+      throw new MktdataError(
+        'ERR_INPUT_INVALID',
+        { where: 'models/macros.sql', reason: error.message.split('\n')[0]! },
+        { cause: error },
+      );
     });
   }
   return macros;
@@ -117,15 +127,23 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       // A build without work rebuilds keyed models whole: it does not know which files are new. A model keyed on
       // another's rows is rebuilt whole when that one was.
       const reads = model.config.increment?.reads;
-      const whole = (work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window) || (reads !== undefined && !keyedRun.keyed.has(reads));
-      const { fingerprint, ...outcome }: Outcome = model.kind === 'seed' ? await runSeed(wh.sql, model)
-        : model.config.increment && !whole ? await runKeyed(wh.sql, model, keyedRun)
-        : model.config.window ? await runWindowed(wh.sql, model, whole, await (connections ??= sliceConnections(wh.sql)))
-        : model.config.materialized === 'view' ? await runView(wh.sql, model)
-        : await runTable(wh.sql, model);
+      const whole =
+        (work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window) ||
+        (reads !== undefined && !keyedRun.keyed.has(reads));
+      const { fingerprint, ...outcome }: Outcome =
+        model.kind === 'seed'
+          ? await runSeed(wh.sql, model)
+          : model.config.increment && !whole
+            ? await runKeyed(wh.sql, model, keyedRun)
+            : model.config.window
+              ? await runWindowed(wh.sql, model, whole, await (connections ??= sliceConnections(wh.sql)))
+              : model.config.materialized === 'view'
+                ? await runView(wh.sql, model)
+                : await runTable(wh.sql, model);
       const unbuilt = outcome.unbuilt?.length ? outcome.unbuilt : undefined;
       // A pipeline run's build keeps its fingerprint; a build outside one forgets it (it may have used other inputs).
-      if (model.config.window && !unbuilt && (!work || fingerprint)) await keepFingerprint(wh.sql, model.id, fingerprint);
+      if (model.config.window && !unbuilt && (!work || fingerprint))
+        await keepFingerprint(wh.sql, model.id, fingerprint);
       if (!unbuilt) {
         report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started });
         continue;
@@ -133,7 +151,14 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       failedFor.set(model.id, new Set(unbuilt.map((u) => u.connectionId)));
       const errors = unbuilt.filter((u) => u.status === 'error');
       const error = `not built for ${unbuilt.length} connection(s)${errors.length > 0 ? `; ${errors[0]!.connectionId}: ${errors[0]!.error}` : ''}`;
-      report({ model: model.id, status: errors.length > 0 ? 'error' : 'success', ...outcome, unbuilt, error, ms: Date.now() - started });
+      report({
+        model: model.id,
+        status: errors.length > 0 ? 'error' : 'success',
+        ...outcome,
+        unbuilt,
+        error,
+        ms: Date.now() - started,
+      });
     } catch (error) {
       failed.add(model.id);
       const findings = error instanceof CheckFailure ? error.findings : [];
@@ -148,21 +173,46 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
    * A windowed model's run: its windows, or only the dates `work.changed` names and those its windowed upstream
    * models replaced, when its inputs' fingerprint is the one kept at its last build by a pipeline run.
    */
-  async function runWindowed(sql: DuckDBConnection, model: Model, rebuild: boolean, connections: SliceConnection[]): Promise<Outcome> {
+  async function runWindowed(
+    sql: DuckDBConnection,
+    model: Model,
+    rebuild: boolean,
+    connections: SliceConnection[],
+  ): Promise<Outcome> {
     // A model that follows a table makes its missing table whole: the table it follows may have its history already.
-    const whole = rebuild || (model.config.window!.follows !== undefined && (await tableColumns(sql, model.id)) === undefined);
+    const whole =
+      rebuild || (model.config.window!.follows !== undefined && (await tableColumns(sql, model.id)) === undefined);
     const ranges = whole ? 'whole' : windowsOf(model, options, connections);
     const changed = whole ? undefined : work?.changed?.get(model.id);
     const fingerprint = changed && (await inputsFingerprint(sql, behind(model, byId), macros));
-    const compute = changed && fingerprint === (await storedFingerprint(sql, model.id)) ? withUpstream(changed, model.deps.map((dep) => replaced.get(dep))) : undefined;
-    const outcome = await runIncremental(sql, model, connections, ranges, new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])), compute);
-    replaced.set(model.id, compute ?? (ranges === 'whole' ? new Map(connections.map((c) => [c.connection_id, [allDates]])) : ranges));
+    const compute =
+      changed && fingerprint === (await storedFingerprint(sql, model.id))
+        ? withUpstream(
+            changed,
+            model.deps.map((dep) => replaced.get(dep)),
+          )
+        : undefined;
+    const outcome = await runIncremental(
+      sql,
+      model,
+      connections,
+      ranges,
+      new Set(model.deps.flatMap((dep) => [...(failedFor.get(dep) ?? [])])),
+      compute,
+    );
+    replaced.set(
+      model.id,
+      compute ?? (ranges === 'whole' ? new Map(connections.map((c) => [c.connection_id, [allDates]])) : ranges),
+    );
     return { ...outcome, fingerprint };
   }
 }
 
 /** `changed` with the dates of upstream replacements added, per connection. */
-function withUpstream(changed: Map<string, DateRange[]>, upstream: (Map<string, DateRange[]> | undefined)[]): Map<string, DateRange[]> {
+function withUpstream(
+  changed: Map<string, DateRange[]>,
+  upstream: (Map<string, DateRange[]> | undefined)[],
+): Map<string, DateRange[]> {
   const all = new Map([...changed].map(([id, ranges]) => [id, [...ranges]]));
   for (const [id, ranges] of upstream.flatMap((m) => [...(m ?? [])])) all.set(id, [...(all.get(id) ?? []), ...ranges]);
   return all;
@@ -176,7 +226,15 @@ function windowsOf(model: Model, options: RunOptions, connections: SliceConnecti
 
 function selectModels(models: Model[], select: string[], upstream: boolean): Model[] {
   if (select.length === 0) return models;
-  const byName = new Map(models.flatMap((m) => [[m.name, m], [m.id, m]] as const));
+  const byName = new Map(
+    models.flatMap(
+      (m) =>
+        [
+          [m.name, m],
+          [m.id, m],
+        ] as const,
+    ),
+  );
   const wanted = new Set<string>();
   const add = (model: Model) => {
     if (wanted.has(model.id)) return;

@@ -9,7 +9,9 @@ import { columnDdl, countRows, inTransaction } from './tables.ts';
 /** Loads a seed CSV into its table, in one transaction. */
 export async function runSeed(sql: DuckDBConnection, model: Model) {
   const findings = await inTransaction(sql, async () => {
-    await sql.run(`create or replace table ${model.id} as select * from read_csv($path, header=true)`, { path: model.path });
+    await sql.run(`create or replace table ${model.id} as select * from read_csv($path, header=true)`, {
+      path: model.path,
+    });
     return runChecks(sql, model, model.id);
   });
   return { rows: await countRows(sql, model.id), findings };

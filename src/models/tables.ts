@@ -55,16 +55,28 @@ export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promis
  * Both tables have the same columns in the same order, and `source` is a table (its rows are written by rowid); the
  * rows written go in `orderBy` order. Call it in a transaction.
  */
-export async function replaceRows(sql: DuckDBConnection, target: string, source: string, where: string, orderBy: string): Promise<void> {
-  await sql.run(`create or replace temp table fresh_row_hashes as select r.rowid as id, hash(r) as h from ${source} as r where ${where}`);
-  await sql.run(`create or replace temp table stale_row_hashes as select r.rowid as id, hash(r) as h from ${target} as r where ${where}`);
+export async function replaceRows(
+  sql: DuckDBConnection,
+  target: string,
+  source: string,
+  where: string,
+  orderBy: string,
+): Promise<void> {
+  await sql.run(
+    `create or replace temp table fresh_row_hashes as select r.rowid as id, hash(r) as h from ${source} as r where ${where}`,
+  );
+  await sql.run(
+    `create or replace temp table stale_row_hashes as select r.rowid as id, hash(r) as h from ${target} as r where ${where}`,
+  );
   const reader = await sql.runAndReadAll(`
     select (select count(*) = count(distinct h) from fresh_row_hashes) and (select count(*) = count(distinct h) from stale_row_hashes)`);
   if (reader.getRowsJson()[0]?.[0] !== true) {
     await sql.run(`delete from ${target} where ${where}`);
     await sql.run(`insert into ${target} select * from ${source} where ${where} order by ${orderBy}`);
   } else {
-    await sql.run(`delete from ${target} where rowid in (select id from stale_row_hashes anti join fresh_row_hashes using (h))`);
+    await sql.run(
+      `delete from ${target} where rowid in (select id from stale_row_hashes anti join fresh_row_hashes using (h))`,
+    );
     await sql.run(`
       insert into ${target} select * from ${source}
       where rowid in (select id from fresh_row_hashes anti join stale_row_hashes using (h))

@@ -29,7 +29,9 @@ export function restatementDays(table: PipelineTable, pipeline: Pipeline): numbe
     const days = inputs.map((t) => restatementDays(t, pipeline)).filter((d): d is number => d !== null);
     return days.length > 0 ? Math.max(...days) : null;
   }
-  const days = table.fetchPeriods.map((p) => (p.type === 'RECURRING_DAILY' ? p.numberOfDays : p.type === 'RECURRING_MONTHLY' ? p.numberOfDays + p.shiftDays : 0));
+  const days = table.fetchPeriods.map((p) =>
+    p.type === 'RECURRING_DAILY' ? p.numberOfDays : p.type === 'RECURRING_MONTHLY' ? p.numberOfDays + p.shiftDays : 0,
+  );
   return Math.max(0, ...days);
 }
 
@@ -37,7 +39,8 @@ export function restatementDays(table: PipelineTable, pipeline: Pipeline): numbe
 export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<string, Freshness>> {
   // The snapshot's publish time, per table: in a scaled-out install, the latest of the shards that publish it.
   const published = new Map<string, string>();
-  for (const m of publishedManifests(home)) for (const t of m.tables) if ((published.get(t.name) ?? '') < m.publishedAt) published.set(t.name, m.publishedAt);
+  for (const m of publishedManifests(home))
+    for (const t of m.tables) if ((published.get(t.name) ?? '') < m.publishedAt) published.set(t.name, m.publishedAt);
   // On the control-plane connection: the runner's connection may be inside a run's transaction.
   const result = await sql<{ table_name: string; refreshed_at: string; local_date: string }>`
     select w.table_name, w.connection_id, max(r.finished_at)::varchar as refreshed_at, max(w.local_date)::varchar as local_date
@@ -56,11 +59,20 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
       const mine = runs.filter(([name]) => name === table.name);
       const days = restatementDays(table, pipeline);
       const finals = days === null ? [] : mine.map(([, , , localDate]) => addDays(localDate!, -days)).sort();
-      const refreshed = mine.map(([, , at]) => new Date(at!).toISOString()).sort().at(-1);
+      const refreshed = mine
+        .map(([, , at]) => new Date(at!).toISOString())
+        .sort()
+        .at(-1);
       const fetches = table.sources.map((source) => bySource.get(source)).filter((f) => f !== undefined);
-      const lastFetched = fetches.map((f) => f.fetched_at).filter((at) => at !== null).map((at) => new Date(at).toISOString()).sort().at(-1);
+      const lastFetched = fetches
+        .map((f) => f.fetched_at)
+        .filter((at) => at !== null)
+        .map((at) => new Date(at).toISOString())
+        .sort()
+        .at(-1);
       freshness.set(table.name, {
-        lastRefreshedAt: refreshed ?? (published.has(table.name) ? new Date(published.get(table.name)!).toISOString() : null),
+        lastRefreshedAt:
+          refreshed ?? (published.has(table.name) ? new Date(published.get(table.name)!).toISOString() : null),
         finalThrough: finals[0] ?? null,
         lastFetchedAt: lastFetched ?? null,
         failedFetches: fetches.reduce((sum, f) => sum + Number(f.failed), 0),

@@ -14,7 +14,12 @@ export const sidecarOf = (file: string): string => `${file}.sidecar.json`;
  */
 export function waitingFiles(folder: string): string[] {
   return readdirSync(folder)
-    .filter((name) => !name.startsWith('.') && !/\.(tmp|partial)$|\.sidecar\.json$/.test(name) && statSync(join(folder, name)).isFile())
+    .filter(
+      (name) =>
+        !name.startsWith('.') &&
+        !/\.(tmp|partial)$|\.sidecar\.json$/.test(name) &&
+        statSync(join(folder, name)).isFile(),
+    )
     .sort();
 }
 
@@ -39,7 +44,12 @@ function archive(wh: Warehouse, connectionId: string, source: string, result: La
 }
 
 /** Lands one file of `landing/<connection>/<SOURCE>/` and archives it (see `archive`). */
-export async function landAndArchive(wh: Warehouse, connection: { id: string; marketplaceId: string }, source: string, file: string): Promise<LandResult> {
+export async function landAndArchive(
+  wh: Warehouse,
+  connection: { id: string; marketplaceId: string },
+  source: string,
+  file: string,
+): Promise<LandResult> {
   const result = await landFile(wh, findSource(source), connection, file);
   archive(wh, connection.id, source, result);
   return result;
@@ -54,11 +64,19 @@ export interface WaitingDocument extends WaitingFile {
  * Lands documents and archives them, in their order per source and connection: a source's documents together
  * (ingest/land-files.ts), sources in the order they first come. The results are in the documents' order.
  */
-export async function landDocuments(wh: Warehouse, documents: WaitingDocument[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
+export async function landDocuments(
+  wh: Warehouse,
+  documents: WaitingDocument[],
+  onLanded?: (result: LandResult & { source: string }) => void,
+): Promise<LandResult[]> {
   const results: LandResult[] = [];
   for (const source of new Set(documents.map((d) => d.source))) {
     const indexes = [...documents.keys()].filter((i) => documents[i]!.source === source);
-    const landed = await landFiles(wh, findSource(source), indexes.map((i) => documents[i]!));
+    const landed = await landFiles(
+      wh,
+      findSource(source),
+      indexes.map((i) => documents[i]!),
+    );
     for (const [k, result] of landed.entries()) {
       archive(wh, documents[indexes[k]!]!.connection.id, source, result);
       results[indexes[k]!] = result;
@@ -69,15 +87,25 @@ export async function landDocuments(wh: Warehouse, documents: WaitingDocument[],
 }
 
 /** Lands what waits in `landing/<sellerOrVendorId>/<SOURCE>/` for the given sources (see `landDocuments`). */
-export async function landWaitingFiles(wh: Warehouse, sources: string[], onLanded?: (result: LandResult & { source: string }) => void): Promise<LandResult[]> {
+export async function landWaitingFiles(
+  wh: Warehouse,
+  sources: string[],
+  onLanded?: (result: LandResult & { source: string }) => void,
+): Promise<LandResult[]> {
   if (!existsSync(wh.home.landing)) return [];
-  const connections = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]));
-  const folders = readdirSync(wh.home.landing).sort().filter((id) => connections.has(id)); // others are reported by `mktdata plan`
+  const connections = new Map(
+    (await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]),
+  );
+  const folders = readdirSync(wh.home.landing)
+    .sort()
+    .filter((id) => connections.has(id)); // others are reported by `mktdata plan`
   const waiting = sources.flatMap((source) =>
     folders.flatMap((id) => {
       const folder = join(wh.home.landing, id, source);
       const connection = { id, marketplaceId: connections.get(id)!.marketplace_id };
-      return existsSync(folder) ? waitingFiles(folder).map((name) => ({ connection, source, file: join(folder, name) })) : [];
+      return existsSync(folder)
+        ? waitingFiles(folder).map((name) => ({ connection, source, file: join(folder, name) }))
+        : [];
     }),
   );
   return landDocuments(wh, waiting, onLanded);

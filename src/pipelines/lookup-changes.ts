@@ -27,7 +27,10 @@ export async function keepLookups(wh: Warehouse, models: Model[], work: RunWork)
 }
 
 async function tableExists(wh: Warehouse, model: Model): Promise<boolean> {
-  const reader = await wh.sql.runAndReadAll(`select count(*) from duckdb_tables() where schema_name = $schema and table_name = $name`, { schema: model.schema, name: model.name });
+  const reader = await wh.sql.runAndReadAll(
+    `select count(*) from duckdb_tables() where schema_name = $schema and table_name = $name`,
+    { schema: model.schema, name: model.name },
+  );
   return Number(reader.getRowsJson()[0]![0]) > 0;
 }
 
@@ -36,15 +39,26 @@ async function tableExists(wh: Warehouse, model: Model): Promise<boolean> {
  * of each kept lookup, over its rows that differ from their copy), beyond the phase's own windows; tables computed
  * from the pipeline's others (CONTINUOUS) rebuild them too.
  */
-export async function lookupWindows(wh: Warehouse, kept: KeptLookups, pipeline: Pipeline, connections: PlanConnection[], phase: PlannedWindow[], now: Date): Promise<PlannedWindow[]> {
+export async function lookupWindows(
+  wh: Warehouse,
+  kept: KeptLookups,
+  pipeline: Pipeline,
+  connections: PlanConnection[],
+  phase: PlannedWindow[],
+  now: Date,
+): Promise<PlannedWindow[]> {
   const byTable = new Map<string, Map<string, DateRange[]>>();
   for (const model of kept.models) {
     const before = keptName(model);
-    await wh.sql.run(`create or replace temp table changed_lookup_rows as (select * from ${before} except select * from ${model.id}) union (select * from ${model.id} except select * from ${before})`);
+    await wh.sql.run(
+      `create or replace temp table changed_lookup_rows as (select * from ${before} except select * from ${model.id}) union (select * from ${model.id} except select * from ${before})`,
+    );
     await wh.sql.run(`drop table ${before}`);
     for (const [table, query] of Object.entries(model.config.shown_in!)) {
       if (!pipeline.tables.some((t) => t.name === table)) continue;
-      const reader = await wh.sql.runAndReadAll(`select distinct connection_id, date::varchar from (${query}) where date is not null`);
+      const reader = await wh.sql.runAndReadAll(
+        `select distinct connection_id, date::varchar from (${query}) where date is not null`,
+      );
       for (const [connectionId, date] of reader.getRowsJson() as string[][]) {
         const byConnection = byTable.get(table) ?? new Map<string, DateRange[]>();
         byTable.set(table, byConnection);
@@ -52,14 +66,19 @@ export async function lookupWindows(wh: Warehouse, kept: KeptLookups, pipeline: 
       }
     }
   }
-  const computed = pipeline.tables.filter((t) => t.dated && t.fetchPeriods.some((p) => p.type === 'CONTINUOUS')).map((t) => t.name);
+  const computed = pipeline.tables
+    .filter((t) => t.dated && t.fetchPeriods.some((p) => p.type === 'CONTINUOUS'))
+    .map((t) => t.name);
   const windows: PlannedWindow[] = [];
   const zones = new Map(connections.map((c) => [c.id, c.timezone]));
   const add = (table: string, connectionId: string, ranges: DateRange[]) => {
     const built = phase.filter((w) => w.table === table && w.connectionId === connectionId);
     if (built.some((w) => w.from === null)) return;
     const localDate = localClock(now, zones.get(connectionId) ?? 'UTC').date;
-    for (const range of subtractRanges(ranges, built.map((w) => ({ from: w.from!, to: w.to! })))) {
+    for (const range of subtractRanges(
+      ranges,
+      built.map((w) => ({ from: w.from!, to: w.to! })),
+    )) {
       windows.push({ connectionId, table, kind: 'LATE_DATA', stage: null, localDate, ...range });
     }
   };

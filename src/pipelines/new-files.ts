@@ -22,7 +22,17 @@ export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFi
     .selectFrom('control.landed_files as f')
     .select(['f.id', 'f.connection_id', 'f.source'])
     .where('f.source', 'in', Object.keys(pipeline.sources))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('control.pipeline_files as p').select('p.file_id').whereRef('p.file_id', '=', 'f.id').where('p.pipeline', '=', pipeline.name))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('control.pipeline_files as p')
+            .select('p.file_id')
+            .whereRef('p.file_id', '=', 'f.id')
+            .where('p.pipeline', '=', pipeline.name),
+        ),
+      ),
+    )
     .execute();
 }
 
@@ -43,13 +53,20 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
   // skip the row groups landed before.)
   const ids = files.map((f) => f.id);
   await makeNewFiles(wh.sql, ids);
-  await wh.sql.run(`create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`, {
-    ids: listValue(connections.map((c) => c.id)),
-    zones: listValue(connections.map((c) => c.timezone)),
-  }, { ids: LIST(VARCHAR), zones: LIST(VARCHAR) });
+  await wh.sql.run(
+    `create or replace temp table connection_zones as select unnest($ids::varchar[]) as connection_id, unnest($zones::varchar[]) as timezone`,
+    {
+      ids: listValue(connections.map((c) => c.id)),
+      zones: listValue(connections.map((c) => c.timezone)),
+    },
+    { ids: LIST(VARCHAR), zones: LIST(VARCHAR) },
+  );
   const computed = pipeline.tables.filter((t) => t.fetchPeriods.some((p) => p.type === 'CONTINUOUS'));
   const add = (connectionId: string, source: string, ranges: DateRange[] | null, tableName: string | null = null) => {
-    const tables = tableName === null ? pipeline.tables.filter((t) => t.sources.includes(source)) : [...pipeline.tables.filter((t) => t.name === tableName), ...computed];
+    const tables =
+      tableName === null
+        ? pipeline.tables.filter((t) => t.sources.includes(source))
+        : [...pipeline.tables.filter((t) => t.name === tableName), ...computed];
     for (const table of tables) {
       const byTable = touched.get(connectionId) ?? new Map<string, DateRange[] | null>();
       touched.set(connectionId, byTable);
@@ -66,16 +83,23 @@ export async function touchedDates(wh: Warehouse, pipeline: Pipeline, files: New
       const model = findModel(changedKeysOf);
       const changed = await makeChanged(wh.sql, model, ids);
       await wh.sql.run(`create or replace temp view changed as select * from ${changed}`);
-      if (model.config.increment!.since) await wh.sql.run(`create or replace temp view held as select * from ${await makeHeld(wh.sql, model, changed)}`);
+      if (model.config.increment!.since)
+        await wh.sql.run(`create or replace temp view held as select * from ${await makeHeld(wh.sql, model, changed)}`);
     }
     if (!query) {
-      for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id))) add(connectionId, source, null);
+      for (const connectionId of new Set(files.filter((f) => f.source === source).map((f) => f.connection_id)))
+        add(connectionId, source, null);
       continue;
     }
     const reader = await wh.sql
-      .runAndReadAll(`select distinct connection_id, ${scoped(query) ? 'table_name' : 'null'}, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`)
+      .runAndReadAll(
+        `select distinct connection_id, ${scoped(query) ? 'table_name' : 'null'}, date_from::varchar, date_to::varchar from (${query}) where date_from is not null`,
+      )
       .catch((error: Error) => {
-        throw new MktdataError('ERR_INPUT_INVALID', { where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`, reason: error.message.split('\n')[0]! });
+        throw new MktdataError('ERR_INPUT_INVALID', {
+          where: `pipelines/${pipeline.name}.yml sources.${source}.touchedDates`,
+          reason: error.message.split('\n')[0]!,
+        });
       });
     const byTarget = new Map<string, { connectionId: string; table: string | null; ranges: DateRange[] }>();
     for (const [connectionId, table, from, to] of reader.getRowsJson() as (string | null)[][]) {

@@ -17,7 +17,8 @@ export function parseRefreshAt(text: string): number[] {
     const match = /^\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)\s*$/i.exec(part);
     const hour = Number(match?.[1]);
     const minute = Number(match?.[2] ?? 0);
-    if (!match || hour < 1 || hour > 12 || minute > 59) throw new Error(`"${part.trim()}" is not a time of day like 10am or 4:30pm`);
+    if (!match || hour < 1 || hour > 12 || minute > 59)
+      throw new Error(`"${part.trim()}" is not a time of day like 10am or 4:30pm`);
     return ((hour % 12) + (match[3]!.toLowerCase() === 'pm' ? 12 : 0)) * 60 + minute;
   });
   return [...new Set(times)].sort((a, b) => a - b);
@@ -63,7 +64,10 @@ export const pipelineFileSchema = z
     /** The first stage of an INITIAL load: this many of the most recent days. */
     firstStageDays: z.number().int().positive().default(30),
     /** Every upstream source the tables read (their catalog `sources`), with its settings. */
-    sources: z.record(z.string(), sourceSettingsSchema.nullable().transform((s) => s ?? {})),
+    sources: z.record(
+      z.string(),
+      sourceSettingsSchema.nullable().transform((s) => s ?? {}),
+    ),
   })
   .strict();
 
@@ -101,12 +105,22 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
   if (!existsSync(dir)) throw new MktdataError('ERR_INPUT_INVALID', { where: dir, reason: 'no pipelines folder' });
   const catalog = new Map(catalogSources().map((s) => [s.tableName, s]));
   const sourceNames = new Set(ingestSources.map((s) => s.name));
-  const marts = new Map(loadModels().filter((m) => m.schema === 'marts').map((m) => [m.name, m]));
+  const marts = new Map(
+    loadModels()
+      .filter((m) => m.schema === 'marts')
+      .map((m) => [m.name, m]),
+  );
   const windowed = new Set([...marts.values()].filter((m) => m.config.window).map((m) => m.name));
-  const keyed = new Set(loadModels().filter((m) => m.config.increment).map((m) => m.id));
+  const keyed = new Set(
+    loadModels()
+      .filter((m) => m.config.increment)
+      .map((m) => m.id),
+  );
   const owner = new Map<string, string>();
   const pipelines: Pipeline[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yml')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.yml'))
+    .sort()) {
     const path = join(dir, file);
     const fail = (where: string, reason: string): never => {
       throw new MktdataError('ERR_INPUT_INVALID', { where: `${path}${where ? ` ${where}` : ''}`, reason });
@@ -121,7 +135,8 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
     for (const [source, settings] of Object.entries(config.sources)) {
       if (!sourceNames.has(source)) fail(`sources.${source}`, 'not an ingest source (see INGEST.md)');
       const keyedBy = settings.changedKeysOf;
-      if (keyedBy && !keyed.has(keyedBy)) fail(`sources.${source}.changedKeysOf`, `${keyedBy} is not a keyed model (one with \`increment\`)`);
+      if (keyedBy && !keyed.has(keyedBy))
+        fail(`sources.${source}.changedKeysOf`, `${keyedBy} is not a keyed model (one with \`increment\`)`);
     }
     const tables = config.tables.map((tableName, i): PipelineTable => {
       const entry = catalog.get(tableName) ?? fail(`tables.${i}`, `${tableName} is not a catalog table`);
@@ -130,20 +145,32 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
       for (const source of entry.sources) {
         if (!(source in config.sources)) fail('sources', `${tableName} reads ${source}, which is not listed`);
       }
-      const refreshAt = entry.dataAvailability?.refreshAt ?? config.refreshAt ?? fail('refreshAt', `${tableName} has no dataAvailability: the pipeline needs refreshAt`);
+      const refreshAt =
+        entry.dataAvailability?.refreshAt ??
+        config.refreshAt ??
+        fail('refreshAt', `${tableName} has no dataAvailability: the pipeline needs refreshAt`);
       return {
         name: tableName,
         model: `marts.${tableName}`,
         fetchPeriods: entry.fetchPeriods,
         refreshAt: parseRefreshAt(refreshAt),
         dated: windowed.has(tableName),
-        reads: (marts.get(tableName)?.deps ?? []).map((id) => id.replace(/^marts\./, '')).filter((name) => windowed.has(name) && config.tables.includes(name)),
+        reads: (marts.get(tableName)?.deps ?? [])
+          .map((id) => id.replace(/^marts\./, ''))
+          .filter((name) => windowed.has(name) && config.tables.includes(name)),
         readsDaysBefore: marts.get(tableName)?.config.window?.reads_days_before ?? 0,
         sources: entry.sources,
       };
     });
     const refreshAt = [...new Set(tables.flatMap((t) => t.refreshAt))].sort((a, b) => a - b);
-    pipelines.push({ name, description: config.description, firstStageDays: config.firstStageDays, tables, sources: config.sources, refreshAt });
+    pipelines.push({
+      name,
+      description: config.description,
+      firstStageDays: config.firstStageDays,
+      tables,
+      sources: config.sources,
+      refreshAt,
+    });
   }
   return pipelines;
 }
@@ -151,6 +178,10 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
 /** The pipeline of that name. */
 export function findPipeline(pipelines: Pipeline[], name: string): Pipeline {
   const pipeline = pipelines.find((p) => p.name === name);
-  if (!pipeline) throw new MktdataError('ERR_INPUT_INVALID', { where: '--pipeline', reason: `no pipeline ${name}; known: ${pipelines.map((p) => p.name).join(', ')}` });
+  if (!pipeline)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--pipeline',
+      reason: `no pipeline ${name}; known: ${pipelines.map((p) => p.name).join(', ')}`,
+    });
   return pipeline;
 }

@@ -42,9 +42,13 @@ export class PipelineScheduler {
   ) {}
 
   start(): void {
-    this.#cron = new Cron('* * * * *', { protect: true, catch: (e) => this.log('pipeline scheduling failed', e) }, async () => {
-      await this.tick(new Date());
-    });
+    this.#cron = new Cron(
+      '* * * * *',
+      { protect: true, catch: (e) => this.log('pipeline scheduling failed', e) },
+      async () => {
+        await this.tick(new Date());
+      },
+    );
   }
 
   /** Starts every pipeline due at this minute; returns their names. */
@@ -76,7 +80,12 @@ export class PipelineScheduler {
       this.#waiting.delete(pipeline.name);
       if (this.#stopped) return;
       try {
-        const summary = await runPipeline(this.wh, pipeline, { now, trigger: entry.trigger, refresh: entry.refresh, fetcher: await this.fetcher?.() });
+        const summary = await runPipeline(this.wh, pipeline, {
+          now,
+          trigger: entry.trigger,
+          refresh: entry.refresh,
+          fetcher: await this.fetcher?.(),
+        });
         this.onRun?.(summary);
       } catch (error) {
         this.log(`pipeline ${pipeline.name} failed`, error);
@@ -93,7 +102,7 @@ export class PipelineScheduler {
 
   /** Waits until nothing is running or queued (runs queued meanwhile included). */
   async idle(): Promise<void> {
-    for (let seen: Promise<unknown> | undefined; seen !== this.#queue; ) {
+    for (let seen: Promise<unknown> | undefined; seen !== this.#queue;) {
       seen = this.#queue;
       await seen;
     }

@@ -1,7 +1,8 @@
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Pipeline, PipelineTable } from './pipeline-config.ts';
 
-export type WindowKind = 'INITIAL' | 'RECURRING_DAILY' | 'RECURRING_MONTHLY' | 'REFRESH' | 'CONTINUOUS' | 'LATE_DATA' | 'RETRY' | 'BACKFILL';
+export type WindowKind =
+  'INITIAL' | 'RECURRING_DAILY' | 'RECURRING_MONTHLY' | 'REFRESH' | 'CONTINUOUS' | 'LATE_DATA' | 'RETRY' | 'BACKFILL';
 export type InitialStage = 'FIRST_STAGE' | 'SECOND_STAGE';
 
 /** One window a run fetches and rebuilds for a (connection, table); `from`/`to` null is the whole table (a snapshot). */
@@ -32,7 +33,13 @@ export interface TableHistory {
   lastRefresh: Date | null;
 }
 
-export const noHistory: TableHistory = { initialDone: false, initialDate: null, lastDaily: null, lastMonthly: null, lastRefresh: null };
+export const noHistory: TableHistory = {
+  initialDone: false,
+  initialDate: null,
+  lastDaily: null,
+  lastMonthly: null,
+  lastRefresh: null,
+};
 
 export interface PlanConnection {
   id: string;
@@ -57,14 +64,23 @@ export interface PlanInput {
 /** The connection's local date and minutes after local midnight at `now`. */
 export function localClock(now: Date, timezone: string): { date: string; minutes: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(now)
       .map((p) => [p.type, p.value]),
   );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, minutes: Number(parts.hour) * 60 + Number(parts.minute) };
 }
 
-export const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * The latest refresh time at or before `now`, as minutes since the connection's local epoch day 0 (comparable across
@@ -107,9 +123,18 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
   for (const connection of input.connections) {
     const today = localClock(now, connection.timezone).date;
     const planned: PlannedWindow[] = [];
-    const due = (table: PipelineTable, history: TableHistory) => input.refresh?.has(connection.id) || isDue(table, history, now, connection.timezone);
+    const due = (table: PipelineTable, history: TableHistory) =>
+      input.refresh?.has(connection.id) || isDue(table, history, now, connection.timezone);
     const add = (table: PipelineTable, kind: WindowKind, stage: InitialStage | null, range: DateRange | null) =>
-      planned.push({ connectionId: connection.id, table: table.name, kind, stage, localDate: today, from: range?.from ?? null, to: range?.to ?? null });
+      planned.push({
+        connectionId: connection.id,
+        table: table.name,
+        kind,
+        stage,
+        localDate: today,
+        from: range?.from ?? null,
+        to: range?.to ?? null,
+      });
     for (const table of pipeline.tables.filter((t) => !isContinuous(t))) {
       const history = input.history(connection.id, table.name);
       const initial = table.fetchPeriods.find((p) => p.type === 'INITIAL');
@@ -121,7 +146,8 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
           // A table computed from other dated tables repeats its recent days in the second stage, so that they
           // see the older rows they refer to (a return's order, an old order's settlement).
           const to = table.reads.length > 0 ? today : addDays(today, -first);
-          if (initial.numberOfDays > first) add(table, 'INITIAL', 'SECOND_STAGE', { from: addDays(today, 1 - initial.numberOfDays), to });
+          if (initial.numberOfDays > first)
+            add(table, 'INITIAL', 'SECOND_STAGE', { from: addDays(today, 1 - initial.numberOfDays), to });
         }
         continue;
       }
@@ -130,11 +156,21 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
         if (period.type === 'RECURRING_DAILY') {
           // The INITIAL load was the day's first refresh: it fetched more than the daily window.
           const kind = history.lastDaily === today || history.initialDate === today ? 'REFRESH' : 'RECURRING_DAILY';
-          add(table, kind, null, table.dated ? { from: kind === 'REFRESH' ? today : addDays(today, 1 - period.numberOfDays), to: today } : null);
+          add(
+            table,
+            kind,
+            null,
+            table.dated
+              ? { from: kind === 'REFRESH' ? today : addDays(today, 1 - period.numberOfDays), to: today }
+              : null,
+          );
         } else if (period.type === 'RECURRING_MONTHLY') {
           const month = today.slice(0, 7);
           if (history.lastMonthly?.slice(0, 7) !== month && history.initialDate?.slice(0, 7) !== month) {
-            add(table, 'RECURRING_MONTHLY', null, { from: addDays(today, 1 - period.shiftDays - period.numberOfDays), to: addDays(today, -period.shiftDays) });
+            add(table, 'RECURRING_MONTHLY', null, {
+              from: addDays(today, 1 - period.shiftDays - period.numberOfDays),
+              to: addDays(today, -period.shiftDays),
+            });
           }
         }
       }
@@ -147,7 +183,9 @@ export function planPipeline(input: PlanInput): PlannedWindow[] {
       const history = input.history(connection.id, table.name);
       if (table.dated && computed) {
         for (const stage of [null, 'FIRST_STAGE', 'SECOND_STAGE'] as const) {
-          const ranges = mergeRanges(computedFrom.filter((w) => w.stage === stage).map((w) => ({ from: w.from!, to: w.to! })));
+          const ranges = mergeRanges(
+            computedFrom.filter((w) => w.stage === stage).map((w) => ({ from: w.from!, to: w.to! })),
+          );
           for (const range of ranges) add(table, 'CONTINUOUS', stage, range);
         }
       } else if (!history.initialDone) add(table, 'CONTINUOUS', 'FIRST_STAGE', null);
@@ -165,13 +203,25 @@ function extraWindows(input: PlanInput, planned: PlannedWindow[]): PlannedWindow
     const today = localClock(input.now, connection.timezone).date;
     for (const table of input.backfill ? input.pipeline.tables : []) {
       const range = table.dated ? { from: input.backfill!.from, to: input.backfill!.to } : { from: null, to: null };
-      extra.push({ connectionId: connection.id, table: table.name, stage: null, localDate: today, kind: 'BACKFILL', ...range });
+      extra.push({
+        connectionId: connection.id,
+        table: table.name,
+        stage: null,
+        localDate: today,
+        kind: 'BACKFILL',
+        ...range,
+      });
     }
   }
   const known = new Set(input.connections.map((c) => c.id));
   const tables = new Set(input.pipeline.tables.map((t) => t.name));
   for (const retry of input.retries ?? []) {
-    if (known.has(retry.connectionId) && tables.has(retry.table)) extra.push({ ...retry, kind: 'RETRY', localDate: localClock(input.now, input.connections.find((c) => c.id === retry.connectionId)!.timezone).date });
+    if (known.has(retry.connectionId) && tables.has(retry.table))
+      extra.push({
+        ...retry,
+        kind: 'RETRY',
+        localDate: localClock(input.now, input.connections.find((c) => c.id === retry.connectionId)!.timezone).date,
+      });
   }
   return extra;
 }
@@ -192,7 +242,13 @@ export function lateDataWindows(
   for (const connection of connections) {
     const today = localClock(now, connection.timezone).date;
     for (const table of pipeline.tables) {
-      const base = { connectionId: connection.id, table: table.name, stage: null, localDate: today, kind: 'LATE_DATA' as const };
+      const base = {
+        connectionId: connection.id,
+        table: table.name,
+        stage: null,
+        localDate: today,
+        kind: 'LATE_DATA' as const,
+      };
       const mine = planned.filter((w) => w.connectionId === connection.id && w.table === table.name);
       const dates = touched?.get(connection.id)?.get(table.name);
       if (dates === undefined || mine.some((w) => w.from === null)) continue;
@@ -200,8 +256,14 @@ export function lateDataWindows(
         if (table.dated || !mine.some((w) => w.stage === 'FIRST_STAGE')) late.push({ ...base, from: null, to: null });
       } else {
         // (Days after today hold no rows yet: a trailing window's reach stops at today.)
-        const until = dates.filter((r) => r.from <= today).map((r) => ({ from: r.from, to: r.to > today ? today : r.to }));
-        for (const range of subtractRanges(until, mine.map((w) => ({ from: w.from!, to: w.to! })))) late.push({ ...base, ...range });
+        const until = dates
+          .filter((r) => r.from <= today)
+          .map((r) => ({ from: r.from, to: r.to > today ? today : r.to }));
+        for (const range of subtractRanges(
+          until,
+          mine.map((w) => ({ from: w.from!, to: w.to! })),
+        ))
+          late.push({ ...base, ...range });
       }
     }
   }

@@ -53,13 +53,18 @@ async function tablesWithConnection(wh: Warehouse): Promise<{ table: string; col
  * again to land them anew) unless `purge`, which deletes them and whatever waits in `landing/<id>/`. Exports,
  * actions and webhook events already made keep naming it.
  */
-export async function removeConnection(wh: Warehouse, id: string, options: { purge: boolean }): Promise<RemovedConnection> {
+export async function removeConnection(
+  wh: Warehouse,
+  id: string,
+  options: { purge: boolean },
+): Promise<RemovedConnection> {
   const connection = await requireConnection(wh, id);
   const tables = await tablesWithConnection(wh);
   const published = loadModels().filter((m) => m.schema === 'marts');
   let rows = 0;
   await inTransaction(wh.sql, async () => {
-    for (const { table, column } of tables) rows += Number((await wh.sql.run(`delete from ${table} where ${column} = $id`, { id })).rowsChanged);
+    for (const { table, column } of tables)
+      rows += Number((await wh.sql.run(`delete from ${table} where ${column} = $id`, { id })).rowsChanged);
     for (const table of connectionRows) await wh.sql.run(`delete from ${table} where connection_id = $id`, { id });
     await wh.sql.run(`update control.invitations set connection_id = null where connection_id = $id`, { id });
     await wh.sql.run(`delete from control.connections where id = $id`, { id });
@@ -67,7 +72,8 @@ export async function removeConnection(wh: Warehouse, id: string, options: { pur
     for (const model of published) await recordChange(wh.sql, model, 'whole');
   });
   if (options.purge) {
-    for (const folder of [join(wh.home.landed, id), join(wh.home.landing, id)]) rmSync(folder, { recursive: true, force: true });
+    for (const folder of [join(wh.home.landed, id), join(wh.home.landing, id)])
+      rmSync(folder, { recursive: true, force: true });
   }
   const snapshot = existsSync(wh.home.published);
   if (snapshot) await publish(wh);

@@ -17,7 +17,9 @@ export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> 
     kysql<PlanConnection>`select c.id, coalesce(m.timezone, 'UTC') as timezone
       from control.connections as c left join ${marketplaces} as m using (marketplace_id) order by c.id`.execute(wh.db);
   // Before the first build made seeds.marketplaces: the seed file itself.
-  const { rows } = await read(kysql`seeds.marketplaces`).catch(() => read(kysql`read_csv(${join(modelsDir, 'seeds', 'marketplaces.csv')}, header=true)`));
+  const { rows } = await read(kysql`seeds.marketplaces`).catch(() =>
+    read(kysql`read_csv(${join(modelsDir, 'seeds', 'marketplaces.csv')}, header=true)`),
+  );
   return rows;
 }
 
@@ -26,19 +28,39 @@ export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> 
  * the table's sources is fetched from. Windows built before it were built from dropped files only, and do not count
  * as the table's history: a connection that gets credentials has its first load (again) for those tables.
  */
-async function fetchedSince(wh: Warehouse, pipeline: Pipeline): Promise<{ connection_id: string; table_name: string; since: string }[]> {
-  const stored = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'created_at']).execute();
+async function fetchedSince(
+  wh: Warehouse,
+  pipeline: Pipeline,
+): Promise<{ connection_id: string; table_name: string; since: string }[]> {
+  const stored = await wh.db
+    .selectFrom('control.connection_credentials')
+    .select(['connection_id', 'api', 'created_at'])
+    .execute();
   return stored.flatMap((c) =>
     pipeline.tables
       .filter((t) => t.sources.some((s) => sourceApi(s) === c.api))
-      .map((t) => ({ connection_id: c.connection_id, table_name: t.name, since: new Date(String(c.created_at)).toISOString() })),
+      .map((t) => ({
+        connection_id: c.connection_id,
+        table_name: t.name,
+        since: new Date(String(c.created_at)).toISOString(),
+      })),
   );
 }
 
 /** Per (connection, table), what earlier successful windows of the pipeline tell the planner. */
-export async function readHistory(wh: Warehouse, pipeline: Pipeline): Promise<(connectionId: string, table: string) => TableHistory> {
+export async function readHistory(
+  wh: Warehouse,
+  pipeline: Pipeline,
+): Promise<(connectionId: string, table: string) => TableHistory> {
   const since = JSON.stringify(await fetchedSince(wh, pipeline));
-  const rows = await kysql<{ connection_id: string; table_name: string; initial_date: string | null; last_daily: string | null; last_monthly: string | null; last_refresh: string | null }>`
+  const rows = await kysql<{
+    connection_id: string;
+    table_name: string;
+    initial_date: string | null;
+    last_daily: string | null;
+    last_monthly: string | null;
+    last_refresh: string | null;
+  }>`
     with since as (
         select connection_id, table_name, max(since) as since
         from (select unnest(from_json(${since}::json, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","since":"TIMESTAMPTZ"}]'), recursive := true))
@@ -93,22 +115,44 @@ export async function readRetries(wh: Warehouse, pipeline: string): Promise<(Pla
   }));
 }
 
-
 /** Records a run's planned windows, in one statement: a run of hundreds of connections plans thousands. */
-export async function insertWindows(wh: Warehouse, runId: string, pipeline: string, windows: PlannedWindow[]): Promise<void> {
+export async function insertWindows(
+  wh: Warehouse,
+  runId: string,
+  pipeline: string,
+  windows: PlannedWindow[],
+): Promise<void> {
   if (windows.length === 0) return;
-  const rows = windows.map((w) => ({ connection_id: w.connectionId, table_name: w.table, kind: w.kind, stage: w.stage, local_date: w.localDate, date_from: w.from, date_to: w.to }));
-  await wh.sql.run(`
+  const rows = windows.map((w) => ({
+    connection_id: w.connectionId,
+    table_name: w.table,
+    kind: w.kind,
+    stage: w.stage,
+    local_date: w.localDate,
+    date_from: w.from,
+    date_to: w.to,
+  }));
+  await wh.sql.run(
+    `
     insert into control.run_windows (run_id, pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, status)
     select $run, $pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, 'planned'
     from (select unnest(from_json($rows, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","stage":"VARCHAR","local_date":"DATE","date_from":"DATE","date_to":"DATE"}]'), recursive := true))`,
-    { run: runId, pipeline, rows: JSON.stringify(rows) });
+    { run: runId, pipeline, rows: JSON.stringify(rows) },
+  );
 }
 
 /** A run that was still running when this one started was interrupted (one writer at a time): its open windows failed. */
 export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
-  await wh.db.updateTable('control.run_windows').set({ status: 'error', error: 'interrupted' }).where('status', '=', 'planned').execute();
-  await wh.db.updateTable('control.pipeline_runs').set({ status: 'failed', error: 'interrupted' }).where('status', '=', 'running').execute();
+  await wh.db
+    .updateTable('control.run_windows')
+    .set({ status: 'error', error: 'interrupted' })
+    .where('status', '=', 'planned')
+    .execute();
+  await wh.db
+    .updateTable('control.pipeline_runs')
+    .set({ status: 'failed', error: 'interrupted' })
+    .where('status', '=', 'running')
+    .execute();
 }
 
 /**
@@ -116,7 +160,11 @@ export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
  * SECOND_STAGE while second-stage windows are to come, else COMPLETE; one with a staged window not done stays where
  * it was (FIRST_STAGE on a first load).
  */
-export async function setStages(wh: Warehouse, done: (PlannedWindow & { status: string })[], next: PlannedWindow[]): Promise<void> {
+export async function setStages(
+  wh: Warehouse,
+  done: (PlannedWindow & { status: string })[],
+  next: PlannedWindow[],
+): Promise<void> {
   const staged = done.filter((w) => w.stage !== null);
   const failedIds = new Set(staged.filter((w) => w.status !== 'success').map((w) => w.connectionId));
   const nextIds = new Set(next.map((w) => w.connectionId));
@@ -149,19 +197,36 @@ async function windowRows(wh: Warehouse, windows: PlannedWindow[]): Promise<Map<
     const mine = windows.filter((w) => w.table === table);
     const model = models.get(table);
     const config = model?.config.window;
-    const connection = config?.connection_column ?? (model?.config.columns.some((c) => c.name === 'seller_or_vendor_id') ? 'seller_or_vendor_id' : null);
+    const connection =
+      config?.connection_column ??
+      (model?.config.columns.some((c) => c.name === 'seller_or_vendor_id') ? 'seller_or_vendor_id' : null);
     if (!connection) continue;
     // (The dates' bounds as constants: the scan skips the row groups outside them, a table being in date order.)
-    const dated = config && mine.every((w) => w.from !== null)
-      ? `and t.${config.date_column} between '${mine.reduce((a, w) => (w.from! < a ? w.from! : a), '9999-12-31')}' and '${mine.reduce((a, w) => (w.to! > a ? w.to! : a), '0000-01-01')}'
+    const dated =
+      config && mine.every((w) => w.from !== null)
+        ? `and t.${config.date_column} between '${mine.reduce((a, w) => (w.from! < a ? w.from! : a), '9999-12-31')}' and '${mine.reduce((a, w) => (w.to! > a ? w.to! : a), '0000-01-01')}'
          and t.${config.date_column} between w.date_from and w.date_to`
-      : config ? `and (w.date_from is null or t.${config.date_column} between w.date_from and w.date_to)` : '';
-    const list = JSON.stringify(mine.map((w, i) => ({ i, connection_id: w.connectionId, date_from: config ? w.from : null, date_to: config ? w.to : null })));
-    const reader = await wh.sql.runAndReadAll(`
+        : config
+          ? `and (w.date_from is null or t.${config.date_column} between w.date_from and w.date_to)`
+          : '';
+    const list = JSON.stringify(
+      mine.map((w, i) => ({
+        i,
+        connection_id: w.connectionId,
+        date_from: config ? w.from : null,
+        date_to: config ? w.to : null,
+      })),
+    );
+    const reader = await wh.sql
+      .runAndReadAll(
+        `
       select w.i, count(t.${connection})::bigint
       from (select unnest(from_json($list, '[{"i":"INTEGER","connection_id":"VARCHAR","date_from":"DATE","date_to":"DATE"}]'), recursive := true)) as w
       left join marts.${table} as t on t.${connection} = w.connection_id ${dated}
-      group by w.i`, { list }).catch(() => null);
+      group by w.i`,
+        { list },
+      )
+      .catch(() => null);
     if (!reader) continue; // a table not built yet
     for (const [i, n] of reader.getRowsJson()) counts.set(mine[Number(i)]!, Number(n));
   }
@@ -180,7 +245,10 @@ export async function recordResults(
   lacking: (window: PlannedWindow) => string | null = () => null,
 ): Promise<void> {
   const byModel = new Map(results.map((r) => [r.model, r]));
-  const rows = await windowRows(wh, phase.filter((w) => byModel.has(`marts.${w.table}`)));
+  const rows = await windowRows(
+    wh,
+    phase.filter((w) => byModel.has(`marts.${w.table}`)),
+  );
   const outcomes = phase.map((w) => {
     const result = byModel.get(`marts.${w.table}`);
     // A model that failed for some connections built the others.
@@ -193,14 +261,29 @@ export async function recordResults(
     w.rows = rows.get(w) ?? null;
     // (The windows a model builds share its statements: a window's time is its model's.)
     w.ms = result?.ms ?? null;
-    return { connection_id: w.connectionId, table_name: w.table, kind: w.kind, date_from: w.from, stage: w.stage, status: w.status, row_count: w.rows, ms: w.ms, error: w.error };
+    return {
+      connection_id: w.connectionId,
+      table_name: w.table,
+      kind: w.kind,
+      date_from: w.from,
+      stage: w.stage,
+      status: w.status,
+      row_count: w.rows,
+      ms: w.ms,
+      error: w.error,
+    };
   });
   if (outcomes.length === 0) return;
   // (Windows with the same key, such as retries of two failed runs, are one row to update: the last outcome holds.)
-  const byKey = new Map(outcomes.map((o) => [JSON.stringify([o.connection_id, o.table_name, o.kind, o.date_from, o.stage]), o]));
-  await wh.sql.run(`
+  const byKey = new Map(
+    outcomes.map((o) => [JSON.stringify([o.connection_id, o.table_name, o.kind, o.date_from, o.stage]), o]),
+  );
+  await wh.sql.run(
+    `
     update control.run_windows as w set status = o.status, row_count = o.row_count, ms = o.ms, error = o.error
     from (select unnest(from_json($outcomes, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","date_from":"DATE","stage":"VARCHAR","status":"VARCHAR","row_count":"BIGINT","ms":"BIGINT","error":"VARCHAR"}]'), recursive := true)) as o
     where w.run_id = $run and w.connection_id = o.connection_id and w.table_name = o.table_name and w.kind = o.kind
-        and w.date_from is not distinct from o.date_from and w.stage is not distinct from o.stage`, { run: runId, outcomes: JSON.stringify([...byKey.values()]) });
+        and w.date_from is not distinct from o.date_from and w.stage is not distinct from o.stage`,
+    { run: runId, outcomes: JSON.stringify([...byKey.values()]) },
+  );
 }

@@ -12,7 +12,15 @@ import { landWaitingFiles } from './landing.ts';
 import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';
-import { planConnections, readHistory, readRetries, recordResults, recoverInterruptedRuns, setStages, insertWindows } from './run-history.ts';
+import {
+  planConnections,
+  readHistory,
+  readRetries,
+  recordResults,
+  recoverInterruptedRuns,
+  setStages,
+  insertWindows,
+} from './run-history.ts';
 import { rawTablesOf, workOf } from './run-work.ts';
 import { keepLookups, lookupWindows } from './lookup-changes.ts';
 
@@ -104,7 +112,11 @@ export interface RunSummary {
 }
 
 /** The plan of a run now: what `mktdata plan` prints and what `runPipeline` executes. */
-export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?: Date; backfill?: DateRange; refresh?: ReadonlySet<string> } = {}) {
+export async function planRun(
+  wh: Warehouse,
+  pipeline: Pipeline,
+  options: { now?: Date; backfill?: DateRange; refresh?: ReadonlySet<string> } = {},
+) {
   const connections = await planConnections(wh);
   const files = await newFiles(wh, pipeline);
   const touched = await touchedDates(wh, pipeline, files, connections);
@@ -123,9 +135,21 @@ export async function planRun(wh: Warehouse, pipeline: Pipeline, options: { now?
 }
 
 /** LATE_DATA windows for files landed after the run was planned, beyond every window it planned. */
-async function lateWindowsOf(wh: Warehouse, pipeline: Pipeline, files: NewFile[], planned: PlannedWindow[], now: Date): Promise<WindowRun[]> {
+async function lateWindowsOf(
+  wh: Warehouse,
+  pipeline: Pipeline,
+  files: NewFile[],
+  planned: PlannedWindow[],
+  now: Date,
+): Promise<WindowRun[]> {
   const connections = await planConnections(wh);
-  const late = lateDataWindows(pipeline, connections, now, await touchedDates(wh, pipeline, files, connections), planned);
+  const late = lateDataWindows(
+    pipeline,
+    connections,
+    now,
+    await touchedDates(wh, pipeline, files, connections),
+    planned,
+  );
   return late.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
 }
 
@@ -134,14 +158,29 @@ async function lateWindowsOf(wh: Warehouse, pipeline: Pipeline, files: NewFile[]
  * connectors), rebuild exactly the planned windows (first stages first, fetched, built and published before the
  * second stages land; their history downloads meanwhile), publish, and record a row per (connection, table, window).
  */
-export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: RunPipelineOptions = {}): Promise<RunSummary> {
+export async function runPipeline(
+  wh: Warehouse,
+  pipeline: Pipeline,
+  options: RunPipelineOptions = {},
+): Promise<RunSummary> {
   const now = options.now ?? options.fetcher?.now() ?? new Date();
   await recoverInterruptedRuns(wh);
   await scheduleVacuum(wh, now);
   const runId = randomUUID();
   await wh.db
     .insertInto('control.pipeline_runs')
-    .values({ id: runId, pipeline: pipeline.name, trigger: options.trigger ?? 'cli', clock: now.toISOString(), started_at: new Date().toISOString(), finished_at: null, status: 'running', backfill_from: options.backfill?.from ?? null, backfill_to: options.backfill?.to ?? null, error: null })
+    .values({
+      id: runId,
+      pipeline: pipeline.name,
+      trigger: options.trigger ?? 'cli',
+      clock: now.toISOString(),
+      started_at: new Date().toISOString(),
+      finished_at: null,
+      status: 'running',
+      backfill_from: options.backfill?.from ?? null,
+      backfill_to: options.backfill?.to ?? null,
+      error: null,
+    })
     .execute();
   const landedResults = await landWaitingFiles(wh, Object.keys(pipeline.sources), options.onLanded);
   const first = await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh });
@@ -153,13 +192,21 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const gaps: FetchGap[][] = [[], []];
   let fetchFailures = 0;
   if (options.fetcher) {
-    const fetched = await options.fetcher.fetch(wh, { runId, pipeline, windows: first.windows.filter(early), now, first: true });
+    const fetched = await options.fetcher.fetch(wh, {
+      runId,
+      pipeline,
+      windows: first.windows.filter(early),
+      now,
+      first: true,
+    });
     landedResults.push(...fetched.landed);
     gaps[0] = fetched.gaps;
     fetchFailures += fetched.failed;
   }
   // Documents fetched for the first phase may touch dates beyond its windows: plan again with them.
-  const { windows, files, retries, touched } = options.fetcher ? await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh }) : first;
+  const { windows, files, retries, touched } = options.fetcher
+    ? await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh })
+    : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
   await insertWindows(wh, runId, pipeline.name, rows);
   const models = loadModels();
@@ -171,7 +218,10 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   // while), and lands after them.
   let firstStageBuilt = () => {};
   const landAfter = new Promise<void>((done) => (firstStageBuilt = done));
-  const history = options.fetcher && phases[1]!.length > 0 ? settled(options.fetcher.fetch(wh, { runId, pipeline, windows: [...phases[1]!], now, first: false, landAfter })) : null;
+  const history =
+    options.fetcher && phases[1]!.length > 0
+      ? settled(options.fetcher.fetch(wh, { runId, pipeline, windows: [...phases[1]!], now, first: false, landAfter }))
+      : null;
   try {
     for (const [index, phase] of phases.entries()) {
       let keyed = index === 0 ? [...taken] : [];
@@ -192,13 +242,18 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
       if (phase.length === 0 && keyed.length === 0) continue;
       // Upstream models run in the first phase, and in a later one those that the fetched files change.
       // (The first phase's routine windows rebuild what the files planned with touch; a later phase's, every date.)
-      const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed), { pipeline, dates: index === 0 ? touched : undefined });
+      const work = workOf(models, phase, keyed, index === 0 ? 'all' : await rawTablesOf(wh, keyed), {
+        pipeline,
+        dates: index === 0 ? touched : undefined,
+      });
       if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
       const lookups = await keepLookups(wh, models, work);
       const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
       await recordResults(wh, runId, phase, results, lacking(pipeline, gaps[index]!));
       // The dates whose rows show a lookup the phase changed (a SKU's new product name) are rebuilt now too.
-      const shown = (await lookupWindows(wh, lookups, pipeline, await planConnections(wh), phase, now)).map((w): WindowRun => ({ ...w, status: 'planned', rows: null, error: null }));
+      const shown = (await lookupWindows(wh, lookups, pipeline, await planConnections(wh), phase, now)).map(
+        (w): WindowRun => ({ ...w, status: 'planned', rows: null, error: null }),
+      );
       if (shown.length > 0) {
         await insertWindows(wh, runId, pipeline.name, shown);
         rows.push(...shown);
@@ -233,17 +288,31 @@ export async function runPipeline(wh: Warehouse, pipeline: Pipeline, options: Ru
   const status: RunStatus = errors === 0 ? 'success' : rows.some((w) => w.status === 'success') ? 'partial' : 'failed';
   await inTransaction(wh.sql, async () => {
     if (retries.length > 0) {
-      await wh.sql.run(`update control.run_windows set retried = true where pipeline = $pipeline and run_id <> $run and status in ('error', 'skipped') and not retried`, { pipeline: pipeline.name, run: runId });
+      await wh.sql.run(
+        `update control.run_windows set retried = true where pipeline = $pipeline and run_id <> $run and status in ('error', 'skipped') and not retried`,
+        { pipeline: pipeline.name, run: runId },
+      );
     }
     // Files whose rows some model did not take in stay new, so that the next run rebuilds their dates again.
     if (!failed && taken.size > 0) {
-      await wh.sql.run(`insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`, { pipeline: pipeline.name, ids: listValue([...taken]), run: runId }, { ids: LIST(VARCHAR) });
+      await wh.sql.run(
+        `insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`,
+        { pipeline: pipeline.name, ids: listValue([...taken]), run: runId },
+        { ids: LIST(VARCHAR) },
+      );
     }
   });
   const landed = landedResults.filter((r) => r.status === 'landed').length;
   await wh.db
     .updateTable('control.pipeline_runs')
-    .set({ status, errors, finished_at: new Date().toISOString(), landed_files: landed, published, error: runError(rows, fetchFailures, refused) })
+    .set({
+      status,
+      errors,
+      finished_at: new Date().toISOString(),
+      landed_files: landed,
+      published,
+      error: runError(rows, fetchFailures, refused),
+    })
     .where('id', '=', runId)
     .execute();
   return { runId, pipeline: pipeline.name, status, landed, refused, errors, windows: rows, published, unpublished };
@@ -267,7 +336,12 @@ function runError(windows: WindowRun[], fetchFailures: number, refused: number):
 function lacking(pipeline: Pipeline, gaps: FetchGap[]): (window: PlannedWindow) => string | null {
   const sourcesOf = new Map(pipeline.tables.map((t) => [t.name, new Set(t.sources)]));
   return (w) => {
-    const mine = gaps.filter((g) => g.connectionId === w.connectionId && sourcesOf.get(w.table)?.has(g.source) && (g.from === null || w.from === null || (g.from <= w.to! && w.from <= g.to!)));
+    const mine = gaps.filter(
+      (g) =>
+        g.connectionId === w.connectionId &&
+        sourcesOf.get(w.table)?.has(g.source) &&
+        (g.from === null || w.from === null || (g.from <= w.to! && w.from <= g.to!)),
+    );
     if (mine.length === 0) return null;
     const g = mine[0]!;
     const more = mine.length > 1 ? ` (and ${mine.length - 1} more range(s))` : '';
@@ -281,7 +355,16 @@ export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): P
   // (A snapshot an earlier, killed run left behind is brought up to date too.)
   if (runs.length === 0 && !(await snapshotBehind(wh))) return;
   await publish(wh);
-  if (runs.length > 0) await wh.db.updateTable('control.pipeline_runs').set({ published: true }).where('id', 'in', runs.map((r) => r.runId)).execute();
+  if (runs.length > 0)
+    await wh.db
+      .updateTable('control.pipeline_runs')
+      .set({ published: true })
+      .where(
+        'id',
+        'in',
+        runs.map((r) => r.runId),
+      )
+      .execute();
   for (const run of runs) Object.assign(run, { published: true, unpublished: false });
 }
 

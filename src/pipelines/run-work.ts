@@ -34,7 +34,13 @@ export interface Touched {
  * With `touched`, a windowed model whose rows come from sources whose touched dates are known (and not from the
  * clock) also gets the narrower dates its routine windows need while its other inputs are unchanged (`changed`).
  */
-export function workOf(models: Model[], phase: PlannedWindow[], files: string[], upstream: Upstream, touched?: Touched): RunWork {
+export function workOf(
+  models: Model[],
+  phase: PlannedWindow[],
+  files: string[],
+  upstream: Upstream,
+  touched?: Touched,
+): RunWork {
   const work: RunWork = { windows: new Map(), whole: new Set(), keyed: new Set(), newFiles: files, changed: new Map() };
   const byId = new Map(models.map((m) => [m.id, m]));
   for (const w of phase) {
@@ -45,7 +51,10 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
     }
     const byConnection = work.windows.get(model.id) ?? new Map<string, DateRange[]>();
     work.windows.set(model.id, byConnection);
-    byConnection.set(w.connectionId, [...(byConnection.get(w.connectionId) ?? []), w.from === null ? everyDate : { from: w.from, to: w.to! }]);
+    byConnection.set(w.connectionId, [
+      ...(byConnection.get(w.connectionId) ?? []),
+      w.from === null ? everyDate : { from: w.from, to: w.to! },
+    ]);
   }
   // A model windowed like a catalog table (`window.follows`) rebuilds that table's windows.
   for (const model of models) {
@@ -71,7 +80,8 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
       changed.set(id, work.windows.has(id));
       return work.windows.has(id);
     }
-    const dirty = upstream === 'all' || (upstream !== 'none' && (fromDeps || rawTablesRead(model).some((t) => upstream.has(t))));
+    const dirty =
+      upstream === 'all' || (upstream !== 'none' && (fromDeps || rawTablesRead(model).some((t) => upstream.has(t))));
     changed.set(id, dirty);
     if (dirty) (model.config.increment ? work.keyed : work.whole).add(id);
     return dirty;
@@ -85,20 +95,29 @@ export function workOf(models: Model[], phase: PlannedWindow[], files: string[],
  * that its newly landed rows touch, routine windows cut to those; undefined when some raw table behind the model has
  * no touched dates in the pipeline, it reads a windowed model of another pipeline, or its SQL reads the clock.
  */
-function changedDates(model: Model, byId: Map<string, Model>, phase: PlannedWindow[], touched: Touched): Map<string, DateRange[]> | undefined {
+function changedDates(
+  model: Model,
+  byId: Map<string, Model>,
+  phase: PlannedWindow[],
+  touched: Touched,
+): Map<string, DateRange[]> | undefined {
   const table = touched.pipeline.tables.find((t) => t.model === model.id || t.name === model.config.window?.follows);
   if (!table) return undefined;
-  const tracked = new Set(table.sources.filter((s) => touched.pipeline.sources[s]?.touchedDates).map((s) => findSource(s).table));
+  const tracked = new Set(
+    table.sources.filter((s) => touched.pipeline.sources[s]?.touchedDates).map((s) => findSource(s).table),
+  );
   const found = behind(model, byId);
   // (A windowed model of another pipeline changes in that pipeline's runs, which do not tell this one its dates.)
   const ours = new Set(touched.pipeline.tables.map((t) => t.model));
-  if (found.clock || [...found.raw].some((t) => !tracked.has(t)) || [...found.windowed].some((id) => !ours.has(id))) return undefined;
+  if (found.clock || [...found.raw].some((t) => !tracked.has(t)) || [...found.windowed].some((id) => !ours.has(id)))
+    return undefined;
   const changed = new Map<string, DateRange[]>();
   for (const w of phase.filter((w) => w.table === table.name)) {
     const window = w.from === null ? everyDate : { from: w.from, to: w.to! };
     const dates = touched.dates ? touched.dates.get(w.connectionId)?.get(table.name) : null;
     // The window's part that no new row touches: what is left to rebuild is the rest.
-    const ranges = !isRoutine(w) || dates === null ? [window] : subtractRanges([window], subtractRanges([window], dates ?? []));
+    const ranges =
+      !isRoutine(w) || dates === null ? [window] : subtractRanges([window], subtractRanges([window], dates ?? []));
     changed.set(w.connectionId, [...(changed.get(w.connectionId) ?? []), ...ranges]);
   }
   return changed;
@@ -107,6 +126,10 @@ function changedDates(model: Model, byId: Map<string, Model>, phase: PlannedWind
 /** The raw tables that hold rows of these landed files: those of their sources, for the files with rows. */
 export async function rawTablesOf(wh: Warehouse, files: string[]): Promise<Set<string>> {
   if (files.length === 0) return new Set();
-  const reader = await wh.sql.runAndReadAll(`select distinct source from control.landed_files where row_count > 0 and id = any($files)`, { files: listValue(files) }, { files: LIST(VARCHAR) });
+  const reader = await wh.sql.runAndReadAll(
+    `select distinct source from control.landed_files where row_count > 0 and id = any($files)`,
+    { files: listValue(files) },
+    { files: LIST(VARCHAR) },
+  );
   return new Set(reader.getRowsJson().map(([source]) => findSource(String(source)).table));
 }

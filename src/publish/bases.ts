@@ -47,12 +47,17 @@ export function worthKeeping(changes: Map<string, TableChange>, models: Model[])
   return [...changes].every(([table, change]) =>
     change === 'whole'
       ? !models.find((m) => m.name === table)?.config.window // (a table without windows is copied whole from either)
-      : change.every((c) => mergeRanges(c.ranges).reduce((sum, r) => sum + days(r), 0) <= SPARE_DAYS));
+      : change.every((c) => mergeRanges(c.ranges).reduce((sum, r) => sum + days(r), 0) <= SPARE_DAYS),
+  );
 }
 
 /** What control.settings notes of the published snapshot and of the spare. */
 export async function notedSnapshots(wh: Warehouse) {
-  const rows = await wh.db.selectFrom('control.settings').select(['name', 'value']).where('name', 'in', ['published_snapshot_id', 'published_changes_seq', 'spare_snapshot']).execute();
+  const rows = await wh.db
+    .selectFrom('control.settings')
+    .select(['name', 'value'])
+    .where('name', 'in', ['published_snapshot_id', 'published_changes_seq', 'spare_snapshot'])
+    .execute();
   const value = (name: string) => rows.find((r) => r.name === name)?.value;
   let spare: z.infer<typeof noted> | null = null;
   try {
@@ -60,7 +65,11 @@ export async function notedSnapshots(wh: Warehouse) {
   } catch {
     // (None noted, or a value mangled by hand: the next publish copies the published file.)
   }
-  return { publishedId: value('published_snapshot_id'), publishedUpTo: Number(value('published_changes_seq') ?? 0), spare };
+  return {
+    publishedId: value('published_snapshot_id'),
+    publishedUpTo: Number(value('published_changes_seq') ?? 0),
+    spare,
+  };
 }
 
 /** The published snapshot, when it is the last one this warehouse published and its file is unchanged since. */
@@ -69,7 +78,13 @@ export async function publishedBase(wh: Warehouse): Promise<Base | null> {
   // A manifest edited by hand, or from before snapshots had ids, is not started from.
   if (typeof manifest?.snapshotId !== 'string' || !manifest.file || !Array.isArray(manifest.tables)) return null;
   const { publishedId, publishedUpTo } = await notedSnapshots(wh);
-  const base = { path: wh.home.published, snapshotId: manifest.snapshotId, tables: manifest.tables, file: manifest.file, upTo: publishedUpTo };
+  const base = {
+    path: wh.home.published,
+    snapshotId: manifest.snapshotId,
+    tables: manifest.tables,
+    file: manifest.file,
+    upTo: publishedUpTo,
+  };
   return publishedId === manifest.snapshotId && unchanged(base) ? base : null;
 }
 
@@ -95,12 +110,21 @@ function unchanged(base: Base) {
  * Notes that `snapshot` is published and `spare` is the one before it (or that there is none), and forgets the
  * changes the spare holds. Call it in the transaction that ends a publish.
  */
-export async function notePublished(wh: Warehouse, snapshot: { snapshotId: string; upTo: number }, spare: Base | null): Promise<void> {
+export async function notePublished(
+  wh: Warehouse,
+  snapshot: { snapshotId: string; upTo: number },
+  spare: Base | null,
+): Promise<void> {
   const { sql } = wh;
-  const set = (name: string, value: string) => sql.run(`insert or replace into control.settings values ($name, $value)`, { name, value });
+  const set = (name: string, value: string) =>
+    sql.run(`insert or replace into control.settings values ($name, $value)`, { name, value });
   await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: spare?.upTo ?? snapshot.upTo });
   await set('published_snapshot_id', snapshot.snapshotId);
   await set('published_changes_seq', String(snapshot.upTo));
-  if (spare) await set('spare_snapshot', JSON.stringify({ snapshotId: spare.snapshotId, tables: spare.tables, file: spare.file, upTo: spare.upTo }));
+  if (spare)
+    await set(
+      'spare_snapshot',
+      JSON.stringify({ snapshotId: spare.snapshotId, tables: spare.tables, file: spare.file, upTo: spare.upTo }),
+    );
   else await sql.run(`delete from control.settings where name = 'spare_snapshot'`);
 }

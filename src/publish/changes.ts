@@ -18,14 +18,18 @@ export async function recordChange(sql: DuckDBConnection, model: Model, change: 
     await sql.run(`insert into control.unpublished_changes (table_name) values ($table)`, { table: model.name });
     return;
   }
-  const rows = change.flatMap(({ connectionId, ranges }) => ranges.map((r) => ({ connection_id: connectionId, date_from: r.from, date_to: r.to })));
+  const rows = change.flatMap(({ connectionId, ranges }) =>
+    ranges.map((r) => ({ connection_id: connectionId, date_from: r.from, date_to: r.to })),
+  );
   if (rows.length === 0) return;
   // One statement for every connection's ranges: a run of hundreds of connections changes thousands.
-  await sql.run(`
+  await sql.run(
+    `
     insert into control.unpublished_changes (table_name, connection_id, date_from, date_to)
     select $table, connection_id, date_from, date_to
     from (select unnest(from_json($rows, '[{"connection_id":"VARCHAR","date_from":"DATE","date_to":"DATE"}]'), recursive := true))`,
-    { table: model.name, rows: JSON.stringify(rows) });
+    { table: model.name, rows: JSON.stringify(rows) },
+  );
 }
 
 /**

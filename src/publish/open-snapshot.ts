@@ -14,7 +14,8 @@ import { withPublishedInstance } from './snapshot-instances.ts';
  */
 export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) => Promise<T>): Promise<T> {
   const shards = home.shards ? shardSnapshots(home.shards) : [];
-  if (home.shards ? shards.length === 0 : !existsSync(home.published)) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
+  if (home.shards ? shards.length === 0 : !existsSync(home.published))
+    throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
   const { memory_limit } = resourceOptions();
   const options = { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}) };
   const connected = async (instance: DuckDBInstance) => {
@@ -38,11 +39,15 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
 /** The shards' published snapshots (`<shards>/<shard>/published/`) with their manifests. */
 function shardSnapshots(dir: string): { file: string; manifest: PublishResult }[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).sort().flatMap((shard) => {
-    const published = join(dir, shard, 'published');
-    const manifest = readManifestIn(published);
-    return manifest && existsSync(join(published, 'warehouse.duckdb')) ? [{ file: join(published, 'warehouse.duckdb'), manifest }] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((shard) => {
+      const published = join(dir, shard, 'published');
+      const manifest = readManifestIn(published);
+      return manifest && existsSync(join(published, 'warehouse.duckdb'))
+        ? [{ file: join(published, 'warehouse.duckdb'), manifest }]
+        : [];
+    });
 }
 
 /** Attaches each shard's snapshot read-only and makes every catalog table a view over all of them. */
@@ -51,9 +56,11 @@ async function unionShards(sql: DuckDBConnection, shards: { file: string; manife
   for (const [index, { file, manifest }] of shards.entries()) {
     // ATTACH takes no parameters; the path is the shared folder's, quoted as a literal.
     await sql.run(`attach '${file.replace(/'/g, "''")}' as shard_${index} (read_only)`);
-    for (const { name } of manifest.tables) holders.set(name, [...(holders.get(name) ?? []), `shard_${index}.main.${name}`]);
+    for (const { name } of manifest.tables)
+      holders.set(name, [...(holders.get(name) ?? []), `shard_${index}.main.${name}`]);
   }
-  for (const [table, sources] of holders) await sql.run(`create view ${table} as ${sources.map((s) => `select * from ${s}`).join(' union all by name ')}`);
+  for (const [table, sources] of holders)
+    await sql.run(`create view ${table} as ${sources.map((s) => `select * from ${s}`).join(' union all by name ')}`);
 }
 
 function readManifestIn(dir: string): PublishResult | null {

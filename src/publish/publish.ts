@@ -1,4 +1,15 @@
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  constants,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +19,15 @@ import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { replaceRows } from '../models/tables.ts';
 import { changesAfter, isPublished } from './changes.ts';
-import { notedSnapshots, notePublished, publishedBase, spareBase, sparePath, worthKeeping, type Base } from './bases.ts';
+import {
+  notedSnapshots,
+  notePublished,
+  publishedBase,
+  spareBase,
+  sparePath,
+  worthKeeping,
+  type Base,
+} from './bases.ts';
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 
@@ -41,7 +60,10 @@ export interface PublishedConnection {
  */
 function diskFull(error: unknown): string | undefined {
   const saying = /no space left on device|ENOSPC|disk quota exceeded|EDQUOT|file too large|EFBIG/i;
-  return String((error as Error)?.message ?? error).split('\n').find((line) => saying.test(line))?.trim();
+  return String((error as Error)?.message ?? error)
+    .split('\n')
+    .find((line) => saying.test(line))
+    ?.trim();
 }
 
 let publishes = 0;
@@ -70,7 +92,9 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   await replacedSnapshotRemoved(wh);
   // A publish killed mid-copy leaves its unfinished file, DuckDB's log and its manifest behind, and one killed after
   // it the snapshot it replaced; no reader opened them under those names.
-  for (const stale of readdirSync(home.publishedDir).filter((f) => ['.next-', '.manifest-', '.replaced-'].some((p) => f.startsWith(p)))) {
+  for (const stale of readdirSync(home.publishedDir).filter((f) =>
+    ['.next-', '.manifest-', '.replaced-'].some((p) => f.startsWith(p)),
+  )) {
     rmSync(join(home.publishedDir, stale), { force: true });
   }
   const next = join(home.publishedDir, `.next-${randomUUID()}.duckdb`);
@@ -108,18 +132,37 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     } finally {
       await sql.run('detach database if exists next_snapshot');
     }
-    const connections = (await wh.db.selectFrom('control.connections').select(['id', 'organization_id', 'type', 'marketplace_id']).orderBy('id').execute())
-      .map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
+    const connections = (
+      await wh.db
+        .selectFrom('control.connections')
+        .select(['id', 'organization_id', 'type', 'marketplace_id'])
+        .orderBy('id')
+        .execute()
+    ).map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
     // Renaming keeps the file's size and time: the manifest is written before anything is renamed, so a disk
     // that fills up stops the publish while the previous snapshot and its manifest are still in place.
     const { size, mtimeMs } = statSync(next);
-    result = { path: home.published, tables, publishedAt: new Date().toISOString(), connections, snapshotId: randomUUID(), file: { size, mtimeMs }, incremental: base !== null };
+    result = {
+      path: home.published,
+      tables,
+      publishedAt: new Date().toISOString(),
+      connections,
+      snapshotId: randomUUID(),
+      file: { size, mtimeMs },
+      incremental: base !== null,
+    };
     writeFileSync(manifest, JSON.stringify({ ...result, path: undefined }, null, 2));
   } catch (error) {
     // The unfinished file, the log DuckDB kept beside it, and the manifest: on a full disk their space is needed.
     for (const file of [next, `${next}.wal`, manifest]) rmSync(file, { force: true });
     const reason = diskFull(error);
-    throw reason ? new MktdataError('ERR_PUBLISH_DISK_FULL', { dir: home.publishedDir, reason, previous: readManifest(home)?.publishedAt ?? 'none yet' }, { cause: error }) : error;
+    throw reason
+      ? new MktdataError(
+          'ERR_PUBLISH_DISK_FULL',
+          { dir: home.publishedDir, reason, previous: readManifest(home)?.publishedAt ?? 'none yet' },
+          { cause: error },
+        )
+      : error;
   }
   // Any crash from here on leaves the manifest and the warehouse naming different snapshots: the next publish is whole.
   const spareNext = current && worthKeeping(sinceCurrent, built) ? current : null;
@@ -140,7 +183,10 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   renameSync(next, home.published);
   renameSync(manifest, join(home.publishedDir, 'manifest.json'));
   const removed = [oldSpare, spareNext ? null : kept].filter((f) => f !== null);
-  removals.set(home.root, Promise.all(removed.map((file) => rm(file, { force: true }).catch(() => {}))).then(() => {}));
+  removals.set(
+    home.root,
+    Promise.all(removed.map((file) => rm(file, { force: true }).catch(() => {}))).then(() => {}),
+  );
   publishes++;
   return result;
 }
@@ -185,14 +231,20 @@ export async function replacedSnapshotRemoved(wh: Warehouse): Promise<void> {
  */
 export async function snapshotBehind(wh: Warehouse): Promise<boolean> {
   const { publishedId, publishedUpTo } = await notedSnapshots(wh);
-  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes where seq > $seq limit 1', { seq: publishedUpTo });
+  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes where seq > $seq limit 1', {
+    seq: publishedUpTo,
+  });
   if (pending.currentRowCount > 0) return true;
-  return publishedId !== undefined && (readManifest(wh.home)?.snapshotId !== publishedId || !existsSync(wh.home.published));
+  return (
+    publishedId !== undefined && (readManifest(wh.home)?.snapshotId !== publishedId || !existsSync(wh.home.published))
+  );
 }
 
 /** Catalog tables that exist in the warehouse. */
 async function builtTables(wh: Warehouse): Promise<Model[]> {
-  const reader = await wh.sql.runAndReadAll(`select table_name from information_schema.tables where table_schema = 'marts'`);
+  const reader = await wh.sql.runAndReadAll(
+    `select table_name from information_schema.tables where table_schema = 'marts'`,
+  );
   const existing = new Set(reader.getRowsJson().map(([name]) => String(name)));
   return loadModels().filter((m) => isPublished(m) && existing.has(m.name));
 }

@@ -35,7 +35,11 @@ const IDLE_MS = 30_000;
  * file renamed into place (a publish) is opened anew; the instance of the old one closes when its last reader is
  * done, and an instance closes after IDLE_MS unused (the old file's space is freed then).
  */
-export async function withPublishedInstance<T>(file: string, options: Record<string, string>, work: (instance: DuckDBInstance) => Promise<T>): Promise<T> {
+export async function withPublishedInstance<T>(
+  file: string,
+  options: Record<string, string>,
+  work: (instance: DuckDBInstance) => Promise<T>,
+): Promise<T> {
   const { ino, size, mtimeMs } = statSync(file);
   const version = `${ino}/${size}/${mtimeMs}`;
   let entry = opened.get(file);
@@ -77,5 +81,10 @@ function retire(entry: Opened): void {
 
 function close(entry: Opened): void {
   clearTimeout(entry.idle);
-  void entry.instance.then((instance) => instance.closeSync(), () => {}).finally(() => live.delete(entry));
+  void entry.instance
+    .then(
+      (instance) => instance.closeSync(),
+      () => {},
+    )
+    .finally(() => live.delete(entry));
 }

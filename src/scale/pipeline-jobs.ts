@@ -17,7 +17,10 @@ export interface PipelineJob {
 /** How long a job may run before pg-boss gives it up and retries it (MKTDATA_JOB_TIMEOUT_SECONDS). @default 3600 */
 export function jobTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number {
   const seconds = Number(env.MKTDATA_JOB_TIMEOUT_SECONDS ?? 3600);
-  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`MKTDATA_JOB_TIMEOUT_SECONDS must be a whole number of seconds, not ${env.MKTDATA_JOB_TIMEOUT_SECONDS}`);
+  if (!Number.isInteger(seconds) || seconds < 1)
+    throw new Error(
+      `MKTDATA_JOB_TIMEOUT_SECONDS must be a whole number of seconds, not ${env.MKTDATA_JOB_TIMEOUT_SECONDS}`,
+    );
   return seconds;
 }
 
@@ -28,7 +31,11 @@ export function jobTimeoutSeconds(env: NodeJS.ProcessEnv = process.env): number 
  * started). A failed job is retried three times, 30 s apart and backing off; one running past its timeout (its
  * worker died) is given up and retried.
  */
-export async function openJobQueue(url: string, shards: readonly string[], onError: (error: Error) => void = (error) => console.error(`job queue: ${error.message}`)): Promise<PgBoss> {
+export async function openJobQueue(
+  url: string,
+  shards: readonly string[],
+  onError: (error: Error) => void = (error) => console.error(`job queue: ${error.message}`),
+): Promise<PgBoss> {
   const boss = new PgBoss({ connectionString: url, schema: 'mktdata_jobs', application_name: 'mktdata' });
   boss.on('error', onError);
   await boss.start();
@@ -38,7 +45,14 @@ export async function openJobQueue(url: string, shards: readonly string[], onErr
     try {
       const existing = new Set((await boss.getQueues()).map((q) => q.name));
       for (const name of shards.map(queueOf).filter((n) => !existing.has(n))) {
-        await boss.createQueue(name, { name, policy: 'stately', retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 });
+        await boss.createQueue(name, {
+          name,
+          policy: 'stately',
+          retryLimit: 3,
+          retryDelay: 30,
+          retryBackoff: true,
+          expireInSeconds: 3600,
+        });
       }
       return boss;
     } catch (error) {
@@ -62,10 +76,23 @@ export function requestPipelineRun(boss: PgBoss, job: PipelineJob): Promise<stri
  * starts one job per pipeline at a time, so a dead worker's job would hold the place until it timed out. pg-boss 10
  * lists no running jobs, so they are read from its job table (schema `mktdata_jobs`).
  */
-export async function requeueRunning(store: ControlStore, boss: PgBoss, shard: string, reason: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string; pipeline: string }>`select id::text as id, data->>'pipeline' as pipeline from mktdata_jobs.job where name = ${queueOf(shard)} and state = 'active'`.execute(store.db);
+export async function requeueRunning(
+  store: ControlStore,
+  boss: PgBoss,
+  shard: string,
+  reason: string,
+): Promise<string[]> {
+  const { rows } = await sql<{
+    id: string;
+    pipeline: string;
+  }>`select id::text as id, data->>'pipeline' as pipeline from mktdata_jobs.job where name = ${queueOf(shard)} and state = 'active'`.execute(
+    store.db,
+  );
   if (rows.length === 0) return [];
-  await boss.cancel(queueOf(shard), rows.map((r) => r.id));
+  await boss.cancel(
+    queueOf(shard),
+    rows.map((r) => r.id),
+  );
   const pipelines = [...new Set(rows.map((r) => r.pipeline))];
   for (const pipeline of pipelines) await requestPipelineRun(boss, { pipeline, shard, reason });
   return pipelines;

@@ -11,17 +11,30 @@ import { requestPipelineRun } from './pipeline-jobs.ts';
  * the others find the slot taken. A pipeline is due when the minute is one of its refresh times on any
  * connection's marketplace clock, as in a single home's scheduler. Returns the pipelines it queued.
  */
-export async function firePipelines(store: ControlStore, boss: PgBoss, pipelines: Pipeline[], shards: readonly string[], now: Date): Promise<string[]> {
+export async function firePipelines(
+  store: ControlStore,
+  boss: PgBoss,
+  pipelines: Pipeline[],
+  shards: readonly string[],
+  now: Date,
+): Promise<string[]> {
   const marketplaces = loadMarketplaces();
   const used = await store.db.selectFrom('control.connections').select('marketplace_id').distinct().execute();
   const zones = [...new Set(used.map((c) => marketplaces.get(c.marketplace_id)?.timezone ?? 'UTC'))];
   const slot = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
   const fired: string[] = [];
-  for (const pipeline of pipelines.filter((p) => zones.some((zone) => p.refreshAt.includes(localClock(now, zone).minutes)))) {
-    const claimed = await store.db.insertInto('control.schedule_firings').values({ schedule_id: `pipeline:${pipeline.name}`, slot, fired_at: now.toISOString() })
-      .onConflict((oc) => oc.doNothing()).returning('slot').execute();
+  for (const pipeline of pipelines.filter((p) =>
+    zones.some((zone) => p.refreshAt.includes(localClock(now, zone).minutes)),
+  )) {
+    const claimed = await store.db
+      .insertInto('control.schedule_firings')
+      .values({ schedule_id: `pipeline:${pipeline.name}`, slot, fired_at: now.toISOString() })
+      .onConflict((oc) => oc.doNothing())
+      .returning('slot')
+      .execute();
     if (claimed.length === 0) continue;
-    for (const shard of shards) await requestPipelineRun(boss, { pipeline: pipeline.name, shard, reason: `schedule ${slot}` });
+    for (const shard of shards)
+      await requestPipelineRun(boss, { pipeline: pipeline.name, shard, reason: `schedule ${slot}` });
     fired.push(pipeline.name);
   }
   return fired;

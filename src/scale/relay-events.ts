@@ -21,7 +21,13 @@ export async function forgetRelayed(shard: ControlStore, shared: ControlStore): 
   const local = (await shard.db.selectFrom('control.webhook_events').select('id').execute()).map((e) => e.id);
   let forgotten = 0;
   for (let i = 0; i < local.length; i += 1000) {
-    const relayed = (await shared.db.selectFrom('control.webhook_events').select('id').where('id', 'in', local.slice(i, i + 1000)).execute()).map((e) => e.id);
+    const relayed = (
+      await shared.db
+        .selectFrom('control.webhook_events')
+        .select('id')
+        .where('id', 'in', local.slice(i, i + 1000))
+        .execute()
+    ).map((e) => e.id);
     if (relayed.length === 0) continue;
     await shard.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('control.webhook_deliveries').where('event_id', 'in', relayed).execute();
@@ -35,7 +41,8 @@ export async function forgetRelayed(shard: ControlStore, shared: ControlStore): 
 /** Everything in a shard's outbox, oldest first. */
 export async function readOutbox(shard: ControlStore): Promise<Outbox> {
   const events = await shard.db.selectFrom('control.webhook_events').selectAll().orderBy('seq').execute();
-  const deliveries = events.length === 0 ? [] : await shard.db.selectFrom('control.webhook_deliveries').selectAll().execute();
+  const deliveries =
+    events.length === 0 ? [] : await shard.db.selectFrom('control.webhook_deliveries').selectAll().execute();
   return { events, deliveries };
 }
 
@@ -50,11 +57,25 @@ export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox
   if (outbox.events.length === 0) return 0;
   // Numbering after the last event needs the appends of other shards (and of export schedules) to wait.
   await sql`lock table control.webhook_events in share row exclusive mode`.execute(trx);
-  const { seq } = await trx.selectFrom('control.webhook_events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow();
+  const { seq } = await trx
+    .selectFrom('control.webhook_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirstOrThrow();
   const events = outbox.events.map((e, i) => ({ ...e, seq: Number(seq ?? 0) + i + 1 }));
   const subscriptions = [...new Set(outbox.deliveries.map((d) => d.subscription_id ?? ''))];
-  const live = new Set(subscriptions.length === 0 ? [] : (await trx.selectFrom('control.webhook_subscriptions').select('id')
-    .where('id', 'in', subscriptions).where('deleted_at', 'is', null).where('disabled_at', 'is', null).execute()).map((s) => s.id));
+  const live = new Set(
+    subscriptions.length === 0
+      ? []
+      : (
+          await trx
+            .selectFrom('control.webhook_subscriptions')
+            .select('id')
+            .where('id', 'in', subscriptions)
+            .where('deleted_at', 'is', null)
+            .where('disabled_at', 'is', null)
+            .execute()
+        ).map((s) => s.id),
+  );
   const deliveries = outbox.deliveries.filter((d) => d.subscription_id !== null && live.has(d.subscription_id));
   await inserted(trx, 'control.webhook_events', events);
   await inserted(trx, 'control.webhook_deliveries', deliveries);
@@ -62,8 +83,16 @@ export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox
 }
 
 /** Inserts rows in chunks (PostgreSQL takes at most 65,535 parameters a statement); a row whose id is there is skipped. */
-async function inserted<T extends 'control.webhook_events' | 'control.webhook_deliveries'>(db: Kysely<ControlPlane>, table: T, rows: ControlPlane[T][]): Promise<void> {
+async function inserted<T extends 'control.webhook_events' | 'control.webhook_deliveries'>(
+  db: Kysely<ControlPlane>,
+  table: T,
+  rows: ControlPlane[T][],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += 500) {
-    await (db as unknown as Kysely<any>).insertInto(table).values(rows.slice(i, i + 500)).onConflict((oc: any) => oc.column('id').doNothing()).execute();
+    await (db as unknown as Kysely<any>)
+      .insertInto(table)
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc: any) => oc.column('id').doNothing())
+      .execute();
   }
 }

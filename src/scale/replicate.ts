@@ -12,7 +12,13 @@ type Table = keyof ControlPlane & `control.${string}`;
  * (`added`, by its key) only gains the rows the shard lacks: unit-cost changes made through the API are landed
  * files of the `cogs` source there, which the shard's next run takes in as new files.
  */
-const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'; of?: 'organizations'; keep?: string[]; added?: string }[] = [
+const replicated: {
+  table: Table;
+  by: 'connection_id' | 'id' | 'organization_id';
+  of?: 'organizations';
+  keep?: string[];
+  added?: string;
+}[] = [
   { table: 'control.organizations', by: 'id', of: 'organizations' },
   // Which events a run derives (webhooks/outbox.ts); the shard never delivers them (scale/relay-events.ts).
   { table: 'control.webhook_subscriptions', by: 'organization_id', of: 'organizations' },
@@ -31,27 +37,64 @@ const replicated: { table: Table; by: 'connection_id' | 'id' | 'organization_id'
  * shard): each table's rows of those connections replaced by the shared ones, the columns the shard owns kept.
  * Nothing else of the shard changes: its landed files, runs and windows are its own.
  */
-export async function replicateToShard(shared: ControlStore, shard: ControlStore, connectionIds: string[]): Promise<number> {
+export async function replicateToShard(
+  shared: ControlStore,
+  shard: ControlStore,
+  connectionIds: string[],
+): Promise<number> {
   if (connectionIds.length === 0) return 0;
   // Tables named by the list above: kysely's untyped view of the same databases.
   const db = shared.db as unknown as Kysely<any>;
-  const organizations = (await shared.db.selectFrom('control.connections').select('organization_id').where('id', 'in', connectionIds).execute()).map((r) => r.organization_id);
-  const fetched = await Promise.all(replicated.map(async (spec) => {
-    const keys = spec.of === 'organizations' ? organizations : connectionIds;
-    const column = spec.by;
-    const rows = keys.length === 0 ? [] : ((await db.selectFrom(spec.table).selectAll().where(column, 'in', keys).execute()) as Record<string, unknown>[]);
-    return { spec, column, keys, rows };
-  }));
+  const organizations = (
+    await shared.db
+      .selectFrom('control.connections')
+      .select('organization_id')
+      .where('id', 'in', connectionIds)
+      .execute()
+  ).map((r) => r.organization_id);
+  const fetched = await Promise.all(
+    replicated.map(async (spec) => {
+      const keys = spec.of === 'organizations' ? organizations : connectionIds;
+      const column = spec.by;
+      const rows =
+        keys.length === 0
+          ? []
+          : ((await db.selectFrom(spec.table).selectAll().where(column, 'in', keys).execute()) as Record<
+              string,
+              unknown
+            >[]);
+      return { spec, column, keys, rows };
+    }),
+  );
   let copied = 0;
   await shard.db.transaction().execute(async (trx) => {
     const t = trx as unknown as Kysely<any>;
     for (const { spec, column, keys, rows } of fetched) {
       const kept = new Map<unknown, Record<string, unknown>>();
       if (spec.keep && keys.length > 0) {
-        for (const row of (await t.selectFrom(spec.table).select([column, ...spec.keep]).where(column, 'in', keys).execute()) as Record<string, unknown>[]) kept.set(row[column], row);
+        for (const row of (await t
+          .selectFrom(spec.table)
+          .select([column, ...spec.keep])
+          .where(column, 'in', keys)
+          .execute()) as Record<string, unknown>[])
+          kept.set(row[column], row);
       }
       if (spec.added) {
-        const present = new Set(rows.length === 0 ? [] : (await t.selectFrom(spec.table).select(spec.added).where(spec.added, 'in', rows.map((r) => r[spec.added!])).execute()).map((r: Record<string, unknown>) => r[spec.added!]));
+        const present = new Set(
+          rows.length === 0
+            ? []
+            : (
+                await t
+                  .selectFrom(spec.table)
+                  .select(spec.added)
+                  .where(
+                    spec.added,
+                    'in',
+                    rows.map((r) => r[spec.added!]),
+                  )
+                  .execute()
+              ).map((r: Record<string, unknown>) => r[spec.added!]),
+        );
         const missing = rows.filter((r) => !present.has(r[spec.added!]));
         if (missing.length > 0) await t.insertInto(spec.table).values(missing).execute();
         copied += missing.length;
@@ -59,7 +102,10 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
       }
       if (keys.length > 0) await t.deleteFrom(spec.table).where(column, 'in', keys).execute();
       // A row new to the shard starts with the shard's own columns empty: a shard rebuilt from documents loads anew.
-      const merged = rows.map((row) => ({ ...row, ...Object.fromEntries((spec.keep ?? []).map((c) => [c, kept.get(row[column])?.[c] ?? null])) }));
+      const merged = rows.map((row) => ({
+        ...row,
+        ...Object.fromEntries((spec.keep ?? []).map((c) => [c, kept.get(row[column])?.[c] ?? null])),
+      }));
       if (merged.length > 0) await t.insertInto(spec.table).values(merged).execute();
       copied += merged.length;
     }
@@ -71,10 +117,24 @@ export async function replicateToShard(shared: ControlStore, shard: ControlStore
  * Writes to the shared control plane the unit costs a shard's run landed from `cogs` documents (files landed at or
  * after `since`), so that the API answers them and the next replication keeps them; returns how many rows.
  */
-export async function shareLandedCogs(shard: ControlStore, shared: ControlStore, connectionIds: string[], since: Date): Promise<number> {
+export async function shareLandedCogs(
+  shard: ControlStore,
+  shared: ControlStore,
+  connectionIds: string[],
+  since: Date,
+): Promise<number> {
   if (connectionIds.length === 0) return 0;
-  const files = shard.db.selectFrom('control.landed_files').select('id').where('source', '=', 'cogs').where('landed_at', '>=', since.toISOString());
-  const rows = await shard.db.selectFrom('control.cogs').selectAll().where('connection_id', 'in', connectionIds).where('file_id', 'in', files).execute();
+  const files = shard.db
+    .selectFrom('control.landed_files')
+    .select('id')
+    .where('source', '=', 'cogs')
+    .where('landed_at', '>=', since.toISOString());
+  const rows = await shard.db
+    .selectFrom('control.cogs')
+    .selectAll()
+    .where('connection_id', 'in', connectionIds)
+    .where('file_id', 'in', files)
+    .execute();
   if (rows.length === 0) return 0;
   await shared.db.insertInto('control.cogs').values(rows).onConflict(upsertCogsRows).execute();
   return rows.length;

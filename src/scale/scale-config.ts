@@ -19,10 +19,22 @@ export function scaleConfig(env: NodeJS.ProcessEnv = process.env): ScaleConfig |
   const databaseUrl = env.MKTDATA_DATABASE_URL?.trim();
   if (!databaseUrl) return null;
   const sharedDir = env.MKTDATA_SHARED_DIR?.trim();
-  if (!sharedDir) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARED_DIR', reason: 'a scaled-out install (MKTDATA_DATABASE_URL is set) needs the shared folder its processes all reach' });
+  if (!sharedDir)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_SHARED_DIR',
+      reason: 'a scaled-out install (MKTDATA_DATABASE_URL is set) needs the shared folder its processes all reach',
+    });
   const count = Number(env.MKTDATA_SHARDS ?? 12);
-  if (!Number.isInteger(count) || count < 1 || count > 999) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARDS', reason: `"${env.MKTDATA_SHARDS}" is not a whole number of shards from 1 to 999` });
-  return { databaseUrl, sharedDir: resolveHome(sharedDir).root, shards: Array.from({ length: count }, (_, i) => `shard-${String(i + 1).padStart(3, '0')}`) };
+  if (!Number.isInteger(count) || count < 1 || count > 999)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_SHARDS',
+      reason: `"${env.MKTDATA_SHARDS}" is not a whole number of shards from 1 to 999`,
+    });
+  return {
+    databaseUrl,
+    sharedDir: resolveHome(sharedDir).root,
+    shards: Array.from({ length: count }, (_, i) => `shard-${String(i + 1).padStart(3, '0')}`),
+  };
 }
 
 /**

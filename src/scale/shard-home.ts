@@ -1,4 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { MktdataError } from '../errors.ts';
@@ -19,10 +28,21 @@ export async function openSharedControl(config: ScaleConfig): Promise<ControlSto
   const store = await openPostgresControl(config.databaseUrl);
   try {
     const shards = String(config.shards.length);
-    await store.db.insertInto('control.settings').values({ name: 'scale_shards', value: shards }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const { value } = await store.db.selectFrom('control.settings').select('value').where('name', '=', 'scale_shards').executeTakeFirstOrThrow();
+    await store.db
+      .insertInto('control.settings')
+      .values({ name: 'scale_shards', value: shards })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const { value } = await store.db
+      .selectFrom('control.settings')
+      .select('value')
+      .where('name', '=', 'scale_shards')
+      .executeTakeFirstOrThrow();
     if (value !== shards) {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_SHARDS', reason: `this install spreads its connections over ${value} shards, fixed for its life (a connection's shard follows from the count): set MKTDATA_SHARDS=${value}` });
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: 'MKTDATA_SHARDS',
+        reason: `this install spreads its connections over ${value} shards, fixed for its life (a connection's shard follows from the count): set MKTDATA_SHARDS=${value}`,
+      });
     }
     return store;
   } catch (error) {
@@ -120,7 +140,12 @@ export async function copyFenced(
   });
   try {
     return await store.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('control.shard_leases').select('token').where('shard', '=', lease.shard).forUpdate().executeTakeFirst();
+      const row = await trx
+        .selectFrom('control.shard_leases')
+        .select('token')
+        .where('shard', '=', lease.shard)
+        .forUpdate()
+        .executeTakeFirst();
       if (!row || Number(row.token) !== lease.token) return false;
       await alsoWrite?.(trx);
       for (const { next, to } of staged) renameSync(next, to);

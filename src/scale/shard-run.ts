@@ -48,18 +48,42 @@ export async function shardConnections(store: ControlStore, config: ScaleConfig,
  * shared outbox, under the lease's fence. A worker that lost the shard
  * meanwhile shares nothing ("fenced"): its build is discarded and the new holder's stands.
  */
-export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline: string; trigger: RunTrigger }): Promise<ShardRunResult> {
+export async function runShard(
+  ctx: ShardRunContext,
+  job: { id: string; pipeline: string; trigger: RunTrigger },
+): Promise<ShardRunResult> {
   const pipelineName = job.pipeline;
   const { store, config, lease } = ctx;
   const home = shardHome(ctx.workDir, config.sharedDir, lease.shard);
   const how = restoreShard(home, config.sharedDir, lease);
-  if (how !== 'kept') ctx.log(`${lease.shard}: ${how === 'restored' ? 'restored from its checkpoint' : 'started empty'} (fencing token ${lease.token})`);
+  if (how !== 'kept')
+    ctx.log(
+      `${lease.shard}: ${how === 'restored' ? 'restored from its checkpoint' : 'started empty'} (fencing token ${lease.token})`,
+    );
   const id = randomUUID();
-  await store.db.insertInto('control.shard_runs')
-    .values({ id, run_id: null, job_id: job.id, shard: lease.shard, pipeline: pipelineName, worker: ctx.worker, token: lease.token, started_at: new Date().toISOString(), finished_at: null, status: 'running', windows: null, error: null })
+  await store.db
+    .insertInto('control.shard_runs')
+    .values({
+      id,
+      run_id: null,
+      job_id: job.id,
+      shard: lease.shard,
+      pipeline: pipelineName,
+      worker: ctx.worker,
+      token: lease.token,
+      started_at: new Date().toISOString(),
+      finished_at: null,
+      status: 'running',
+      windows: null,
+      error: null,
+    })
     .execute();
   const finish = (status: ShardRunResult['status'], runId: string | null, windows: number, error: string | null) =>
-    store.db.updateTable('control.shard_runs').set({ status, run_id: runId, windows, error, finished_at: new Date().toISOString() }).where('id', '=', id).execute();
+    store.db
+      .updateTable('control.shard_runs')
+      .set({ status, run_id: runId, windows, error, finished_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
   const wh = await openWarehouse(home, `worker ${lease.shard}`, { create: true });
   let summary;
   let outbox: Outbox;
@@ -68,14 +92,24 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
     await replicateToShard(store, wh, connections);
     await forgetRelayed(wh, store);
     const relanded = await relandMissing(wh, connections);
-    if (relanded > 0) ctx.log(`${lease.shard}: ${relanded} landed document(s) its checkpoint did not have put back in landing/`);
+    if (relanded > 0)
+      ctx.log(`${lease.shard}: ${relanded} landed document(s) its checkpoint did not have put back in landing/`);
     const since = new Date();
     const fetcher = await liveFetcher(wh, { onWarning: ctx.log });
     summary = await runPipeline(wh, findPipeline(loadPipelines(), pipelineName), { trigger: job.trigger, fetcher });
     await shareLandedCogs(wh, store, connections, since);
     // The connections' load stages are the shard's to keep; the API answers them from the shared control plane.
-    const stages = await wh.db.selectFrom('control.connections').select(['id', 'initial_load_stage']).where('id', 'in', connections.length ? connections : ['']).execute();
-    for (const s of stages) await store.db.updateTable('control.connections').set({ initial_load_stage: s.initial_load_stage }).where('id', '=', s.id).execute();
+    const stages = await wh.db
+      .selectFrom('control.connections')
+      .select(['id', 'initial_load_stage'])
+      .where('id', 'in', connections.length ? connections : [''])
+      .execute();
+    for (const s of stages)
+      await store.db
+        .updateTable('control.connections')
+        .set({ initial_load_stage: s.initial_load_stage })
+        .where('id', '=', s.id)
+        .execute();
     outbox = await readOutbox(wh);
   } catch (error) {
     await finish('failed', summary?.runId ?? null, 0, String((error as Error).message ?? error));
@@ -86,16 +120,29 @@ export async function runShard(ctx: ShardRunContext, job: { id: string; pipeline
   const shared = sharedShard(config.sharedDir, lease.shard);
   const files = [{ from: home.warehouse, to: shared.checkpoint }];
   if (existsSync(home.published)) {
-    files.unshift({ from: home.published, to: join(shared.published, 'warehouse.duckdb') }, { from: join(home.publishedDir, 'manifest.json'), to: join(shared.published, 'manifest.json') });
+    files.unshift(
+      { from: home.published, to: join(shared.published, 'warehouse.duckdb') },
+      { from: join(home.publishedDir, 'manifest.json'), to: join(shared.published, 'manifest.json') },
+    );
   }
   let fenced: boolean;
   try {
     fenced = !(await copyFenced(store, lease, files, (trx) => relayOutbox(trx, outbox)));
   } catch (error) {
-    await finish('failed', summary.runId, summary.windows.length, `sharing the shard's snapshot failed: ${String((error as Error).message ?? error)}`);
+    await finish(
+      'failed',
+      summary.runId,
+      summary.windows.length,
+      `sharing the shard's snapshot failed: ${String((error as Error).message ?? error)}`,
+    );
     throw error;
   }
   const status = fenced ? 'fenced' : summary.status;
-  await finish(status, summary.runId, summary.windows.length, fenced ? `the lease on ${lease.shard} was taken over: this build is discarded` : null);
+  await finish(
+    status,
+    summary.runId,
+    summary.windows.length,
+    fenced ? `the lease on ${lease.shard} was taken over: this build is discarded` : null,
+  );
   return { shard: lease.shard, pipeline: pipelineName, runId: summary.runId, status, windows: summary.windows.length };
 }

@@ -52,7 +52,9 @@ export class ShardWorker {
   async start(): Promise<void> {
     await this.tick();
     this.#timer = setInterval(() => {
-      this.#ticking = this.#ticking.then(() => this.tick()).catch((error) => this.options.log(`worker ${this.options.id}: ${(error as Error).message}`));
+      this.#ticking = this.#ticking
+        .then(() => this.tick())
+        .catch((error) => this.options.log(`worker ${this.options.id}: ${(error as Error).message}`));
     }, this.options.leaseMs / 3);
   }
 
@@ -70,7 +72,11 @@ export class ShardWorker {
   private async tick(): Promise<void> {
     const now = new Date();
     const { id, leaseMs } = this.options;
-    await this.store.db.insertInto('control.workers').values({ id, seen_at: now.toISOString() }).onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now.toISOString() })).execute();
+    await this.store.db
+      .insertInto('control.workers')
+      .values({ id, seen_at: now.toISOString() })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ seen_at: now.toISOString() }))
+      .execute();
     for (const lease of [...this.#held.values()]) {
       if (await renewShard(this.store, lease, leaseMs, now)) lease.expiresAt = new Date(now.getTime() + leaseMs);
       else await this.drop(lease.shard, 'its lease was taken over');
@@ -79,9 +85,14 @@ export class ShardWorker {
     const minute = Math.floor(now.getTime() / 60_000);
     if (this.options.schedule !== false && minute !== this.#lastMinute) {
       this.#lastMinute = minute;
-      for (const name of await firePipelines(this.store, this.boss, loadPipelines(), this.config.shards, now)) this.options.log(`pipeline ${name} due: a run queued for every shard`);
+      for (const name of await firePipelines(this.store, this.boss, loadPipelines(), this.config.shards, now))
+        this.options.log(`pipeline ${name} due: a run queued for every shard`);
     }
-    const alive = await this.store.db.selectFrom('control.workers').select('id').where('seen_at', '>', new Date(now.getTime() - leaseMs).toISOString()).execute();
+    const alive = await this.store.db
+      .selectFrom('control.workers')
+      .select('id')
+      .where('seen_at', '>', new Date(now.getTime() - leaseMs).toISOString())
+      .execute();
     const share = Math.ceil(this.config.shards.length / Math.max(1, alive.length));
     for (const shard of this.held().slice(share)) {
       if (this.#busy.has(shard)) continue;
@@ -104,10 +115,24 @@ export class ShardWorker {
     this.options.log(`worker ${this.options.id} holds ${lease.shard} (fencing token ${lease.token})`);
     // Jobs a former holder started and never finished: queued again now rather than after they time out.
     const requeued = await requeueRunning(this.store, this.boss, lease.shard, `taken over by ${this.options.id}`);
-    if (requeued.length > 0) this.options.log(`${lease.shard}: ${requeued.join(', ')} run(s) its former holder left unfinished queued again`);
-    await this.store.db.updateTable('control.shard_runs').set({ status: 'abandoned', error: `its worker lost ${lease.shard}; the run was queued again`, finished_at: new Date().toISOString() })
-      .where('shard', '=', lease.shard).where('status', '=', 'running').where('token', '<', lease.token).execute();
-    await this.boss.work<PipelineJob>(queueOf(lease.shard), { pollingIntervalSeconds: this.options.pollSeconds ?? 2 }, async ([job]) => this.run(job!.id, job!.data));
+    if (requeued.length > 0)
+      this.options.log(`${lease.shard}: ${requeued.join(', ')} run(s) its former holder left unfinished queued again`);
+    await this.store.db
+      .updateTable('control.shard_runs')
+      .set({
+        status: 'abandoned',
+        error: `its worker lost ${lease.shard}; the run was queued again`,
+        finished_at: new Date().toISOString(),
+      })
+      .where('shard', '=', lease.shard)
+      .where('status', '=', 'running')
+      .where('token', '<', lease.token)
+      .execute();
+    await this.boss.work<PipelineJob>(
+      queueOf(lease.shard),
+      { pollingIntervalSeconds: this.options.pollSeconds ?? 2 },
+      async ([job]) => this.run(job!.id, job!.data),
+    );
   }
 
   private async drop(shard: string, why: string): Promise<void> {
@@ -117,8 +142,13 @@ export class ShardWorker {
   }
 
   private async release(lease: ShardLease): Promise<void> {
-    await this.store.db.updateTable('control.shard_leases').set({ expires_at: new Date(0).toISOString() })
-      .where('shard', '=', lease.shard).where('owner', '=', lease.owner).where('token', '=', lease.token).execute();
+    await this.store.db
+      .updateTable('control.shard_leases')
+      .set({ expires_at: new Date(0).toISOString() })
+      .where('shard', '=', lease.shard)
+      .where('owner', '=', lease.owner)
+      .where('token', '=', lease.token)
+      .execute();
   }
 
   /** Runs a job of a shard it holds; a job of a shard it no longer holds fails, and pg-boss retries it for the new holder. */
@@ -126,7 +156,14 @@ export class ShardWorker {
     const lease = this.#held.get(job.shard);
     if (!lease) throw new Error(`worker ${this.options.id} no longer holds ${job.shard}`);
     const previous = this.#busy.get(job.shard) ?? Promise.resolve();
-    const running = previous.catch(() => undefined).then(() => runShard({ ...this.options, store: this.store, config: this.config, worker: this.options.id, lease }, { id: jobId, pipeline: job.pipeline, trigger: job.reason.startsWith('schedule') ? 'schedule' : 'cli' }));
+    const running = previous
+      .catch(() => undefined)
+      .then(() =>
+        runShard(
+          { ...this.options, store: this.store, config: this.config, worker: this.options.id, lease },
+          { id: jobId, pipeline: job.pipeline, trigger: job.reason.startsWith('schedule') ? 'schedule' : 'cli' },
+        ),
+      );
     this.#busy.set(job.shard, running);
     try {
       const result = await running;

@@ -17,14 +17,20 @@ export const ALLOWED_NETWORKS_VARIABLE = 'MKTDATA_WEBHOOK_ALLOWED_NETWORKS';
 
 /** The networks MKTDATA_WEBHOOK_ALLOWED_NETWORKS lists (`10.0.0.0/8, 192.168.1.20, ::1`), or ERR_INPUT_INVALID. */
 export function allowedNetworks(value = process.env[ALLOWED_NETWORKS_VARIABLE]): Networks {
-  const items = (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const items = (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   return items.map((item) => {
     try {
       if (item.includes('/')) return ipaddr.parseCIDR(item);
       const address = ipaddr.parse(item);
       return [address, address.kind() === 'ipv4' ? 32 : 128];
     } catch {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: ALLOWED_NETWORKS_VARIABLE, reason: `"${item}" is not an IP address or a network such as 10.0.0.0/8` });
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: ALLOWED_NETWORKS_VARIABLE,
+        reason: `"${item}" is not an IP address or a network such as 10.0.0.0/8`,
+      });
     }
   });
 }
@@ -72,21 +78,27 @@ export async function checkWebhookUrl(url: string, allowed: Networks, where: str
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup for the delivery's socket that fails when any address the name resolves to is refused. */
-const guardedLookup = (allowed: Networks) => (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
-  lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.map((a) => refusal(a.address, allowed, hostname)).find(Boolean);
-    if (refused) return callback(Object.assign(new Error(refused), { code: 'ERR_WEBHOOK_ADDRESS' }), []);
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+const guardedLookup =
+  (allowed: Networks) => (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const refused = addresses.map((a) => refusal(a.address, allowed, hostname)).find(Boolean);
+      if (refused) return callback(Object.assign(new Error(refused), { code: 'ERR_WEBHOOK_ADDRESS' }), []);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 
 /**
  * POSTs a JSON body to a webhook URL and returns the answer's status. The address is checked on the connection
  * itself (no second lookup to rebind), redirects are not followed, and the whole exchange has `timeoutMs`.
  */
-export async function postWebhook(url: string, body: string, allowed: Networks, options: { headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<number> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  allowed: Networks,
+  options: { headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<number> {
   const target = new URL(url);
   const host = bare(target.hostname);
   const known = literal(host);
@@ -94,16 +106,20 @@ export async function postWebhook(url: string, body: string, allowed: Networks, 
   if (refused) throw new Error(refused);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<number>((resolve, reject) => {
-    const req = send(target, {
-      method: 'POST',
-      headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      lookup: guardedLookup(allowed) as never,
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    }, (res: IncomingMessage) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        lookup: guardedLookup(allowed) as never,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      },
+      (res: IncomingMessage) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -12,7 +12,8 @@ export const retryWindowMs = 24 * 3_600_000;
 const claimMs = 60_000;
 
 /** The wait before attempt `attempts + 1`: exponential from 5 s, at most an hour, with ±50 % jitter. */
-export const backoffMs = (attempts: number, random = Math.random()) => Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
+export const backoffMs = (attempts: number, random = Math.random()) =>
+  Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
 
 interface Due {
   id: string;
@@ -71,7 +72,10 @@ export class WebhookDeliverer {
   ) {
     this.now = options.now ?? Date.now;
     this.concurrency = options.concurrency ?? 8;
-    this.loop = new PassLoop(() => this.pass(), (message) => options.log?.(`webhook deliveries failed: ${message}`));
+    this.loop = new PassLoop(
+      () => this.pass(),
+      (message) => options.log?.(`webhook deliveries failed: ${message}`),
+    );
   }
 
   start(): void {
@@ -119,10 +123,24 @@ export class WebhookDeliverer {
     const now = new Date(this.now());
     const candidates = await this.candidates(now);
     if (candidates.length === 0) return [];
-    const claimed = await this.wh.db.updateTable('control.webhook_deliveries')
-      .set({ next_attempt_at: new Date(now.getTime() + Math.ceil(candidates.length / this.concurrency) * (this.options.timeoutMs ?? 10_000) + claimMs).toISOString() })
-      .where('id', 'in', candidates.map((d) => d.id)).where('status', '=', 'PENDING').where('next_attempt_at', '<=', now.toISOString())
-      .returning('id').execute();
+    const claimed = await this.wh.db
+      .updateTable('control.webhook_deliveries')
+      .set({
+        next_attempt_at: new Date(
+          now.getTime() +
+            Math.ceil(candidates.length / this.concurrency) * (this.options.timeoutMs ?? 10_000) +
+            claimMs,
+        ).toISOString(),
+      })
+      .where(
+        'id',
+        'in',
+        candidates.map((d) => d.id),
+      )
+      .where('status', '=', 'PENDING')
+      .where('next_attempt_at', '<=', now.toISOString())
+      .returning('id')
+      .execute();
     const ids = new Set(claimed.map((c) => c.id));
     return candidates.filter((d) => ids.has(d.id));
   }
@@ -157,10 +175,18 @@ export class WebhookDeliverer {
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const headers: Record<string, string> = { 'webhook-id': d.event_id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
-      if (d.subscription_id) headers['webhook-signature'] = new Webhook(await secret(d.subscription_id)).sign(d.event_id, at, d.body);
-      status = await postWebhook(d.url, d.body, this.options.networks, { headers, timeoutMs: this.options.timeoutMs ?? 10_000 });
-      if (status < 200 || status > 299) error = `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`;
+      const headers: Record<string, string> = {
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      };
+      if (d.subscription_id)
+        headers['webhook-signature'] = new Webhook(await secret(d.subscription_id)).sign(d.event_id, at, d.body);
+      status = await postWebhook(d.url, d.body, this.options.networks, {
+        headers,
+        timeoutMs: this.options.timeoutMs ?? 10_000,
+      });
+      if (status < 200 || status > 299)
+        error = `answered ${status}${status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
     }
@@ -185,15 +211,20 @@ export class WebhookDeliverer {
   /** Writes a batch's outcomes in one statement; a delivery given up disables its subscription. */
   private async record(outcomes: Outcome[]): Promise<void> {
     // One statement over a VALUES list (both stores read it), each value cast to its column's type.
-    const values = outcomes.map(({ row: r }) => kysql`(${r.id}, ${r.status}, cast(${r.attempts} as integer), cast(${r.last_attempt_at} as timestamptz),
-      cast(${r.last_status} as integer), cast(${r.last_error} as varchar), cast(${r.next_attempt_at} as timestamptz), cast(${r.delivered_at} as timestamptz))`);
+    const values = outcomes.map(
+      ({
+        row: r,
+      }) => kysql`(${r.id}, ${r.status}, cast(${r.attempts} as integer), cast(${r.last_attempt_at} as timestamptz),
+      cast(${r.last_status} as integer), cast(${r.last_error} as varchar), cast(${r.next_attempt_at} as timestamptz), cast(${r.delivered_at} as timestamptz))`,
+    );
     await kysql`
       update control.webhook_deliveries
       set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at, last_status = o.last_status,
           last_error = o.last_error, next_attempt_at = o.next_attempt_at, delivered_at = o.delivered_at
       from (values ${kysql.join(values)}) as o(id, status, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at)
       where control.webhook_deliveries.id = o.id`.execute(this.wh.db);
-    for (const o of outcomes.filter((o) => o.row.status === 'FAILED')) await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
+    for (const o of outcomes.filter((o) => o.row.status === 'FAILED'))
+      await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }
 
   /** After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries fail too. */
@@ -202,8 +233,17 @@ export class WebhookDeliverer {
     this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
     if (!d.subscription_id) return;
     await this.wh.db.transaction().execute(async (trx) => {
-      await trx.updateTable('control.webhook_subscriptions').set({ disabled_at: at.toISOString(), disabled_reason: reason }).where('id', '=', d.subscription_id).execute();
-      await trx.updateTable('control.webhook_deliveries').set({ status: 'FAILED', last_error: 'the subscription was disabled' }).where('subscription_id', '=', d.subscription_id).where('status', '=', 'PENDING').execute();
+      await trx
+        .updateTable('control.webhook_subscriptions')
+        .set({ disabled_at: at.toISOString(), disabled_reason: reason })
+        .where('id', '=', d.subscription_id)
+        .execute();
+      await trx
+        .updateTable('control.webhook_deliveries')
+        .set({ status: 'FAILED', last_error: 'the subscription was disabled' })
+        .where('subscription_id', '=', d.subscription_id)
+        .where('status', '=', 'PENDING')
+        .execute();
     });
   }
 }

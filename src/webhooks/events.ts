@@ -18,8 +18,18 @@ export interface EventDefinition {
   details: { description: string; fields: EventField[] };
 }
 
-const field = (name: string, type: EventField['type'], optional: boolean, description?: string, fields?: EventField[]): EventField => ({
-  name, type, optional, ...(description ? { description } : {}), ...(fields ? { fields } : {}),
+const field = (
+  name: string,
+  type: EventField['type'],
+  optional: boolean,
+  description?: string,
+  fields?: EventField[],
+): EventField => ({
+  name,
+  type,
+  optional,
+  ...(description ? { description } : {}),
+  ...(fields ? { fields } : {}),
 });
 
 const context = [
@@ -32,28 +42,57 @@ const context = [
 ];
 
 /** Events of the shared notification shape: type, meaning, flags. */
-const notifications: { type: string; description: string; highVolume?: true; availabilityNote?: string; prerequisites?: string }[] = [
+const notifications: {
+  type: string;
+  description: string;
+  highVolume?: true;
+  availabilityNote?: string;
+  prerequisites?: string;
+}[] = [
   { type: 'MKT_ACCOUNT_STATUS_CHANGED', description: 'The status of a selling account changed.' },
   { type: 'MKT_ANY_OFFER_CHANGED', description: 'Offer information for an item changed.', highVolume: true },
-  { type: 'MKT_B2B_ANY_OFFER_CHANGED', description: 'Business offer information for an item changed.', highVolume: true },
-  { type: 'MKT_BRANDED_ITEM_CONTENT_CHANGE', description: 'The content of an item of a registered brand changed.', prerequisites: 'Requires brand-registry enrollment.' },
+  {
+    type: 'MKT_B2B_ANY_OFFER_CHANGED',
+    description: 'Business offer information for an item changed.',
+    highVolume: true,
+  },
+  {
+    type: 'MKT_BRANDED_ITEM_CONTENT_CHANGE',
+    description: 'The content of an item of a registered brand changed.',
+    prerequisites: 'Requires brand-registry enrollment.',
+  },
   { type: 'MKT_DETAIL_PAGE_TRAFFIC_EVENT', description: 'Traffic on a product detail page changed.', highVolume: true },
-  { type: 'MKT_FBA_OUTBOUND_SHIPMENT_STATUS', description: 'The status of an outbound FBA shipment changed.', availabilityNote: 'Brazil FBA Onsite shipments only.' },
+  {
+    type: 'MKT_FBA_OUTBOUND_SHIPMENT_STATUS',
+    description: 'The status of an outbound FBA shipment changed.',
+    availabilityNote: 'Brazil FBA Onsite shipments only.',
+  },
   { type: 'MKT_FEE_PROMOTION', description: 'A fee promotion became available or changed.' },
   { type: 'MKT_ITEM_INVENTORY_EVENT_CHANGE', description: 'Inventory information of an item changed.' },
   { type: 'MKT_ITEM_SALES_EVENT_CHANGE', description: 'Sales information of an item changed.', highVolume: true },
-  { type: 'MKT_ITEM_PRODUCT_TYPE_CHANGE', description: 'The product type of an item changed.', prerequisites: 'Requires brand-registry enrollment.' },
+  {
+    type: 'MKT_ITEM_PRODUCT_TYPE_CHANGE',
+    description: 'The product type of an item changed.',
+    prerequisites: 'Requires brand-registry enrollment.',
+  },
   { type: 'MKT_LISTINGS_ITEM_STATUS_CHANGE', description: 'The status of a listings item changed.' },
   { type: 'MKT_LISTINGS_ITEM_ISSUES_CHANGE', description: 'The issues of a listings item changed.' },
-  { type: 'MKT_LISTINGS_ITEM_MFN_QUANTITY_CHANGE', description: 'The merchant-fulfilled quantity of a listings item changed.' },
-  { type: 'MKT_PRICING_HEALTH', description: 'An offer became ineligible for the featured offer because of an uncompetitive price.' },
+  {
+    type: 'MKT_LISTINGS_ITEM_MFN_QUANTITY_CHANGE',
+    description: 'The merchant-fulfilled quantity of a listings item changed.',
+  },
+  {
+    type: 'MKT_PRICING_HEALTH',
+    description: 'An offer became ineligible for the featured offer because of an uncompetitive price.',
+  },
   { type: 'MKT_TRANSACTION_UPDATE', description: 'Transaction information became available or changed.' },
   { type: 'MKT_FBA_INVENTORY_AVAILABILITY_CHANGES', description: 'FBA inventory availability changed.' },
   {
     type: 'MKT_SHIPMENT_TRACKING_MILESTONE_CHANGED',
     description: 'A tracking shipment milestone changed.',
     availabilityNote: 'US tracking API only.',
-    prerequisites: 'A subscription is required for each tracking identifier, made by running the action MKT_SHIPMENT_TRACKING_SUBSCRIBE with the tracking IDs; the service does not subscribe automatically.',
+    prerequisites:
+      'A subscription is required for each tracking identifier, made by running the action MKT_SHIPMENT_TRACKING_SUBSCRIBE with the tracking IDs; the service does not subscribe automatically.',
   },
 ];
 
@@ -66,9 +105,23 @@ const orderSummary = [
 ];
 
 const buyerInfo = [
-  'buyerEmail', 'buyerName', 'buyerCompanyName', 'buyerPurchaseOrderNumber', 'recipientName', 'recipientCompanyName',
-  'recipientAddressLine1', 'recipientAddressLine2', 'recipientAddressLine3', 'recipientCity', 'recipientDistrictOrCounty',
-  'recipientStateOrRegion', 'recipientMunicipality', 'recipientPostalCode', 'recipientCountryCode', 'recipientPhone', 'recipientAddressType',
+  'buyerEmail',
+  'buyerName',
+  'buyerCompanyName',
+  'buyerPurchaseOrderNumber',
+  'recipientName',
+  'recipientCompanyName',
+  'recipientAddressLine1',
+  'recipientAddressLine2',
+  'recipientAddressLine3',
+  'recipientCity',
+  'recipientDistrictOrCounty',
+  'recipientStateOrRegion',
+  'recipientMunicipality',
+  'recipientPostalCode',
+  'recipientCountryCode',
+  'recipientPhone',
+  'recipientAddressType',
 ].map((name) => field(name, 'STRING', true));
 
 /** Every webhook message of spec document 002, in its order. */
@@ -96,7 +149,12 @@ export const eventDefinitions: EventDefinition[] = [
     summary: { description: 'The order whose buyer information changed.', fields: orderSummary },
     details: {
       description: 'Buyer and recipient information (personal data).',
-      fields: [...buyerInfo, ...['recipientExtendedFields', 'orderItemsGiftMessages', 'orderItemsCustomizedUrls'].map((name) => field(name, 'JSON', true))],
+      fields: [
+        ...buyerInfo,
+        ...['recipientExtendedFields', 'orderItemsGiftMessages', 'orderItemsCustomizedUrls'].map((name) =>
+          field(name, 'JSON', true),
+        ),
+      ],
     },
   },
   ...notifications.map((n): EventDefinition => ({

@@ -4,7 +4,8 @@ import { appendEvents, summaryContext, type ConnectionContext } from './outbox.t
 
 const lineage = '_file_id, _line_number, _landed_at, _connection_id, _marketplace_id, _extra';
 const iso = (column: string) => `strftime(${column} at time zone 'UTC', '%Y-%m-%dT%H:%M:%SZ')`;
-const channel = (column: string) => `case ${column} when 'Amazon' then 'AFN' when 'AFN' then 'AFN' when 'Merchant' then 'MFN' when 'MFN' then 'MFN' end`;
+const channel = (column: string) =>
+  `case ${column} when 'Amazon' then 'AFN' when 'AFN' then 'AFN' when 'Merchant' then 'MFN' when 'MFN' then 'MFN' end`;
 
 /** What makes one kind of order event out of a raw table: how a version of an order reads, and its message. */
 interface OrderEventKind {
@@ -45,10 +46,17 @@ const orderUpdate: OrderEventKind = {
 
 /** The buyer and recipient fields of spec document 002 that the Amazon Fulfilled Shipments report carries. */
 const buyerFields: [string, string][] = [
-  ['buyerEmail', 'o.buyer_email'], ['buyerName', 'o.buyer_name'], ['recipientName', 'o.recipient_name'],
-  ['recipientAddressLine1', 'o.ship_address_1'], ['recipientAddressLine2', 'o.ship_address_2'], ['recipientAddressLine3', 'o.ship_address_3'],
-  ['recipientCity', 'o.ship_city'], ['recipientStateOrRegion', 'o.ship_state'], ['recipientPostalCode', 'o.ship_postal_code'],
-  ['recipientCountryCode', 'o.ship_country'], ['recipientPhone', 'coalesce(o.ship_phone_number, o.buyer_phone_number)'],
+  ['buyerEmail', 'o.buyer_email'],
+  ['buyerName', 'o.buyer_name'],
+  ['recipientName', 'o.recipient_name'],
+  ['recipientAddressLine1', 'o.ship_address_1'],
+  ['recipientAddressLine2', 'o.ship_address_2'],
+  ['recipientAddressLine3', 'o.ship_address_3'],
+  ['recipientCity', 'o.ship_city'],
+  ['recipientStateOrRegion', 'o.ship_state'],
+  ['recipientPostalCode', 'o.ship_postal_code'],
+  ['recipientCountryCode', 'o.ship_country'],
+  ['recipientPhone', 'coalesce(o.ship_phone_number, o.buyer_phone_number)'],
 ];
 
 const buyerInfoUpdate: OrderEventKind = {
@@ -68,12 +76,15 @@ const buyerInfoUpdate: OrderEventKind = {
 
 /** Which of these connections some live webhook subscription receives events of (of any type). */
 export async function receivingConnections(sql: DuckDBConnection, ids: string[]): Promise<Set<string>> {
-  const reader = await sql.runAndReadAll(`
+  const reader = await sql.runAndReadAll(
+    `
     select distinct c.id
     from control.connections as c join control.webhook_subscriptions as s on s.organization_id = c.organization_id
     where c.id in (select unnest($ids)) and s.deleted_at is null and s.disabled_at is null
       and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), c.id))`,
-    { ids: listValue(ids) }, { ids: LIST(VARCHAR) });
+    { ids: listValue(ids) },
+    { ids: LIST(VARCHAR) },
+  );
   return new Set(reader.getRowsJson().map(([id]) => String(id)));
 }
 
@@ -84,7 +95,12 @@ export async function receivingConnections(sql: DuckDBConnection, ids: string[])
  * state again, is none.
  */
 async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void> {
-  const connection = (await ctx.sql.runAndReadAll(`select id, organization_id, name, marketplace_id, seller_id from control.connections where id = $id`, { id: ctx.connection.id })).getRowObjectsJson()[0] as unknown as ConnectionContext | undefined;
+  const connection = (
+    await ctx.sql.runAndReadAll(
+      `select id, organization_id, name, marketplace_id, seller_id from control.connections where id = $id`,
+      { id: ctx.connection.id },
+    )
+  ).getRowObjectsJson()[0] as unknown as ConnectionContext | undefined;
   if (!connection) return;
   const subscribed = await ctx.sql.runAndReadAll(
     `select 1 from control.webhook_subscriptions s where s.organization_id = $organizationId and s.deleted_at is null and s.disabled_at is null
@@ -132,7 +148,12 @@ async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void
             coalesce(c.version_time, c.landed_at) as occurred_at
      from changed c join file_rows f using (amazon_order_id)
      ${kind.where ? `where ${kind.where}` : ''}`,
-    { fileId: ctx.fileId, connectionId: connection.id, organizationId: connection.organization_id, context: JSON.stringify(summaryContext(connection)) },
+    {
+      fileId: ctx.fileId,
+      connectionId: connection.id,
+      organizationId: connection.organization_id,
+      context: JSON.stringify(summaryContext(connection)),
+    },
     new Date(ctx.landedAt),
   );
 }

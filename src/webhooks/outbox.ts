@@ -29,7 +29,12 @@ export const envelope = (e: Pick<NewEvent, 'messageType' | 'summary' | 'details'
  * the transaction that commits the change, so that an event exists if and only if its change was committed.
  * Only events some live subscription receives are kept: without subscribers, emission costs a lookup.
  */
-export async function appendEvents(sql: DuckDBConnection, events: string, params: Record<string, string>, at: Date): Promise<number> {
+export async function appendEvents(
+  sql: DuckDBConnection,
+  events: string,
+  params: Record<string, string>,
+  at: Date,
+): Promise<number> {
   const batch = `b${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
   const inserted = await sql.runAndReadAll(
     `insert into control.webhook_events
@@ -70,7 +75,9 @@ export function summaryContext(c: ConnectionContext): Record<string, string> {
   const marketplace = (marketplaces ??= loadMarketplaces()).get(c.marketplace_id);
   return {
     marketplaceId: c.marketplace_id,
-    ...(marketplace ? { marketplaceCountryCode: marketplace.countryCode, marketplaceCountryName: marketplace.countryName } : {}),
+    ...(marketplace
+      ? { marketplaceCountryCode: marketplace.countryCode, marketplaceCountryName: marketplace.countryName }
+      : {}),
     sellerOrVendorId: c.id,
     sellerOrVendorName: c.name,
     ...(c.seller_id ? { marketplaceSellerId: c.seller_id } : {}),
@@ -100,18 +107,54 @@ export function recordEvents(sql: DuckDBConnection, events: NewEvent[], at = new
 }
 
 /** An export schedule's run: one event, delivered (unsigned, as before the outbox) to each of its integration URLs. */
-export async function recordScheduleRun(wh: ControlStore, organizationId: string, body: string, urls: string[], at = new Date()): Promise<void> {
+export async function recordScheduleRun(
+  wh: ControlStore,
+  organizationId: string,
+  body: string,
+  urls: string[],
+  at = new Date(),
+): Promise<void> {
   if (urls.length === 0) return;
   const event = `msg_${randomUUID().replaceAll('-', '')}`;
   await wh.db.transaction().execute(async (trx) => {
-    const { seq } = await trx.selectFrom('control.webhook_events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow();
-    await trx.insertInto('control.webhook_events').values({
-      id: event, seq: Number(seq ?? 0) + 1, organization_id: organizationId, connection_id: null, message_type: 'EXPORT_SCHEDULE_RUN_FINISHED',
-      ordering_key: null, dedupe_key: null, body, occurred_at: at.toISOString(), emitted_at: at.toISOString(), batch: null,
-    }).execute();
-    await trx.insertInto('control.webhook_deliveries').values(urls.map((url) => ({
-      id: randomUUID(), event_id: event, subscription_id: null, url, status: 'PENDING', attempts: 0, next_attempt_at: at.toISOString(),
-      created_at: at.toISOString(), last_attempt_at: null, last_status: null, last_error: null, delivered_at: null,
-    }))).execute();
+    const { seq } = await trx
+      .selectFrom('control.webhook_events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('control.webhook_events')
+      .values({
+        id: event,
+        seq: Number(seq ?? 0) + 1,
+        organization_id: organizationId,
+        connection_id: null,
+        message_type: 'EXPORT_SCHEDULE_RUN_FINISHED',
+        ordering_key: null,
+        dedupe_key: null,
+        body,
+        occurred_at: at.toISOString(),
+        emitted_at: at.toISOString(),
+        batch: null,
+      })
+      .execute();
+    await trx
+      .insertInto('control.webhook_deliveries')
+      .values(
+        urls.map((url) => ({
+          id: randomUUID(),
+          event_id: event,
+          subscription_id: null,
+          url,
+          status: 'PENDING',
+          attempts: 0,
+          next_attempt_at: at.toISOString(),
+          created_at: at.toISOString(),
+          last_attempt_at: null,
+          last_status: null,
+          last_error: null,
+          delivered_at: null,
+        })),
+      )
+      .execute();
   });
 }

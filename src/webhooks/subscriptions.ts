@@ -19,7 +19,15 @@ export const messageTypes = eventDefinitions.map((d) => d.messageType);
 /** What a subscription that names no types receives: every type but the high-volume ones. */
 export const defaultMessageTypes = eventDefinitions.filter((d) => !d.highVolume).map((d) => d.messageType);
 
-type Row = { id: string; url: string; message_types: string; seller_or_vendor_ids: string | null; created_at: string; disabled_at: string | null; disabled_reason: string | null };
+type Row = {
+  id: string;
+  url: string;
+  message_types: string;
+  seller_or_vendor_ids: string | null;
+  created_at: string;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+};
 const shown = (r: Row): Subscription => ({
   id: r.id,
   url: r.url,
@@ -43,11 +51,24 @@ export async function createSubscription(
   at = new Date(),
 ): Promise<Subscription & { secret: string }> {
   const unknown = input.messageTypes?.filter((t) => !messageTypes.includes(t)) ?? [];
-  if (unknown.length > 0) throw new MktdataError('ERR_INPUT_INVALID', { where: 'messageTypes', reason: `unknown message type(s) ${unknown.join(', ')}; see GET /spec/webhook-scheme` });
+  if (unknown.length > 0)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'messageTypes',
+      reason: `unknown message type(s) ${unknown.join(', ')}; see GET /spec/webhook-scheme`,
+    });
   if (input.sellerOrVendorIds?.length) {
-    const found = await wh.db.selectFrom('control.connections').select('id').where('organization_id', '=', organizationId).where('id', 'in', input.sellerOrVendorIds).execute();
+    const found = await wh.db
+      .selectFrom('control.connections')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', input.sellerOrVendorIds)
+      .execute();
     const missing = input.sellerOrVendorIds.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length > 0) throw new MktdataError('ERR_INPUT_INVALID', { where: 'sellerOrVendorIds', reason: `not a connection of this organization: ${missing.join(', ')}` });
+    if (missing.length > 0)
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: 'sellerOrVendorIds',
+        reason: `not a connection of this organization: ${missing.join(', ')}`,
+      });
   }
   const id = randomUUID();
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -55,20 +76,41 @@ export async function createSubscription(
     id,
     url: input.url,
     message_types: JSON.stringify([...new Set(input.messageTypes?.length ? input.messageTypes : defaultMessageTypes)]),
-    seller_or_vendor_ids: input.sellerOrVendorIds?.length ? JSON.stringify([...new Set(input.sellerOrVendorIds)]) : null,
+    seller_or_vendor_ids: input.sellerOrVendorIds?.length
+      ? JSON.stringify([...new Set(input.sellerOrVendorIds)])
+      : null,
     created_at: at.toISOString(),
     disabled_at: null,
     disabled_reason: null,
   };
-  await wh.db.insertInto('control.webhook_subscriptions').values({ ...row, organization_id: organizationId, secret: encryptSecret(secretKey(wh.home), secret, context(id)), deleted_at: null }).execute();
+  await wh.db
+    .insertInto('control.webhook_subscriptions')
+    .values({
+      ...row,
+      organization_id: organizationId,
+      secret: encryptSecret(secretKey(wh.home), secret, context(id)),
+      deleted_at: null,
+    })
+    .execute();
   return { ...shown(row), secret };
 }
 
 const live = (wh: Warehouse) => wh.db.selectFrom('control.webhook_subscriptions').where('deleted_at', 'is', null);
-const columns = ['id', 'url', 'message_types', 'seller_or_vendor_ids', 'created_at', 'disabled_at', 'disabled_reason'] as const;
+const columns = [
+  'id',
+  'url',
+  'message_types',
+  'seller_or_vendor_ids',
+  'created_at',
+  'disabled_at',
+  'disabled_reason',
+] as const;
 
 /** The organization's subscriptions (every organization's with `null`), oldest first. */
-export async function listSubscriptions(wh: Warehouse, organizationId: string | null): Promise<(Subscription & { organizationId: string })[]> {
+export async function listSubscriptions(
+  wh: Warehouse,
+  organizationId: string | null,
+): Promise<(Subscription & { organizationId: string })[]> {
   let query = live(wh).select([...columns, 'organization_id']);
   if (organizationId) query = query.where('organization_id', '=', organizationId);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
@@ -76,8 +118,14 @@ export async function listSubscriptions(wh: Warehouse, organizationId: string | 
 }
 
 /** One subscription of the organization (any organization's with `null`), or ERR_NOT_FOUND. */
-export async function getSubscription(wh: Warehouse, organizationId: string | null, id: string): Promise<Subscription & { organizationId: string }> {
-  let query = live(wh).select([...columns, 'organization_id']).where('id', '=', id);
+export async function getSubscription(
+  wh: Warehouse,
+  organizationId: string | null,
+  id: string,
+): Promise<Subscription & { organizationId: string }> {
+  let query = live(wh)
+    .select([...columns, 'organization_id'])
+    .where('id', '=', id);
   if (organizationId) query = query.where('organization_id', '=', organizationId);
   const row = await query.executeTakeFirst();
   if (!row) throw new MktdataError('ERR_WEBHOOK_NOT_FOUND', { id });
@@ -85,17 +133,35 @@ export async function getSubscription(wh: Warehouse, organizationId: string | nu
 }
 
 /** Deletes a subscription: nothing more is delivered to it; its pending deliveries are canceled. */
-export async function deleteSubscription(wh: Warehouse, organizationId: string | null, id: string, at = new Date()): Promise<void> {
+export async function deleteSubscription(
+  wh: Warehouse,
+  organizationId: string | null,
+  id: string,
+  at = new Date(),
+): Promise<void> {
   await getSubscription(wh, organizationId, id);
   await wh.db.transaction().execute(async (trx) => {
-    await trx.updateTable('control.webhook_subscriptions').set({ deleted_at: at.toISOString() }).where('id', '=', id).execute();
-    await trx.updateTable('control.webhook_deliveries').set({ status: 'CANCELED' }).where('subscription_id', '=', id).where('status', '=', 'PENDING').execute();
+    await trx
+      .updateTable('control.webhook_subscriptions')
+      .set({ deleted_at: at.toISOString() })
+      .where('id', '=', id)
+      .execute();
+    await trx
+      .updateTable('control.webhook_deliveries')
+      .set({ status: 'CANCELED' })
+      .where('subscription_id', '=', id)
+      .where('status', '=', 'PENDING')
+      .execute();
   });
 }
 
 /** The signing secret of a subscription, decrypted for a delivery. */
 export async function subscriptionSecret(wh: Warehouse, id: string): Promise<string> {
-  const row = await wh.db.selectFrom('control.webhook_subscriptions').select('secret').where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await wh.db
+    .selectFrom('control.webhook_subscriptions')
+    .select('secret')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return decryptSecret(secretKey(wh.home), row.secret, context(id));
 }
 
@@ -106,16 +172,41 @@ export async function subscriptionSecret(wh: Warehouse, id: string): Promise<str
  */
 export async function replay(wh: Warehouse, id: string, since: Date, at = new Date()): Promise<number> {
   const subscription = await getSubscription(wh, null, id);
-  await wh.db.updateTable('control.webhook_subscriptions').set({ disabled_at: null, disabled_reason: null }).where('id', '=', id).execute();
-  const events = await wh.db.selectFrom('control.webhook_events').select('id')
+  await wh.db
+    .updateTable('control.webhook_subscriptions')
+    .set({ disabled_at: null, disabled_reason: null })
+    .where('id', '=', id)
+    .execute();
+  const events = await wh.db
+    .selectFrom('control.webhook_events')
+    .select('id')
     .where('emitted_at', '>=', since.toISOString())
-    .where('id', 'in', wh.db.selectFrom('control.webhook_deliveries').select('event_id').where('subscription_id', '=', id))
-    .orderBy('seq').execute();
+    .where(
+      'id',
+      'in',
+      wh.db.selectFrom('control.webhook_deliveries').select('event_id').where('subscription_id', '=', id),
+    )
+    .orderBy('seq')
+    .execute();
   const queued = events.map((e) => ({
-    id: randomUUID(), event_id: e.id, subscription_id: subscription.id, url: subscription.url, status: 'PENDING' as const, attempts: 0, next_attempt_at: at.toISOString(),
-    created_at: at.toISOString(), last_attempt_at: null, last_status: null, last_error: null, delivered_at: null,
+    id: randomUUID(),
+    event_id: e.id,
+    subscription_id: subscription.id,
+    url: subscription.url,
+    status: 'PENDING' as const,
+    attempts: 0,
+    next_attempt_at: at.toISOString(),
+    created_at: at.toISOString(),
+    last_attempt_at: null,
+    last_status: null,
+    last_error: null,
+    delivered_at: null,
   }));
-  for (let i = 0; i < queued.length; i += 1000) await wh.db.insertInto('control.webhook_deliveries').values(queued.slice(i, i + 1000)).execute();
+  for (let i = 0; i < queued.length; i += 1000)
+    await wh.db
+      .insertInto('control.webhook_deliveries')
+      .values(queued.slice(i, i + 1000))
+      .execute();
   return queued.length;
 }
 

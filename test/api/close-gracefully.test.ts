@@ -17,7 +17,8 @@ function keepAliveGet(url: string, agent: Agent): Promise<{ status?: number; bod
 }
 
 /** Resolves with 'closed' when `closing` does, or 'still waiting' after `ms`. */
-const within = (closing: Promise<void>, ms: number) => Promise.race([closing.then(() => 'closed'), delay(ms).then(() => 'still waiting')]);
+const within = (closing: Promise<void>, ms: number) =>
+  Promise.race([closing.then(() => 'closed'), delay(ms).then(() => 'still waiting')]);
 
 describe('closing the server', () => {
   it('lets a request in flight finish, then closes its keep-alive connection instead of waiting out the keep-alive timeout', async () => {

@@ -36,26 +36,41 @@ describe('every catalog table on the demo data', () => {
     await wh?.close();
   });
 
-  it.each(catalogSources().map((s) => [s.tableName, s] as const))('%s is non-empty and served by an export', async (tableName, source) => {
-    clock += 1000;
-    const period = source.requiresDatePeriod ? { from: '2020-01-01', to: '2030-12-31' } : {};
-    const created = await app.inject({
-      method: 'POST', url: '/api/v1/exports', headers: { 'service-api-key': key },
-      payload: { sellerOrVendorIds: connections, tableName, ...period, outputType: 'PARQUET' },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    await app.exportServices.worker.idle();
-    const row = await wh.db.selectFrom('control.exports').select(['status', 'row_count', 'error']).where('id', '=', created.json().id).executeTakeFirstOrThrow();
-    expect(row.error).toBeNull();
-    expect(row.status).toBe('COMPLETED');
-    expect(Number(row.row_count)).toBeGreaterThan(0);
-  });
+  it.each(catalogSources().map((s) => [s.tableName, s] as const))(
+    '%s is non-empty and served by an export',
+    async (tableName, source) => {
+      clock += 1000;
+      const period = source.requiresDatePeriod ? { from: '2020-01-01', to: '2030-12-31' } : {};
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/v1/exports',
+        headers: { 'service-api-key': key },
+        payload: { sellerOrVendorIds: connections, tableName, ...period, outputType: 'PARQUET' },
+      });
+      expect(created.statusCode, created.body).toBe(202);
+      await app.exportServices.worker.idle();
+      const row = await wh.db
+        .selectFrom('control.exports')
+        .select(['status', 'row_count', 'error'])
+        .where('id', '=', created.json().id)
+        .executeTakeFirstOrThrow();
+      expect(row.error).toBeNull();
+      expect(row.status).toBe('COMPLETED');
+      expect(Number(row.row_count)).toBeGreaterThan(0);
+    },
+  );
 
   // Spec documents 001 and 002: a column without `?` holds no null, unless its .yml's nullableNote says why the data cannot.
   const tables = loadModels().filter((m) => m.config.catalog);
-  it.each(tables.map((m) => [m.name, m] as const))('%s has no null in a column marked not nullable without a note', async (tableName, model) => {
-    const strict = model.config.columns.filter((c) => !c.nullable && !c.nullableNote).map((c) => c.name);
-    const [nulls] = await rows(wh, `select ${strict.map((c) => `count(*) filter (where "${c}" is null)::int as "${c}"`).join(', ')} from marts.${tableName}`);
-    expect(Object.entries(nulls!).filter(([, n]) => n !== 0)).toEqual([]);
-  });
+  it.each(tables.map((m) => [m.name, m] as const))(
+    '%s has no null in a column marked not nullable without a note',
+    async (tableName, model) => {
+      const strict = model.config.columns.filter((c) => !c.nullable && !c.nullableNote).map((c) => c.name);
+      const [nulls] = await rows(
+        wh,
+        `select ${strict.map((c) => `count(*) filter (where "${c}" is null)::int as "${c}"`).join(', ')} from marts.${tableName}`,
+      );
+      expect(Object.entries(nulls!).filter(([, n]) => n !== 0)).toEqual([]);
+    },
+  );
 });

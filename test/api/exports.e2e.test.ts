@@ -11,14 +11,26 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
     const { home, wh, dir } = await makeHome();
     const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
     const key = await createApiKey(wh, org);
-    const line = (id: string, date: string, sku: string, quantity: string) =>
-      ({ 'amazon-order-id': id, 'purchase-date': date, 'order-status': 'Shipped', sku, quantity, currency: 'USD', 'item-price': '10.00' });
-    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'us.tsv', [
-      line('111-1', '2026-03-01T20:00:00+00:00', 'MUG', '1'),
-      line('111-2', '2026-03-02T20:00:00+00:00', 'CUP', '2'),
-      line('111-3', '2026-03-03T20:00:00+00:00', 'PLATE', '5'),
-      line('111-4', '2026-04-01T20:00:00+00:00', 'MUG', '7'), // outside the period
-    ]));
+    const line = (id: string, date: string, sku: string, quantity: string) => ({
+      'amazon-order-id': id,
+      'purchase-date': date,
+      'order-status': 'Shipped',
+      sku,
+      quantity,
+      currency: 'USD',
+      'item-price': '10.00',
+    });
+    await land(
+      wh,
+      'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+      US,
+      writeOrders(dir, 'us.tsv', [
+        line('111-1', '2026-03-01T20:00:00+00:00', 'MUG', '1'),
+        line('111-2', '2026-03-02T20:00:00+00:00', 'CUP', '2'),
+        line('111-3', '2026-03-03T20:00:00+00:00', 'PLATE', '5'),
+        line('111-4', '2026-04-01T20:00:00+00:00', 'MUG', '7'), // outside the period
+      ]),
+    );
     await runModels(wh, { select: ['marts.mkt_order_items_with_cogs'] });
     await publish(wh);
     await wh.close();
@@ -36,7 +48,9 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
       const us = sellers.body.items.find((s: { marketplaceCountryCode: string }) => s.marketplaceCountryCode === 'US');
       const sources = await json(`/exports/sources?sellerOrVendorIds=${us.sellerOrVendorId}`);
       expect(sources.status).toBe(200);
-      const source = sources.body.sources.find((s: { tableName: string }) => s.tableName === 'mkt_order_items_with_cogs');
+      const source = sources.body.sources.find(
+        (s: { tableName: string }) => s.tableName === 'mkt_order_items_with_cogs',
+      );
       expect(source.requiresDatePeriod).toBe(true);
 
       const created = await json('/exports', {
@@ -48,17 +62,24 @@ describe('exports over HTTP (end to end, as a client uses them)', () => {
           from: '2026-03-01T08:00:00.000Z',
           to: '2026-04-01T06:59:59.000Z',
           columns: ['date', 'mkt_order_id', 'sku', 'quantity'],
-          filters: { combinator: 'or', rules: [{ field: 'sku', operator: '=', value: 'MUG' }, { field: 'quantity', operator: '>', value: 4 }] },
+          filters: {
+            combinator: 'or',
+            rules: [
+              { field: 'sku', operator: '=', value: 'MUG' },
+              { field: 'quantity', operator: '>', value: 4 },
+            ],
+          },
           orderByColumn: 'date',
         }),
       });
       expect(created.status).toBe(202);
 
       let raw: Response;
-      for (const started = Date.now(); ; ) {
+      for (const started = Date.now(); ;) {
         raw = await fetch(`${base}/exports/${created.body.id}/raw`, { headers, redirect: 'manual' });
         if (raw.status !== 202) break;
-        if (Date.now() - started > 30_000) throw new Error(`the export is still running after 30 s; serve printed:\n${server.output()}`);
+        if (Date.now() - started > 30_000)
+          throw new Error(`the export is still running after 30 s; serve printed:\n${server.output()}`);
         expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(0);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

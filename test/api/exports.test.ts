@@ -33,28 +33,60 @@ describe('exports and export schedules (HTTP, in process)', () => {
     org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
     await wh.db.updateTable('control.organizations').set({ token_balance: 100 }).execute();
     key = await createApiKey(wh, org);
-    const line = (id: string, date: string, sku: string, qty: string, price: string) =>
-      ({ 'amazon-order-id': id, 'purchase-date': date, 'order-status': 'Shipped', sku, asin: `B0${sku.padEnd(8, '0')}`, quantity: qty, currency: 'USD', 'item-price': price });
-    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'us.tsv', [
-      line('111-1', '2026-03-01T12:00:00+00:00', 'MUG', '1', '10.00'),
-      line('111-2', '2026-03-02T12:00:00+00:00', 'CUP', '2', '25.50'),
-      // 05:00 UTC on 3 March is still 2 March in Los Angeles: a US date of 2026-03-02
-      line('111-3', '2026-03-03T05:00:00+00:00', 'MUG, "XL"', '3', '33.33'),
-    ]));
-    await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', DE, writeOrders(dir, 'de.tsv', [
-      line('302-1', '2026-03-02T10:00:00+00:00', 'TASSE', '1', '9.99'),
-    ]));
+    const line = (id: string, date: string, sku: string, qty: string, price: string) => ({
+      'amazon-order-id': id,
+      'purchase-date': date,
+      'order-status': 'Shipped',
+      sku,
+      asin: `B0${sku.padEnd(8, '0')}`,
+      quantity: qty,
+      currency: 'USD',
+      'item-price': price,
+    });
+    await land(
+      wh,
+      'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+      US,
+      writeOrders(dir, 'us.tsv', [
+        line('111-1', '2026-03-01T12:00:00+00:00', 'MUG', '1', '10.00'),
+        line('111-2', '2026-03-02T12:00:00+00:00', 'CUP', '2', '25.50'),
+        // 05:00 UTC on 3 March is still 2 March in Los Angeles: a US date of 2026-03-02
+        line('111-3', '2026-03-03T05:00:00+00:00', 'MUG, "XL"', '3', '33.33'),
+      ]),
+    );
+    await land(
+      wh,
+      'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+      DE,
+      writeOrders(dir, 'de.tsv', [line('302-1', '2026-03-02T10:00:00+00:00', 'TASSE', '1', '9.99')]),
+    );
     await runModels(wh, { select: [`marts.${orders}`] });
     await publish(wh);
 
     const other = await createOrganization(wh, { name: 'Other org', tokens: 50 });
     otherKey = await createApiKey(wh, other);
-    await addConnection(wh, { organizationId: other, id: '00000000-0000-4000-8000-00000000b001', name: 'Other US', marketplaceId: US.marketplaceId });
+    await addConnection(wh, {
+      organizationId: other,
+      id: '00000000-0000-4000-8000-00000000b001',
+      name: 'Other US',
+      marketplaceId: US.marketplaceId,
+    });
     const broke = await createOrganization(wh, { name: 'Broke org', tokens: 0 });
     brokeKey = await createApiKey(wh, broke);
-    await addConnection(wh, { organizationId: broke, id: '00000000-0000-4000-8000-00000000c001', name: 'Broke US', marketplaceId: US.marketplaceId });
+    await addConnection(wh, {
+      organizationId: broke,
+      id: '00000000-0000-4000-8000-00000000c001',
+      name: 'Broke US',
+      marketplaceId: US.marketplaceId,
+    });
     // The webhook receivers below listen on 127.0.0.1: the operator's allow-list lets that one address in.
-    app = await buildApp({ wh, home, logger: false, now: () => clock, webhookAllowedNetworks: allowedNetworks('127.0.0.1') });
+    app = await buildApp({
+      wh,
+      home,
+      logger: false,
+      now: () => clock,
+      webhookAllowedNetworks: allowedNetworks('127.0.0.1'),
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -62,12 +94,28 @@ describe('exports and export schedules (HTTP, in process)', () => {
     await wh?.close();
   });
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, apiKey: string | null = key) => {
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+    apiKey: string | null = key,
+  ) => {
     clock += 1000; // a fresh second per call: a full rate-limit bucket
-    return app.inject({ method, url, headers: apiKey ? { 'service-api-key': apiKey } : {}, ...(body === undefined ? {} : { payload: body as object }) });
+    return app.inject({
+      method,
+      url,
+      headers: apiKey ? { 'service-api-key': apiKey } : {},
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   };
   const worker = () => app.exportServices.worker;
-  const request = (extra: Record<string, unknown> = {}) => ({ sellerOrVendorIds: [US.id], tableName: orders, from: '2026-03-01', to: '2026-03-31', ...extra });
+  const request = (extra: Record<string, unknown> = {}) => ({
+    sellerOrVendorIds: [US.id],
+    tableName: orders,
+    from: '2026-03-01',
+    to: '2026-03-31',
+    ...extra,
+  });
   const completed = async (body: Record<string, unknown>, apiKey = key) => {
     const created = await call('POST', '/api/v1/exports', body, apiKey);
     expect(created.statusCode, created.body).toBe(202);
@@ -87,8 +135,17 @@ describe('exports and export schedules (HTTP, in process)', () => {
       const created = await call('POST', '/api/v1/exports', request());
       expect(created.statusCode).toBe(202);
       expect(created.json()).toMatchObject({
-        exportId: created.json().id, organizationId: org, tableName: orders, sourceName: 'Order Line Items', sellerOrVendorIds: [US.id],
-        status: 'PENDING', outputType: 'CSV', rowCount: null, completedAt: null, error: null, historicalDataStillLoadingNotice: null,
+        exportId: created.json().id,
+        organizationId: org,
+        tableName: orders,
+        sourceName: 'Order Line Items',
+        sellerOrVendorIds: [US.id],
+        status: 'PENDING',
+        outputType: 'CSV',
+        rowCount: null,
+        completedAt: null,
+        error: null,
+        historicalDataStillLoadingNotice: null,
       });
       expect(created.json().sourceId).toMatch(/^[0-9a-f]{64}$/);
       await worker().idle();
@@ -99,14 +156,25 @@ describe('exports and export schedules (HTTP, in process)', () => {
       expect(Date.parse(done.json().expiresAt) - Date.parse(done.json().completedAt)).toBe(24 * hour);
       const after = Number((await call('GET', '/api/v1/util/organization')).json().tokenBalance);
       expect(before - after).toBe(2);
-      const usage = await wh.db.selectFrom('control.usage_records').selectAll().where('resource_id', '=', created.json().id).execute();
-      expect(usage).toMatchObject([{ usage_type: 'EXPORTS', specific_usage_type: 'EXPORTS_API_STANDARD', organization_id: org }]);
+      const usage = await wh.db
+        .selectFrom('control.usage_records')
+        .selectAll()
+        .where('resource_id', '=', created.json().id)
+        .execute();
+      expect(usage).toMatchObject([
+        { usage_type: 'EXPORTS', specific_usage_type: 'EXPORTS_API_STANDARD', organization_id: org },
+      ]);
       expect(Number(usage[0]!.tokens)).toBe(2);
     });
 
     it('charges 5 tokens for a premium table', async () => {
       const before = Number((await call('GET', '/api/v1/util/organization')).json().tokenBalance);
-      await completed({ sellerOrVendorIds: [US.id], tableName: 'mkt_profit_by_date', from: '2026-03-01', to: '2026-03-31' });
+      await completed({
+        sellerOrVendorIds: [US.id],
+        tableName: 'mkt_profit_by_date',
+        from: '2026-03-01',
+        to: '2026-03-31',
+      });
       expect(before - Number((await call('GET', '/api/v1/util/organization')).json().tokenBalance)).toBe(5);
     });
 
@@ -122,16 +190,36 @@ describe('exports and export schedules (HTTP, in process)', () => {
 
     it('uses the marketplace-local date of ISO date-times and applies an or filter', async () => {
       // 2026-03-02T08:00Z..2026-03-03T07:59Z in Los Angeles (UTC-8) is 2026-03-02 only: lines 111-2 and 111-3.
-      const id = await completed(request({
-        from: '2026-03-02T08:00:00Z', to: '2026-03-03T07:59:00Z', outputType: 'JSON', columns: ['mkt_order_id', 'quantity'],
-        filters: { combinator: 'or', rules: [{ field: 'sku', operator: '=', value: 'CUP' }, { field: 'quantity', operator: '>=', value: 3 }] },
-        orderByColumn: 'mkt_order_id',
-      }));
+      const id = await completed(
+        request({
+          from: '2026-03-02T08:00:00Z',
+          to: '2026-03-03T07:59:00Z',
+          outputType: 'JSON',
+          columns: ['mkt_order_id', 'quantity'],
+          filters: {
+            combinator: 'or',
+            rules: [
+              { field: 'sku', operator: '=', value: 'CUP' },
+              { field: 'quantity', operator: '>=', value: 3 },
+            ],
+          },
+          orderByColumn: 'mkt_order_id',
+        }),
+      );
       const rows = (await download(id)).json() as Record<string, unknown>[];
-      expect(rows.map((r) => [r.mkt_order_id, r.quantity])).toEqual([['111-2', 2], ['111-3', 3]]);
+      expect(rows.map((r) => [r.mkt_order_id, r.quantity])).toEqual([
+        ['111-2', 2],
+        ['111-3', 3],
+      ]);
       expect(Object.keys(rows[0]!)).toEqual([
-        'marketplace_id', 'marketplace_country_code', 'marketplace_country_name', 'seller_or_vendor_id', 'seller_or_vendor_name', 'marketplace_seller_id',
-        'mkt_order_id', 'quantity',
+        'marketplace_id',
+        'marketplace_country_code',
+        'marketplace_country_name',
+        'seller_or_vendor_id',
+        'seller_or_vendor_name',
+        'marketplace_seller_id',
+        'mkt_order_id',
+        'quantity',
       ]);
     });
 
@@ -142,7 +230,13 @@ describe('exports and export schedules (HTTP, in process)', () => {
       const column = await call('POST', '/api/v1/exports', request({ columns: ['sku', 'nope'] }));
       expect(column.statusCode).toBe(400);
       expect(column.json().issues[0].path).toEqual(['body', 'columns', 1]);
-      for (const bad of [request({ outputType: 'XML' }), request({ tableName: undefined }), request({ limit: -1 }), request({ extra: 1 }), request({ from: '2026-02-30' })]) {
+      for (const bad of [
+        request({ outputType: 'XML' }),
+        request({ tableName: undefined }),
+        request({ limit: -1 }),
+        request({ extra: 1 }),
+        request({ from: '2026-02-30' }),
+      ]) {
         const res = await call('POST', '/api/v1/exports', bad);
         expect(res.statusCode, JSON.stringify(bad)).toBe(400);
         expect(res.json().code).toBe('ERR_REQUEST_INVALID');
@@ -153,14 +247,21 @@ describe('exports and export schedules (HTTP, in process)', () => {
       const source = await call('POST', '/api/v1/exports', request({ tableName: 'mkt_nope' }));
       expect(source.statusCode).toBe(404);
       expect(source.json().code).toBe('ERR_SOURCE_NOT_FOUND');
-      const foreign = await call('POST', '/api/v1/exports', request({ sellerOrVendorIds: [US.id, '00000000-0000-4000-8000-00000000b001'] }));
+      const foreign = await call(
+        'POST',
+        '/api/v1/exports',
+        request({ sellerOrVendorIds: [US.id, '00000000-0000-4000-8000-00000000b001'] }),
+      );
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json().code).toBe('ERR_CONNECTION_NOT_FOUND');
     });
 
     it('refuses a source disabled for the organization with a message that says how to enable it', async () => {
       const sourceId = (await call('POST', '/api/v1/exports', request())).json().sourceId as string;
-      await wh.db.insertInto('control.organization_sources').values({ organization_id: org, source_id: sourceId, enabled: false, updated_at: new Date().toISOString() }).execute();
+      await wh.db
+        .insertInto('control.organization_sources')
+        .values({ organization_id: org, source_id: sourceId, enabled: false, updated_at: new Date().toISOString() })
+        .execute();
       try {
         const res = await call('POST', '/api/v1/exports', request());
         expect(res.statusCode).toBe(400);
@@ -172,15 +273,25 @@ describe('exports and export schedules (HTTP, in process)', () => {
     });
 
     it('ends an export without enough tokens BLOCKED_NO_TOKENS, answers 402 on reading it and 422 on its raw file', async () => {
-      const res = await call('POST', '/api/v1/exports', { ...request(), sellerOrVendorIds: ['00000000-0000-4000-8000-00000000c001'] }, brokeKey);
+      const res = await call(
+        'POST',
+        '/api/v1/exports',
+        { ...request(), sellerOrVendorIds: ['00000000-0000-4000-8000-00000000c001'] },
+        brokeKey,
+      );
       expect(res.statusCode).toBe(202);
       expect(res.json()).toMatchObject({ status: 'BLOCKED_NO_TOKENS' });
       const id = res.json().id;
-      expect((await call('GET', `/api/v1/exports/${id}`, undefined, brokeKey)).json()).toMatchObject({ statusCode: 402, code: 'ERR_NO_TOKENS' });
+      expect((await call('GET', `/api/v1/exports/${id}`, undefined, brokeKey)).json()).toMatchObject({
+        statusCode: 402,
+        code: 'ERR_NO_TOKENS',
+      });
       const raw = await call('GET', `/api/v1/exports/${id}/raw`, undefined, brokeKey);
       expect(raw.statusCode).toBe(422);
       expect(raw.json()).toMatchObject({ exportId: id, status: 'BLOCKED_NO_TOKENS' });
-      expect(await wh.db.selectFrom('control.usage_records').select('id').where('resource_id', '=', id).execute()).toEqual([]);
+      expect(
+        await wh.db.selectFrom('control.usage_records').select('id').where('resource_id', '=', id).execute(),
+      ).toEqual([]);
     });
   });
 
@@ -231,7 +342,10 @@ describe('exports and export schedules (HTTP, in process)', () => {
       const tampered = `${location.pathname}?expires=${location.searchParams.get('expires')}&signature=${signature.replace(/^./, (c) => (c === '0' ? '1' : '0'))}`;
       expect((await call('GET', tampered, undefined, null)).statusCode).toBe(403);
       const longer = `${location.pathname}?expires=${Number(location.searchParams.get('expires')) + 3600}&signature=${signature}`;
-      expect((await call('GET', longer, undefined, null)).json()).toMatchObject({ statusCode: 403, code: 'ERR_EXPORT_SIGNATURE_INVALID' });
+      expect((await call('GET', longer, undefined, null)).json()).toMatchObject({
+        statusCode: 403,
+        code: 'ERR_EXPORT_SIGNATURE_INVALID',
+      });
       clock += 16 * 60_000; // past the 15-minute link
       expect((await call('GET', `${location.pathname}${location.search}`, undefined, null)).statusCode).toBe(403);
     });
@@ -249,8 +363,15 @@ describe('exports and export schedules (HTTP, in process)', () => {
 
     it('answers 422 with the reason for an export that failed', async () => {
       await worker().stop();
-      await addConnection(wh, { organizationId: org, id: '00000000-0000-4000-8000-00000000a009', name: 'Gone soon', marketplaceId: US.marketplaceId });
-      const id = (await call('POST', '/api/v1/exports', request({ sellerOrVendorIds: ['00000000-0000-4000-8000-00000000a009'] }))).json().id;
+      await addConnection(wh, {
+        organizationId: org,
+        id: '00000000-0000-4000-8000-00000000a009',
+        name: 'Gone soon',
+        marketplaceId: US.marketplaceId,
+      });
+      const id = (
+        await call('POST', '/api/v1/exports', request({ sellerOrVendorIds: ['00000000-0000-4000-8000-00000000a009'] }))
+      ).json().id;
       await wh.db.deleteFrom('control.connections').where('id', '=', '00000000-0000-4000-8000-00000000a009').execute();
       await worker().start();
       await worker().idle();
@@ -262,7 +383,11 @@ describe('exports and export schedules (HTTP, in process)', () => {
 
     it("answers 404 for another organization's export on get, raw and delete", async () => {
       const id = await completed(request());
-      for (const [method, url] of [['GET', `/api/v1/exports/${id}`], ['GET', `/api/v1/exports/${id}/raw`], ['DELETE', `/api/v1/exports/${id}`]] as const) {
+      for (const [method, url] of [
+        ['GET', `/api/v1/exports/${id}`],
+        ['GET', `/api/v1/exports/${id}/raw`],
+        ['DELETE', `/api/v1/exports/${id}`],
+      ] as const) {
         const res = await call(method, url, undefined, otherKey);
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.json().code).toBe('ERR_EXPORT_NOT_FOUND');
@@ -295,40 +420,76 @@ describe('exports and export schedules (HTTP, in process)', () => {
     });
 
     it('answers 400 while a connection is in the first stage of its initial load, 404 for a foreign one, 400 without ids', async () => {
-      await addConnection(wh, { organizationId: org, id: '00000000-0000-4000-8000-00000000a004', name: 'New shop', marketplaceId: US.marketplaceId });
-      const loading = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id},00000000-0000-4000-8000-00000000a004`);
+      await addConnection(wh, {
+        organizationId: org,
+        id: '00000000-0000-4000-8000-00000000a004',
+        name: 'New shop',
+        marketplaceId: US.marketplaceId,
+      });
+      const loading = await call(
+        'GET',
+        `/api/v1/exports/sources?sellerOrVendorIds=${US.id},00000000-0000-4000-8000-00000000a004`,
+      );
       expect(loading.statusCode).toBe(400);
       expect(loading.json().code).toBe('ERR_INITIAL_LOAD_IN_PROGRESS');
-      expect((await call('GET', '/api/v1/exports/sources?sellerOrVendorIds=00000000-0000-4000-8000-00000000b001')).statusCode).toBe(404);
+      expect(
+        (await call('GET', '/api/v1/exports/sources?sellerOrVendorIds=00000000-0000-4000-8000-00000000b001'))
+          .statusCode,
+      ).toBe(404);
       expect((await call('GET', '/api/v1/exports/sources')).statusCode).toBe(400);
     });
   });
 
   describe('export schedules', () => {
     const schedule = (extra: Record<string, unknown> = {}) => ({
-      name: 'Daily orders', cron: '0 6 * * *', timezone: 'America/Los_Angeles', sellerOrVendorIds: [US.id], tableName: orders,
-      relativePeriod: { lastDays: 7 }, ...extra,
+      name: 'Daily orders',
+      cron: '0 6 * * *',
+      timezone: 'America/Los_Angeles',
+      sellerOrVendorIds: [US.id],
+      tableName: orders,
+      relativePeriod: { lastDays: 7 },
+      ...extra,
     });
 
     it('creates (201), reads, lists with the active filter, replaces and deletes (204) a schedule', async () => {
       const created = await call('POST', '/api/v1/exports/schedules', schedule());
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json().id;
-      expect(created.json()).toMatchObject({ scheduleId: id, name: 'Daily orders', active: true, tableName: orders, relativePeriod: { lastDays: 7 }, integrations: [], lastExportId: null });
+      expect(created.json()).toMatchObject({
+        scheduleId: id,
+        name: 'Daily orders',
+        active: true,
+        tableName: orders,
+        relativePeriod: { lastDays: 7 },
+        integrations: [],
+        lastExportId: null,
+      });
       // 06:00 in Los Angeles (UTC-8 in November) is 14:00 UTC
       expect(created.json().nextRunAt).toMatch(/T14:00:00\.000Z$/);
       expect((await call('GET', `/api/v1/exports/schedules/${id}`)).json().id).toBe(id);
-      const replaced = await call('PUT', `/api/v1/exports/schedules/${id}`, schedule({ name: 'Paused', active: false }));
+      const replaced = await call(
+        'PUT',
+        `/api/v1/exports/schedules/${id}`,
+        schedule({ name: 'Paused', active: false }),
+      );
       expect(replaced.json()).toMatchObject({ id, name: 'Paused', active: false, nextRunAt: null });
-      expect((await call('GET', '/api/v1/exports/schedules?active=false')).json().items.map((s: { id: string }) => s.id)).toContain(id);
-      expect((await call('GET', '/api/v1/exports/schedules?active=true')).json().items.map((s: { id: string }) => s.id)).not.toContain(id);
+      expect(
+        (await call('GET', '/api/v1/exports/schedules?active=false')).json().items.map((s: { id: string }) => s.id),
+      ).toContain(id);
+      expect(
+        (await call('GET', '/api/v1/exports/schedules?active=true')).json().items.map((s: { id: string }) => s.id),
+      ).not.toContain(id);
       expect((await call('GET', `/api/v1/exports/schedules/${id}`, undefined, otherKey)).statusCode).toBe(404);
       expect((await call('DELETE', `/api/v1/exports/schedules/${id}`)).statusCode).toBe(204);
       expect((await call('GET', `/api/v1/exports/schedules/${id}`)).statusCode).toBe(404);
     });
 
     it('refuses a bad cron, an unknown timezone, and a missing relative period on a dated table with 400', async () => {
-      for (const bad of [schedule({ cron: 'every day' }), schedule({ timezone: 'Mars/Olympus' }), schedule({ relativePeriod: undefined })]) {
+      for (const bad of [
+        schedule({ cron: 'every day' }),
+        schedule({ timezone: 'Mars/Olympus' }),
+        schedule({ relativePeriod: undefined }),
+      ]) {
         const res = await call('POST', '/api/v1/exports/schedules', bad);
         expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       }
@@ -347,18 +508,30 @@ describe('exports and export schedules (HTTP, in process)', () => {
       await new Promise<void>((done) => hook.listen(0, '127.0.0.1', done));
       try {
         const url = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
-        const created = (await call('POST', '/api/v1/exports/schedules', schedule({ relativePeriod: { type: 'PREVIOUS_MONTH' }, integrations: [url] }))).json();
+        const created = (
+          await call(
+            'POST',
+            '/api/v1/exports/schedules',
+            schedule({ relativePeriod: { type: 'PREVIOUS_MONTH' }, integrations: [url] }),
+          )
+        ).json();
         expect((await call('GET', `/api/v1/exports/schedules/${created.id}/latest`)).statusCode).toBe(404);
         const run = await app.exportServices.schedules.fire(created.id);
         await worker().idle();
         await app.exportServices.deliverer.deliverDue(); // the outcome goes out through the webhook outbox
         // The clock is in late November 2026 in Los Angeles: the previous month is October.
         expect(JSON.parse(run!.request)).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
-        expect(received).toEqual([expect.objectContaining({ scheduleId: created.id, exportId: run!.id, status: 'COMPLETED', rowCount: 0 })]);
+        expect(received).toEqual([
+          expect.objectContaining({ scheduleId: created.id, exportId: run!.id, status: 'COMPLETED', rowCount: 0 }),
+        ]);
         const latest = await call('GET', `/api/v1/exports/schedules/${created.id}/latest`);
         expect(latest.statusCode).toBe(302);
         expect(latest.headers.location).toContain(`/api/v1/exports/${run!.id}/download?`);
-        const usage = await wh.db.selectFrom('control.usage_records').select('specific_usage_type').where('resource_id', '=', run!.id).execute();
+        const usage = await wh.db
+          .selectFrom('control.usage_records')
+          .select('specific_usage_type')
+          .where('resource_id', '=', run!.id)
+          .execute();
         expect(usage).toEqual([{ specific_usage_type: 'EXPORTS_RECURRING_STANDARD' }]);
       } finally {
         hook.close();
@@ -366,16 +539,31 @@ describe('exports and export schedules (HTTP, in process)', () => {
     });
 
     it('refuses webhook URLs aimed at private addresses with 400 naming the integration, and does not deliver to one stored', async () => {
-      const refused = ['http://10.0.0.7/hook', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:8080/', 'http://127.0.0.2/hook'];
+      const refused = [
+        'http://10.0.0.7/hook',
+        'http://169.254.169.254/latest/meta-data/',
+        'http://[::1]:8080/',
+        'http://127.0.0.2/hook',
+      ];
       for (const url of refused) {
-        const res = await call('POST', '/api/v1/exports/schedules', schedule({ integrations: ['https://hooks.example.invalid/ok', url] }));
+        const res = await call(
+          'POST',
+          '/api/v1/exports/schedules',
+          schedule({ integrations: ['https://hooks.example.invalid/ok', url] }),
+        );
         expect(res.statusCode, url).toBe(400);
         expect(res.json().message, url).toMatch(/^integrations\[1\]: .*is not a public address/);
       }
       const created = (await call('POST', '/api/v1/exports/schedules', schedule())).json();
-      const replaced = await call('PUT', `/api/v1/exports/schedules/${created.id}`, schedule({ integrations: [{ url: 'http://192.168.0.1/' }] }));
+      const replaced = await call(
+        'PUT',
+        `/api/v1/exports/schedules/${created.id}`,
+        schedule({ integrations: [{ url: 'http://192.168.0.1/' }] }),
+      );
       expect(replaced.statusCode).toBe(400);
-      expect(replaced.json().message).toMatch(/^integrations\[0\]: http:\/\/192\.168\.0\.1\/: 192\.168\.0\.1 is not a public address \(private\)/);
+      expect(replaced.json().message).toMatch(
+        /^integrations\[0\]: http:\/\/192\.168\.0\.1\/: 192\.168\.0\.1 is not a public address \(private\)/,
+      );
 
       // A URL stored before its address was refused (or whose name now resolves elsewhere) is checked again at delivery:
       // a receiver on 127.0.0.2, outside the allowed 127.0.0.1, gets nothing.
@@ -384,14 +572,26 @@ describe('exports and export schedules (HTTP, in process)', () => {
       await new Promise<void>((done) => hook.listen(0, '127.0.0.2', done));
       try {
         const url = `http://127.0.0.2:${(hook.address() as { port: number }).port}/hook`;
-        await wh.db.updateTable('control.export_schedules').set({ integrations: JSON.stringify([{ id: 'stored', url }]) }).where('id', '=', created.id).execute();
+        await wh.db
+          .updateTable('control.export_schedules')
+          .set({ integrations: JSON.stringify([{ id: 'stored', url }]) })
+          .where('id', '=', created.id)
+          .execute();
         await app.exportServices.schedules.fire(created.id);
         await worker().idle();
         await app.exportServices.deliverer.deliverDue();
         expect(received).toEqual([]);
         // The refused attempt is recorded and retried later (the name may resolve elsewhere by then), never sent.
-        const [delivery] = await wh.db.selectFrom('control.webhook_deliveries').select(['status', 'attempts', 'last_error']).where('url', '=', url).execute();
-        expect(delivery).toMatchObject({ status: 'PENDING', attempts: 1, last_error: expect.stringMatching(/127\.0\.0\.2 is not a public address/) });
+        const [delivery] = await wh.db
+          .selectFrom('control.webhook_deliveries')
+          .select(['status', 'attempts', 'last_error'])
+          .where('url', '=', url)
+          .execute();
+        expect(delivery).toMatchObject({
+          status: 'PENDING',
+          attempts: 1,
+          last_error: expect.stringMatching(/127\.0\.0\.2 is not a public address/),
+        });
       } finally {
         hook.close();
       }
@@ -401,7 +601,12 @@ describe('exports and export schedules (HTTP, in process)', () => {
 
   it('writes byte-identical files through mktdata export and the HTTP export for the same request', async () => {
     for (const outputType of ['CSV', 'JSON', 'PARQUET']) {
-      const body = request({ sellerOrVendorIds: [US.id, DE.id], outputType, columns: ['date', 'sku', 'quantity', 'item_price_value'], orderByColumn: 'sku' });
+      const body = request({
+        sellerOrVendorIds: [US.id, DE.id],
+        outputType,
+        columns: ['date', 'sku', 'quantity', 'item_price_value'],
+        orderByColumn: 'sku',
+      });
       const http = (await download(await completed(body))).rawPayload;
       const requestFile = join(dir, `request-${outputType}.json`);
       writeFileSync(requestFile, JSON.stringify(body));
@@ -413,19 +618,39 @@ describe('exports and export schedules (HTTP, in process)', () => {
 
   it('resumes exports left PENDING or IN_PROGRESS by a stopped server, each once', async () => {
     await worker().stop();
-    const ids = [(await call('POST', '/api/v1/exports', request())).json().id, (await call('POST', '/api/v1/exports', request())).json().id];
+    const ids = [
+      (await call('POST', '/api/v1/exports', request())).json().id,
+      (await call('POST', '/api/v1/exports', request())).json().id,
+    ];
     // The first was being written when the process died: IN_PROGRESS with a partial file left behind.
     await wh.db.updateTable('control.exports').set({ status: 'IN_PROGRESS' }).where('id', '=', ids[0]).execute();
     writeFileSync(join(home.exports, `.${ids[0]}.csv.partial`), 'half a fi');
     await app.close();
     // The webhook receivers below listen on 127.0.0.1: the operator's allow-list lets that one address in.
-    app = await buildApp({ wh, home, logger: false, now: () => clock, webhookAllowedNetworks: allowedNetworks('127.0.0.1') });
+    app = await buildApp({
+      wh,
+      home,
+      logger: false,
+      now: () => clock,
+      webhookAllowedNetworks: allowedNetworks('127.0.0.1'),
+    });
     await app.ready();
     await worker().idle();
-    const rows = await wh.db.selectFrom('control.exports').select(['id', 'status', 'row_count']).where('id', 'in', ids).execute();
-    expect(rows.map((r) => [r.status, Number(r.row_count)])).toEqual([['COMPLETED', 3], ['COMPLETED', 3]]);
+    const rows = await wh.db
+      .selectFrom('control.exports')
+      .select(['id', 'status', 'row_count'])
+      .where('id', 'in', ids)
+      .execute();
+    expect(rows.map((r) => [r.status, Number(r.row_count)])).toEqual([
+      ['COMPLETED', 3],
+      ['COMPLETED', 3],
+    ]);
     expect(readdirSync(home.exports).filter((f) => f.endsWith('.partial'))).toEqual([]);
-    const usage = await wh.db.selectFrom('control.usage_records').select('resource_id').where('resource_id', 'in', ids).execute();
+    const usage = await wh.db
+      .selectFrom('control.usage_records')
+      .select('resource_id')
+      .where('resource_id', 'in', ids)
+      .execute();
     expect(usage).toHaveLength(2);
   });
 });

@@ -27,8 +27,12 @@ describe('the request log', () => {
 
   it('redacts the invitation token, the path and every secret parameter of a URL, and nothing else', () => {
     expect(redactUrl('/invite/abcDEF_123')).toBe('/invite/[redacted]');
-    expect(redactUrl('/oauth/sp-api/callback?state=s1&selling_partner_id=A1&spapi_oauth_code=c1')).toBe('/oauth/sp-api/callback?state=[redacted]&selling_partner_id=A1&spapi_oauth_code=[redacted]');
-    expect(redactUrl('/api/v1/files/f1/content?expires=99&signature=ab12')).toBe('/api/v1/files/f1/content?expires=99&signature=[redacted]');
+    expect(redactUrl('/oauth/sp-api/callback?state=s1&selling_partner_id=A1&spapi_oauth_code=c1')).toBe(
+      '/oauth/sp-api/callback?state=[redacted]&selling_partner_id=A1&spapi_oauth_code=[redacted]',
+    );
+    expect(redactUrl('/api/v1/files/f1/content?expires=99&signature=ab12')).toBe(
+      '/api/v1/files/f1/content?expires=99&signature=[redacted]',
+    );
     expect(redactUrl('/x?%73ignature=ab&Code=1&page=2')).toBe('/x?%73ignature=[redacted]&Code=[redacted]&page=2');
     expect(redactUrl('/api/v1/exports?pageSize=5')).toBe('/api/v1/exports?pageSize=5');
   });
@@ -38,7 +42,13 @@ describe('the request log', () => {
     const made = await demoHome('mktdata-log-redaction-');
     wh = made.wh;
     const lines: string[] = [];
-    app = await buildApp({ wh, home: made.home, connectors: new Connectors(fakeConfig(fake), systemClock), requestsPerSecond: 100, logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } } });
+    app = await buildApp({
+      wh,
+      home: made.home,
+      connectors: new Connectors(fakeConfig(fake), systemClock),
+      requestsPerSecond: 100,
+      logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     // A new organization: the demo one has the demo sellers connected already.
     const key = await createApiKey(wh, await createOrganization(wh, { name: 'Agency', tokens: 10 }));
@@ -47,18 +57,40 @@ describe('the request log', () => {
     // A seller connects through an invitation, then connects the same account again through another.
     const walks = [];
     for (let i = 0; i < 2; i++) {
-      const invite = await fetch(`${base}/api/v1/util/sellers-and-vendors/invite`, { method: 'POST', headers, body: JSON.stringify({ accountType: 'SELLER', name: 'Acme' }) });
+      const invite = await fetch(`${base}/api/v1/util/sellers-and-vendors/invite`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ accountType: 'SELLER', name: 'Acme' }),
+      });
       const { url } = (await invite.json()) as { url: string };
       await (await fetch(url)).text();
-      walks.push({ url, ...(await connectThroughInvitation(url, 'A3ACMEUS0SELLER', { name: 'Acme', marketplaceId: 'ATVPDKIKX0DER' })) });
+      walks.push({
+        url,
+        ...(await connectThroughInvitation(url, 'A3ACMEUS0SELLER', { name: 'Acme', marketplaceId: 'ATVPDKIKX0DER' })),
+      });
     }
     expect(walks.map((w) => w.callback.status)).toEqual([201, 200]);
     expect(walks[1]!.body).toContain('This account was already connected');
-    const connections = await wh.db.selectFrom('control.connections').select('id').where('seller_id', '=', 'A3ACMEUS0SELLER').where('name', '=', 'Acme').execute();
+    const connections = await wh.db
+      .selectFrom('control.connections')
+      .select('id')
+      .where('seller_id', '=', 'A3ACMEUS0SELLER')
+      .where('name', '=', 'Acme')
+      .execute();
     expect(connections).toHaveLength(1);
 
     // A data file uploaded and downloaded through its signed links.
-    const created = await fetch(`${base}/api/v1/files`, { method: 'POST', headers, body: JSON.stringify({ name: 'a.png', group: 'LISTING_IMAGES', type: 'PNG', sellerOrVendorId: connections[0]!.id, ttlHours: 1 }) });
+    const created = await fetch(`${base}/api/v1/files`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'a.png',
+        group: 'LISTING_IMAGES',
+        type: 'PNG',
+        sellerOrVendorId: connections[0]!.id,
+        ttlHours: 1,
+      }),
+    });
     const file = (await created.json()) as { fileId: string; uploadUrl: string };
     expect(created.status, JSON.stringify(file)).toBe(201);
     const uploaded = await fetch(file.uploadUrl, { method: 'PUT', body: png });
@@ -74,7 +106,11 @@ describe('the request log', () => {
       key,
       ...walks.flatMap((w) => {
         const callback = new URL(w.callbackUrl);
-        return [w.url.split('/invite/')[1]!, callback.searchParams.get('spapi_oauth_code')!, callback.searchParams.get('state')!];
+        return [
+          w.url.split('/invite/')[1]!,
+          callback.searchParams.get('spapi_oauth_code')!,
+          callback.searchParams.get('state')!,
+        ];
       }),
       new URL(file.uploadUrl).searchParams.get('signature')!,
       new URL(downloadUrl).searchParams.get('signature')!,
@@ -82,7 +118,8 @@ describe('the request log', () => {
     ];
     expect(secrets.every((s) => s.length >= 8)).toBe(true);
     const log = lines.join('');
-    for (const secret of secrets) expect(log.includes(secret), `a secret in the log: ${secret.slice(0, 4)}…`).toBe(false);
+    for (const secret of secrets)
+      expect(log.includes(secret), `a secret in the log: ${secret.slice(0, 4)}…`).toBe(false);
     expect(log).not.toMatch(/Atz[ar]\|/);
     // The requests were logged, redacted.
     expect(log).toContain('"url":"/invite/[redacted]"');

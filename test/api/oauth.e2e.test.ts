@@ -30,13 +30,21 @@ describe('connecting an account through the invitation link', () => {
     // A new organization: the demo one has the demo sellers connected already.
     const key = await createApiKey(wh, await createOrganization(wh, { name: 'Agency', tokens: 10 }));
 
-    const invite = await fetch(`${base}/api/v1/util/sellers-and-vendors/invite`, { method: 'POST', headers: { 'service-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ accountType: 'SELLER', name: 'Acme via OAuth' }) });
+    const invite = await fetch(`${base}/api/v1/util/sellers-and-vendors/invite`, {
+      method: 'POST',
+      headers: { 'service-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ accountType: 'SELLER', name: 'Acme via OAuth' }),
+    });
     expect(invite.status).toBe(201);
     const { url } = (await invite.json()) as { url: string };
     const page = await (await fetch(url)).text();
     expect(page).toContain('Continue to Seller Central');
     // The invitation page starts the consent: a redirect to the marketplace's consent page with a one-time state.
-    const start = await fetch(url, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ name: 'Acme via OAuth', marketplaceId: 'ATVPDKIKX0DER' }) });
+    const start = await fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ name: 'Acme via OAuth', marketplaceId: 'ATVPDKIKX0DER' }),
+    });
     expect(start.status).toBe(302);
     const consent = new URL(start.headers.get('location')!);
     expect(consent.pathname).toBe('/apps/authorize/consent');
@@ -46,24 +54,45 @@ describe('connecting an account through the invitation link', () => {
     // The seller picks its account on the marketplace's page and confirms; the marketplace redirects back to us.
     const consentPage = await (await fetch(consent)).text();
     const spForm = formOf(consentPage);
-    const confirmed = await fetch(new URL(spForm.action ?? consent.pathname + consent.search, consent), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...spForm.fields, ...Object.fromEntries(consent.searchParams), sellerId: 'A3ACMEUS0SELLER' }) });
+    const confirmed = await fetch(new URL(spForm.action ?? consent.pathname + consent.search, consent), {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({
+        ...spForm.fields,
+        ...Object.fromEntries(consent.searchParams),
+        sellerId: 'A3ACMEUS0SELLER',
+      }),
+    });
     expect(confirmed.status).toBe(302);
     const callback = await fetch(confirmed.headers.get('location')!);
     const connected = await callback.text();
     expect(callback.status).toBe(201);
     const connectionId = /<code>([0-9a-f-]{36})<\/code>/.exec(connected)![1]!;
-    expect(await requireCredentials(wh, connectionId, 'sp-api')).toMatchObject({ sellingPartnerId: 'A3ACMEUS0SELLER', region: 'NA' });
+    expect(await requireCredentials(wh, connectionId, 'sp-api')).toMatchObject({
+      sellingPartnerId: 'A3ACMEUS0SELLER',
+      region: 'NA',
+    });
     // A replayed callback is refused: the state was used.
     expect((await fetch(confirmed.headers.get('location')!)).status).toBe(400);
 
     // The connected page offers the Ads consent; its callback picks the profile of the connection's marketplace.
     const adsConsent = new URL(decode(/href="([^"]+\/ap\/oa[^"]*)"/.exec(connected)![1]!));
     const adsForm = formOf(await (await fetch(adsConsent)).text());
-    const adsConfirmed = await fetch(new URL(adsForm.action ?? adsConsent.pathname + adsConsent.search, adsConsent), { method: 'POST', redirect: 'manual', body: new URLSearchParams({ ...adsForm.fields, ...Object.fromEntries(adsConsent.searchParams), sellerId: 'A3ACMEUS0SELLER' }) });
+    const adsConfirmed = await fetch(new URL(adsForm.action ?? adsConsent.pathname + adsConsent.search, adsConsent), {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({
+        ...adsForm.fields,
+        ...Object.fromEntries(adsConsent.searchParams),
+        sellerId: 'A3ACMEUS0SELLER',
+      }),
+    });
     expect(adsConfirmed.status).toBe(302);
     const adsCallback = await fetch(adsConfirmed.headers.get('location')!);
     expect(adsCallback.status).toBe(201);
-    expect((await requireCredentials(wh, connectionId, 'ads')).profileId).toBe(String(demoSellers()[0]!.ads!.profileId));
+    expect((await requireCredentials(wh, connectionId, 'ads')).profileId).toBe(
+      String(demoSellers()[0]!.ads!.profileId),
+    );
     // No answer showed a refresh or access token.
     expect(connected + (await adsCallback.text())).not.toMatch(/Atz[ar]\|/);
   });

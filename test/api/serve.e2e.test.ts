@@ -45,7 +45,11 @@ describe('mktdata serve (end to end over HTTP)', () => {
       } finally {
         await server.stop();
       }
-      return server.output().split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { level: number }).level);
+      return server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { level: number }).level);
     };
     // pino levels: 20 debug, 30 info, 40 warn.
     expect(await levels([])).toContain(30);

@@ -27,14 +27,37 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
     wh = made.wh;
     const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
     key = await createApiKey(wh, org);
-    await addConnection(wh, { organizationId: org, id: VENDOR, name: 'Vendor US', marketplaceId: US.marketplaceId, type: 'VENDOR_CENTRAL' });
+    await addConnection(wh, {
+      organizationId: org,
+      id: VENDOR,
+      name: 'Vendor US',
+      marketplaceId: US.marketplaceId,
+      type: 'VENDOR_CENTRAL',
+    });
     const other = await createOrganization(wh, { name: 'Other org', tokens: 50 });
     otherKey = await createApiKey(wh, other);
-    await addConnection(wh, { organizationId: other, id: OTHER_VENDOR, name: 'Other vendor', marketplaceId: US.marketplaceId, type: 'VENDOR_CENTRAL' });
-    await addConnection(wh, { organizationId: other, id: OTHER_SELLER, name: 'Other seller', marketplaceId: US.marketplaceId });
+    await addConnection(wh, {
+      organizationId: other,
+      id: OTHER_VENDOR,
+      name: 'Other vendor',
+      marketplaceId: US.marketplaceId,
+      type: 'VENDOR_CENTRAL',
+    });
+    await addConnection(wh, {
+      organizationId: other,
+      id: OTHER_SELLER,
+      name: 'Other seller',
+      marketplaceId: US.marketplaceId,
+    });
     const broke = await createOrganization(wh, { name: 'Broke org', tokens: 0 });
     brokeKey = await createApiKey(wh, broke);
-    await addConnection(wh, { organizationId: broke, id: BROKE_VENDOR, name: 'Broke vendor', marketplaceId: US.marketplaceId, type: 'VENDOR_CENTRAL' });
+    await addConnection(wh, {
+      organizationId: broke,
+      id: BROKE_VENDOR,
+      name: 'Broke vendor',
+      marketplaceId: US.marketplaceId,
+      type: 'VENDOR_CENTRAL',
+    });
     app = await buildApp({ wh, home: made.home, logger: false, now: () => clock, requestsPerSecond: 1000 });
     await app.ready();
   });
@@ -44,17 +67,38 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
   });
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown, apiKey = key) =>
-    app.inject({ method, url, headers: { 'service-api-key': apiKey }, ...(body === undefined ? {} : { payload: body as object }) });
-  const codes = () => rows(wh, `select identifier_type, identifier, vendor_code from control.vendor_codes where connection_id = $c order by all`, { c: VENDOR });
+    app.inject({
+      method,
+      url,
+      headers: { 'service-api-key': apiKey },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+  const codes = () =>
+    rows(
+      wh,
+      `select identifier_type, identifier, vendor_code from control.vendor_codes where connection_id = $c order by all`,
+      { c: VENDOR },
+    );
 
   describe('vendor codes', () => {
     it('upserts one code per ASIN or SKU of a vendor connection (the last of an item winning) for 1 token', async () => {
-      const res = await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [
-        { asin: 'B000000001', vendorCode: 'OLD1' }, { sku: ' SKU-A ', vendorCode: 'ABCD1' }, { asin: 'B000000001', vendorCode: 'WXYZ1' },
-      ] });
+      const res = await call('POST', '/api/v1/vendor-codes', {
+        sellerOrVendorId: VENDOR,
+        vendorCodesToUpsert: [
+          { asin: 'B000000001', vendorCode: 'OLD1' },
+          { sku: ' SKU-A ', vendorCode: 'ABCD1' },
+          { asin: 'B000000001', vendorCode: 'WXYZ1' },
+        ],
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toMatchObject({ sellerOrVendorId: VENDOR, upsertedCount: 2 });
-      await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [{ sku: 'SKU-B', vendorCode: 'ABCD1' }, { sku: 'SKU-A', vendorCode: 'EFGH1' }] });
+      await call('POST', '/api/v1/vendor-codes', {
+        sellerOrVendorId: VENDOR,
+        vendorCodesToUpsert: [
+          { sku: 'SKU-B', vendorCode: 'ABCD1' },
+          { sku: 'SKU-A', vendorCode: 'EFGH1' },
+        ],
+      });
       expect(await codes()).toEqual([
         { identifier_type: 'ASIN', identifier: 'B000000001', vendor_code: 'WXYZ1' },
         { identifier_type: 'SKU', identifier: 'SKU-A', vendor_code: 'EFGH1' },
@@ -65,25 +109,47 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       expect(usage.items[0]).toMatchObject({ specificUsageType: 'VENDOR_CODE_API_STANDARD', tokens: 1 });
     });
 
-    it('refuses both or neither of asin and sku, a seller connection, another organization\'s (404), no tokens (402)', async () => {
+    it("refuses both or neither of asin and sku, a seller connection, another organization's (404), no tokens (402)", async () => {
       const before = await codes();
-      for (const row of [{ asin: 'B000000001', sku: 'SKU-A', vendorCode: 'X' }, { vendorCode: 'X' }, { asin: 'B000000001', vendorCode: '' }]) {
-        const res = await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [row] });
+      for (const row of [
+        { asin: 'B000000001', sku: 'SKU-A', vendorCode: 'X' },
+        { vendorCode: 'X' },
+        { asin: 'B000000001', vendorCode: '' },
+      ]) {
+        const res = await call('POST', '/api/v1/vendor-codes', {
+          sellerOrVendorId: VENDOR,
+          vendorCodesToUpsert: [row],
+        });
         expect(res.statusCode, JSON.stringify(row)).toBe(400);
       }
-      expect((await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [] })).statusCode).toBe(400);
-      const seller = await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: US.id, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] });
+      expect(
+        (await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [] })).statusCode,
+      ).toBe(400);
+      const seller = await call('POST', '/api/v1/vendor-codes', {
+        sellerOrVendorId: US.id,
+        vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }],
+      });
       expect(seller.json()).toMatchObject({ statusCode: 400, code: 'ERR_CONNECTION_TYPE' });
-      const foreign = await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: OTHER_VENDOR, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] });
+      const foreign = await call('POST', '/api/v1/vendor-codes', {
+        sellerOrVendorId: OTHER_VENDOR,
+        vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }],
+      });
       expect(foreign.statusCode).toBe(404);
       expect(foreign.body).not.toContain('Other vendor');
-      const broke = await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: BROKE_VENDOR, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] }, brokeKey);
+      const broke = await call(
+        'POST',
+        '/api/v1/vendor-codes',
+        { sellerOrVendorId: BROKE_VENDOR, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] },
+        brokeKey,
+      );
       expect(broke.statusCode).toBe(402);
-      expect(await rows(wh, `select count(*) as n from control.vendor_codes where connection_id = $c`, { c: BROKE_VENDOR })).toEqual([{ n: '0' }]);
+      expect(
+        await rows(wh, `select count(*) as n from control.vendor_codes where connection_id = $c`, { c: BROKE_VENDOR }),
+      ).toEqual([{ n: '0' }]);
       expect(await codes()).toEqual(before);
     });
 
-    it('deletes the codes of a SKU, of an ASIN, or all of them (204), and 404 for another organization\'s', async () => {
+    it("deletes the codes of a SKU, of an ASIN, or all of them (204), and 404 for another organization's", async () => {
       expect((await call('DELETE', `/api/v1/vendor-codes?sellerOrVendorId=${VENDOR}&sku=SKU-A`)).statusCode).toBe(204);
       expect((await codes()).map((c) => c.identifier)).toEqual(['B000000001', 'SKU-B']);
       expect((await call('DELETE', `/api/v1/vendor-codes?sellerOrVendorId=${OTHER_VENDOR}`)).statusCode).toBe(404);
@@ -103,30 +169,67 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       const added = await add([' b000000001 ', 'B000000002', 'B000000002']);
       expect(added.statusCode, added.body).toBe(200);
       // 2026-11-20T18:00Z + 72 h = 2026-11-23T18:00Z
-      expect(added.json()).toEqual({ sellerOrVendorId: US.id, asins: ['B000000001', 'B000000002'], maxAsins: 252, editableAt: '2026-11-23T18:00:00.000Z', added: ['B000000001', 'B000000002'], alreadyPresent: [] });
+      expect(added.json()).toEqual({
+        sellerOrVendorId: US.id,
+        asins: ['B000000001', 'B000000002'],
+        maxAsins: 252,
+        editableAt: '2026-11-23T18:00:00.000Z',
+        added: ['B000000001', 'B000000002'],
+        alreadyPresent: [],
+      });
       clock += 71 * HOUR;
       const refused = await add(['B000000003']);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toMatchObject({ statusCode: 409, error: 'Conflict', code: 'ERR_SQP_LIST_LOCKED', editableAt: '2026-11-23T18:00:00.000Z' });
-      expect((await remove(['B000000001'])).json()).toMatchObject({ code: 'ERR_SQP_LIST_LOCKED', editableAt: '2026-11-23T18:00:00.000Z' });
+      expect(refused.json()).toMatchObject({
+        statusCode: 409,
+        error: 'Conflict',
+        code: 'ERR_SQP_LIST_LOCKED',
+        editableAt: '2026-11-23T18:00:00.000Z',
+      });
+      expect((await remove(['B000000001'])).json()).toMatchObject({
+        code: 'ERR_SQP_LIST_LOCKED',
+        editableAt: '2026-11-23T18:00:00.000Z',
+      });
       expect((await list()).json().asins).toEqual(['B000000001', 'B000000002']);
     });
 
     it('answers a change that alters nothing even while locked, without renewing the lock', async () => {
       const same = await add(['B000000001']);
-      expect(same.json()).toMatchObject({ asins: ['B000000001', 'B000000002'], editableAt: '2026-11-23T18:00:00.000Z', added: [], alreadyPresent: ['B000000001'] });
-      expect((await remove(['B00000000X'])).json()).toMatchObject({ removed: [], notPresent: ['B00000000X'], editableAt: '2026-11-23T18:00:00.000Z' });
+      expect(same.json()).toMatchObject({
+        asins: ['B000000001', 'B000000002'],
+        editableAt: '2026-11-23T18:00:00.000Z',
+        added: [],
+        alreadyPresent: ['B000000001'],
+      });
+      expect((await remove(['B00000000X'])).json()).toMatchObject({
+        removed: [],
+        notPresent: ['B00000000X'],
+        editableAt: '2026-11-23T18:00:00.000Z',
+      });
       clock += HOUR; // 72 h after the change: unlocked
       expect((await list()).json().editableAt).toBeNull();
       const removed = await remove(['B000000002', 'B000000009']);
-      expect(removed.json()).toEqual({ sellerOrVendorId: US.id, asins: ['B000000001'], maxAsins: 252, editableAt: '2026-11-26T18:00:00.000Z', removed: ['B000000002'], notPresent: ['B000000009'] });
+      expect(removed.json()).toEqual({
+        sellerOrVendorId: US.id,
+        asins: ['B000000001'],
+        maxAsins: 252,
+        editableAt: '2026-11-26T18:00:00.000Z',
+        removed: ['B000000002'],
+        notPresent: ['B000000009'],
+      });
     });
 
-    it('refuses malformed ASINs with the clients\' message, more than 252 per request or on the list', async () => {
+    it("refuses malformed ASINs with the clients' message, more than 252 per request or on the list", async () => {
       const bad = await add(['B000000001', 'B0000001', 'B00000000!']);
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toMatchObject({ code: 'ERR_SQP_ASIN_INVALID', message: 'Each ASIN must be 10 characters long and contain only letters and numbers.' });
-      expect(bad.json().issues.map((i: { path: unknown[] }) => i.path)).toEqual([['body', 'asins', 1], ['body', 'asins', 2]]);
+      expect(bad.json()).toMatchObject({
+        code: 'ERR_SQP_ASIN_INVALID',
+        message: 'Each ASIN must be 10 characters long and contain only letters and numbers.',
+      });
+      expect(bad.json().issues.map((i: { path: unknown[] }) => i.path)).toEqual([
+        ['body', 'asins', 1],
+        ['body', 'asins', 2],
+      ]);
       const many = Array.from({ length: 253 }, (_, i) => `B${String(i).padStart(9, '0')}`);
       expect((await add(many)).statusCode).toBe(400);
       expect((await add([])).statusCode).toBe(400);
@@ -134,17 +237,27 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       expect((await add(many.slice(0, 251))).statusCode).toBe(200); // B000000000 … B000000250, with B000000001 already there: 251 on the list
       clock += 72 * HOUR;
       const over = await add(['C000000001', 'C000000002']);
-      expect(over.json()).toMatchObject({ statusCode: 400, message: 'asins: the list holds 251 ASINs; adding 2 would pass the limit of 252' });
+      expect(over.json()).toMatchObject({
+        statusCode: 400,
+        message: 'asins: the list holds 251 ASINs; adding 2 would pass the limit of 252',
+      });
       expect((await add(['C000000001'])).json().asins).toHaveLength(252);
     });
 
-    it('keeps lists of seller connections only, and 404 for another organization\'s', async () => {
-      expect((await call('GET', `/api/v1/sqp-asins?sellerOrVendorId=${VENDOR}`)).json()).toMatchObject({ statusCode: 400, code: 'ERR_CONNECTION_TYPE' });
+    it("keeps lists of seller connections only, and 404 for another organization's", async () => {
+      expect((await call('GET', `/api/v1/sqp-asins?sellerOrVendorId=${VENDOR}`)).json()).toMatchObject({
+        statusCode: 400,
+        code: 'ERR_CONNECTION_TYPE',
+      });
       const foreign = await call('GET', `/api/v1/sqp-asins?sellerOrVendorId=${OTHER_SELLER}`);
       expect(foreign.statusCode).toBe(404);
       expect(foreign.body).not.toContain('Other seller');
-      expect((await call('POST', '/api/v1/sqp-asins', { sellerOrVendorId: OTHER_SELLER, asins: ['B000000001'] })).statusCode).toBe(404);
-      expect((await call('GET', `/api/v1/sqp-asins?sellerOrVendorId=${US.id}`, undefined, otherKey)).statusCode).toBe(404);
+      expect(
+        (await call('POST', '/api/v1/sqp-asins', { sellerOrVendorId: OTHER_SELLER, asins: ['B000000001'] })).statusCode,
+      ).toBe(404);
+      expect((await call('GET', `/api/v1/sqp-asins?sellerOrVendorId=${US.id}`, undefined, otherKey)).statusCode).toBe(
+        404,
+      );
       expect((await call('GET', '/api/v1/sqp-asins')).statusCode).toBe(400);
     });
   });

@@ -9,7 +9,9 @@ import { cli } from '../helpers/home.ts';
 describe('mktdata demo (what npm start runs)', () => {
   it('does a first load of two sellers through a fake marketplace, builds reconciled profit tables, publishes them and serves the API with a demo key', async () => {
     const home = join(mkdtempSync(join(tmpdir(), 'mktdata-demo-')), 'home');
-    const demo = spawn('node', ['bin/mktdata.js', 'demo', '--home', home, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const demo = spawn('node', ['bin/mktdata.js', 'demo', '--home', home, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -31,9 +33,12 @@ describe('mktdata demo (what npm start runs)', () => {
       expect(stderr).toBe('');
       // The first load went through the connectors: every pipeline fetched (promotions have no upstream operation) and
       // nothing was refused, failed or given up.
-      expect(stdout).toMatch(/^fake marketplace on http:\/\/127\.0\.0\.1:\d+; first load of Acme Outdoor US and Acme Outdoor DE/m);
+      expect(stdout).toMatch(
+        /^fake marketplace on http:\/\/127\.0\.0\.1:\d+; first load of Acme Outdoor US and Acme Outdoor DE/m,
+      );
       expect(stdout).not.toMatch(/^(refused|ERROR|skipped|FAILED|fetch failed|fetch abandoned)/m);
-      for (const pipeline of ['awd', 'fba', 'listings', 'profit', 'replenishment']) expect(stdout).toMatch(new RegExp(`^ok {6}${pipeline}: \\d+ upstream request\\(s\\) \\(\\d+ landed`, 'm'));
+      for (const pipeline of ['awd', 'fba', 'listings', 'profit', 'replenishment'])
+        expect(stdout).toMatch(new RegExp(`^ok {6}${pipeline}: \\d+ upstream request\\(s\\) \\(\\d+ landed`, 'm'));
       expect(stdout).toMatch(/^ok {6}promotions: nothing to fetch, 2 document\(s\) landed/m);
       // The data library's deliberate unknown settlement description, one row per connection, is the only warning.
       expect(stdout.match(/warn: .*/g)).toEqual([
@@ -43,14 +48,24 @@ describe('mktdata demo (what npm start runs)', () => {
       const sellers = await fetch(`${api}/util/sellers-and-vendors`, { headers: { 'service-api-key': key! } });
       expect(sellers.status).toBe(200);
       const body = (await sellers.json()) as { items: { name: string; initialLoadStage: string }[] };
-      expect(body.items.map((i) => `${i.name} ${i.initialLoadStage}`)).toEqual(['Acme Outdoor DE COMPLETE', 'Acme Outdoor US COMPLETE']);
+      expect(body.items.map((i) => `${i.name} ${i.initialLoadStage}`)).toEqual([
+        'Acme Outdoor DE COMPLETE',
+        'Acme Outdoor US COMPLETE',
+      ]);
 
       // The published snapshot stays readable while the server holds the warehouse.
-      const totals = await cli(['query', '--home', home, '--format', 'json', `
+      const totals = await cli([
+        'query',
+        '--home',
+        home,
+        '--format',
+        'json',
+        `
         select seller_or_vendor_name as connection, sum(total_sales) as sales, sum(total_fees) as fees, sum(ad_spend) as ad_spend,
                sum(sponsored_tv_ad_spend) as tv, sum(refund_count) as refunds, sum(profit) as profit,
                count(*) filter (where ad_target_count is not null) as target_days
-        from mkt_profit_by_date group by all order by all`]);
+        from mkt_profit_by_date group by all order by all`,
+      ]);
       expect(totals.code).toBe(0);
       const rows = JSON.parse(totals.stdout) as Record<string, string | number>[];
       expect(rows.map((r) => r.connection)).toEqual(['Acme Outdoor DE', 'Acme Outdoor US']);
@@ -72,7 +87,9 @@ describe('mktdata demo (what npm start runs)', () => {
       expect(runs.code, runs.stderr).toBe(0);
       const recorded = JSON.parse(runs.stdout) as { started_at: string; kind: string }[];
       expect(recorded.some((r) => r.kind === 'FETCH')).toBe(true);
-      const scheme = (await (await fetch(`${api}/spec/data-scheme`)).json()) as { sources: { freshness?: { lastFetchedAt: string | null } }[] };
+      const scheme = (await (await fetch(`${api}/spec/data-scheme`)).json()) as {
+        sources: { freshness?: { lastFetchedAt: string | null } }[];
+      };
       const fetchedAt = scheme.sources.map((s) => s.freshness?.lastFetchedAt).filter((t): t is string => Boolean(t));
       expect(fetchedAt.length).toBeGreaterThan(0);
       for (const t of fetchedAt) expect(Date.parse(t)).toBeLessThanOrEqual(Date.now());

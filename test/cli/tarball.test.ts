@@ -39,11 +39,15 @@ describe('the npm package', () => {
     // dist/ is built by the test run's global setup; packing without scripts keeps prepack from rebuilding it
     // while other tests run the built command.
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', packed, '--silent'], { maxBuffer: 16 << 20 });
-    const tarball = join(packed, readdirSync(packed).find((f) => f.endsWith('.tgz'))!);
+    const tarball = join(
+      packed,
+      readdirSync(packed).find((f) => f.endsWith('.tgz'))!,
+    );
 
     const user = mkdtempSync(join(tmpdir(), 'mktdata-user-'));
     writeFileSync(join(user, 'package.json'), JSON.stringify({ name: 'a-user', private: true }));
-    const npm = (args: string[]) => run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: user, maxBuffer: 16 << 20 });
+    const npm = (args: string[]) =>
+      run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline'], { cwd: user, maxBuffer: 16 << 20 });
     await npm(['install', tarball]);
     await run('npm', ['install-scripts', 'approve', 'mktdata'], { cwd: user });
     await npm(['rebuild', 'mktdata']);
@@ -62,7 +66,11 @@ describe('the npm package', () => {
     } finally {
       await stop(demo);
     }
-    const serve = spawn(mktdata, ['serve', '--port', '0', '--no-pipelines'], { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(mktdata, ['serve', '--port', '0', '--no-pipelines'], {
+      cwd: user,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const api = await serving(serve);
       const scheme = await (await fetch(`${api}/spec/data-scheme`)).json();

@@ -13,19 +13,29 @@ import { US } from '../helpers/home.ts';
 const pipeline = findPipeline(loadPipelines(), 'profit');
 const now = new Date('2026-11-20T18:30:00Z');
 const connection = (apis: Api[]) => ({ id: US.id, timezone: 'America/Los_Angeles', apis: new Set(apis) });
-const windows = planPipeline({ pipeline, connections: [{ id: US.id, timezone: 'America/Los_Angeles' }], now, history: () => noHistory });
+const windows = planPipeline({
+  pipeline,
+  connections: [{ id: US.id, timezone: 'America/Los_Angeles' }],
+  now,
+  history: () => noHistory,
+});
 const firstStage = windows.filter((w) => w.stage === 'FIRST_STAGE');
 const secondStage = windows.filter((w) => w.stage === 'SECOND_STAGE');
 
 const plan = (phase: PlannedWindow[], recent: RecentFetch[] = [], apis: Api[] = ['sp-api', 'ads']) =>
   planFetches({ pipeline, windows: phase, connections: [connection(apis)], specs: fetchSpecs, now, recent });
-const of = (fetches: PlannedFetch[], source: string) => fetches.filter((f) => f.source === source).map(({ from, to, unavailable }) => (unavailable ? { from, to, unavailable: true } : { from, to }));
+const of = (fetches: PlannedFetch[], source: string) =>
+  fetches
+    .filter((f) => f.source === source)
+    .map(({ from, to, unavailable }) => (unavailable ? { from, to, unavailable: true } : { from, to }));
 
 describe('planFetches', () => {
   it('asks each source for the first stage of the tables that own it, once per report', () => {
     const fetches = plan(firstStage);
     // Orders belong to mkt_order_items_with_cogs (INITIAL 730): its first stage, 30 days, is one request.
-    expect(of(fetches, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')).toEqual([{ from: '2026-10-22', to: '2026-11-20' }]);
+    expect(of(fetches, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')).toEqual([
+      { from: '2026-10-22', to: '2026-11-20' },
+    ]);
     // Settlements are listed, not requested: one listing.
     expect(of(fetches, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2')).toEqual([{ from: null, to: null }]);
     // Sales and traffic by ASIN and day needs one-day reports: 30 of them, newest first.
@@ -52,7 +62,13 @@ describe('planFetches', () => {
     expect(orders.at(-2)).toEqual({ from: '2024-11-22', to: '2024-11-30' });
     expect(orders.at(-1)).toEqual({ from: '2024-11-21', to: '2024-11-21', unavailable: true });
     // Sales and traffic: its table's INITIAL 35 days, second stage T-34..T-30: five one-day requests.
-    expect(of(fetches, 'GET_SALES_AND_TRAFFIC_REPORT').map((f) => f.from)).toEqual(['2026-10-21', '2026-10-20', '2026-10-19', '2026-10-18', '2026-10-17']);
+    expect(of(fetches, 'GET_SALES_AND_TRAFFIC_REPORT').map((f) => f.from)).toEqual([
+      '2026-10-21',
+      '2026-10-20',
+      '2026-10-19',
+      '2026-10-18',
+      '2026-10-17',
+    ]);
     // Returns: mkt_returns reads order items, so its second stage spans [T-729, T]; the first stage's 30 days are
     // already asked for, and no history limit is documented for returns: 2024-11-21..2026-10-21, 700 days, 24 requests.
     expect(of(fetches, 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA')).toHaveLength(24);
@@ -81,12 +97,31 @@ describe('upstreamRequest', () => {
     const orders = fetchSpecs.get('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL')!;
     // 2026-10-22 is still daylight time in Los Angeles (-07:00); 11-20 is standard time (-08:00). The window ends
     // today, so its end is two minutes before now: 18:28Z = 10:28 PST.
-    expect(upstreamRequest(orders, { connectionId: US.id, source: 'orders', stage: null, from: '2026-10-22', to: '2026-11-20' }, tz, now.getTime())).toEqual({
+    expect(
+      upstreamRequest(
+        orders,
+        { connectionId: US.id, source: 'orders', stage: null, from: '2026-10-22', to: '2026-11-20' },
+        tz,
+        now.getTime(),
+      ),
+    ).toEqual({
       kind: 'report',
-      body: { reportType: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', marketplaceIds: ['ATVPDKIKX0DER'], dataStartTime: '2026-10-22T00:00:00-07:00', dataEndTime: '2026-11-20T10:28:00-08:00' },
+      body: {
+        reportType: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+        marketplaceIds: ['ATVPDKIKX0DER'],
+        dataStartTime: '2026-10-22T00:00:00-07:00',
+        dataEndTime: '2026-11-20T10:28:00-08:00',
+      },
     });
     // A past window ends at 23:59:59 local on its last day.
-    const past = upstreamRequest(orders, { connectionId: US.id, source: 'orders', stage: null, from: '2026-09-01', to: '2026-09-30' }, tz, now.getTime());
-    expect(past).toMatchObject({ body: { dataStartTime: '2026-09-01T00:00:00-07:00', dataEndTime: '2026-09-30T23:59:59-07:00' } });
+    const past = upstreamRequest(
+      orders,
+      { connectionId: US.id, source: 'orders', stage: null, from: '2026-09-01', to: '2026-09-30' },
+      tz,
+      now.getTime(),
+    );
+    expect(past).toMatchObject({
+      body: { dataStartTime: '2026-09-01T00:00:00-07:00', dataEndTime: '2026-09-30T23:59:59-07:00' },
+    });
   });
 });

@@ -6,7 +6,8 @@ import { TokenBucket } from '../../src/connectors/token-bucket.ts';
 import { Throttle } from '../../src/fake-marketplace/throttle.ts';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
-const error = (kind: ConstructorParameters<typeof ConnectorError>[0]) => new ConnectorError(kind, 'x', { operation: 'getReport' });
+const error = (kind: ConstructorParameters<typeof ConnectorError>[0]) =>
+  new ConnectorError(kind, 'x', { operation: 'getReport' });
 
 describe('the token bucket', () => {
   it('lets the burst through at once, then one request per token, refilled at the rate less a 5 % margin', async () => {
@@ -51,7 +52,9 @@ describe('retries', () => {
     expect(retryDelay(error('throttled'), 1, policy, 90_000, () => 0)).toBe(90_000);
     expect(retryDelay(error('throttled'), 2, policy, null, () => 1)).toBe(60_000 + 2000 / 4);
     // 5xx: full jitter over 1 s, 2 s, 4 s, then the 8 s cap.
-    expect([1, 2, 3, 4, 5].map((n) => retryDelay(error('server'), n, policy, null, () => 1))).toEqual([1000, 2000, 4000, 8000, 8000]);
+    expect([1, 2, 3, 4, 5].map((n) => retryDelay(error('server'), n, policy, null, () => 1))).toEqual([
+      1000, 2000, 4000, 8000, 8000,
+    ]);
     expect(retryDelay(error('server'), 3, policy, null, () => 0.5)).toBe(2000);
   });
 
@@ -68,10 +71,12 @@ describe('retries', () => {
     expect(calls).toBe(3);
 
     let grants = 0;
-    await expect(withRetries(clock, {}, async () => {
-      grants++;
-      throw error('invalid-grant');
-    })).rejects.toMatchObject({ kind: 'invalid-grant' });
+    await expect(
+      withRetries(clock, {}, async () => {
+        grants++;
+        throw error('invalid-grant');
+      }),
+    ).rejects.toMatchObject({ kind: 'invalid-grant' });
     expect(grants).toBe(1);
   });
 });

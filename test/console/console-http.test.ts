@@ -10,9 +10,15 @@ describe('the console over HTTP', () => {
   }, 240_000);
   afterAll(async () => h?.close());
 
-  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${h.url}${path}`, { headers, redirect: 'manual' });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${h.url}${path}`, { headers, redirect: 'manual' });
   const signIn = async (key: string, next = '/') => {
-    const res = await fetch(`${h.url}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ key, next }) });
+    const res = await fetch(`${h.url}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key, next }),
+    });
     return { res, cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]! };
   };
 
@@ -42,7 +48,10 @@ describe('the console over HTTP', () => {
     const [name, value] = cookie.split('=');
     const [hash, expires, signature] = value!.split('.');
     // A later expiry under the old signature, and a signature of another key's hash: both are not sessions.
-    for (const forged of [`${hash}.${Number(expires) + 3600}.${signature}`, `${'0'.repeat(64)}.${expires}.${signature}`]) {
+    for (const forged of [
+      `${hash}.${Number(expires) + 3600}.${signature}`,
+      `${'0'.repeat(64)}.${expires}.${signature}`,
+    ]) {
       expect((await get('/', { cookie: `${name}=${forged}` })).status).toBe(303);
     }
     const offSite = await signIn(h.key, '//evil.example.com/');
@@ -57,9 +66,19 @@ describe('the console over HTTP', () => {
   });
 
   it('lets no organization retry another one’s refused file, nor a form of another site act', async () => {
-    const id = (await h.wh.db.selectFrom('control.quarantined_files').select('id').where('file_name', '=', refusedFile.name).executeTakeFirstOrThrow()).id;
+    const id = (
+      await h.wh.db
+        .selectFrom('control.quarantined_files')
+        .select('id')
+        .where('file_name', '=', refusedFile.name)
+        .executeTakeFirstOrThrow()
+    ).id;
     const retry = (key: string, headers: Record<string, string> = {}) =>
-      fetch(`${h.url}/quarantine/${id}/retry`, { method: 'POST', redirect: 'manual', headers: { 'service-api-key': key, ...headers } });
+      fetch(`${h.url}/quarantine/${id}/retry`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'service-api-key': key, ...headers },
+      });
     const rival = await retry(h.rivalKey);
     expect(rival.status).toBe(400);
     expect(await rival.text()).toContain('no refused file');
@@ -68,7 +87,9 @@ describe('the console over HTTP', () => {
     for (const origin of ['null', 'not a url']) expect((await retry(h.key, { origin })).status, origin).toBe(403);
     expect((await fetch(`${h.url}/quarantine/${id}/retry`, { method: 'POST', redirect: 'manual' })).status).toBe(401);
     // Still refused and kept: nothing above moved it.
-    expect(await h.wh.db.selectFrom('control.quarantined_files').select('id').where('id', '=', id).executeTakeFirst()).toBeDefined();
+    expect(
+      await h.wh.db.selectFrom('control.quarantined_files').select('id').where('id', '=', id).executeTakeFirst(),
+    ).toBeDefined();
     const page = await get('/quarantine', { 'service-api-key': h.key });
     expect(await page.text()).toContain(refusedFile.name);
   });
@@ -89,10 +110,14 @@ describe('the console over HTTP', () => {
     const page = await (await get('/catalog/mkt_profit_by_date', { 'service-api-key': h.key })).text();
     expect(page).toContain('<h2>Lineage</h2>');
     expect(page).toContain('<code>marts.mkt_order_items_with_cogs</code>');
-    expect(page).toMatch(/001 Profit measure rules 9 and 10: the fee category .*<code>staging\.stg_mkt__settlement_rows<\/code>/s);
+    expect(page).toMatch(
+      /001 Profit measure rules 9 and 10: the fee category .*<code>staging\.stg_mkt__settlement_rows<\/code>/s,
+    );
   });
 
   it('refuses to start with an operator key too short to guard every organization', async () => {
-    await expect(buildApp({ wh: h.wh, home: h.home, logger: false, operatorKey: 'short' })).rejects.toThrow(/MKTDATA_OPERATOR_KEY: the operator key must be at least 24 characters long/);
+    await expect(buildApp({ wh: h.wh, home: h.home, logger: false, operatorKey: 'short' })).rejects.toThrow(
+      /MKTDATA_OPERATOR_KEY: the operator key must be at least 24 characters long/,
+    );
   });
 });

@@ -10,7 +10,10 @@ import { demoUs, refusedFile, rival, startConsoleHome, type ConsoleHome } from '
 
 const executablePath = process.env.MKTDATA_CHROMIUM ?? '/usr/bin/chromium';
 const available = existsSync(executablePath);
-if (!available) console.warn(`console browser tests skipped: no Chromium at ${executablePath} (apt-get install chromium, as .ci/run does, or set MKTDATA_CHROMIUM)`);
+if (!available)
+  console.warn(
+    `console browser tests skipped: no Chromium at ${executablePath} (apt-get install chromium, as .ci/run does, or set MKTDATA_CHROMIUM)`,
+  );
 const screenshots = join(process.cwd(), 'test-output');
 
 describe.skipIf(!available)('the operator console in headless Chromium', () => {
@@ -22,7 +25,15 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
     browser = await chromium.launch({
       executablePath,
       // As root in a closed network: no sandbox, and none of Chromium's own background connections.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(screenshots, { recursive: true });
   }, 240_000);
@@ -32,8 +43,14 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
   });
 
   /** A browser context signed in through the sign-in form with `key`. */
-  async function signedIn(key: string, options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ javaScriptEnabled: options.javaScriptEnabled ?? true, viewport: { width: options.width ?? 1280, height: 900 } });
+  async function signedIn(
+    key: string,
+    options: { javaScriptEnabled?: boolean; width?: number } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      javaScriptEnabled: options.javaScriptEnabled ?? true,
+      viewport: { width: options.width ?? 1280, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`${h.url}/runs`);
     expect(new URL(page.url()).pathname).toBe('/login');
@@ -44,9 +61,19 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
 
   it('renders every page on the demo home, with a screenshot of each', async () => {
     const { context, page } = await signedIn(h.key);
-    const runId = (await h.wh.db.selectFrom('control.pipeline_runs').select('id').where('pipeline', '=', 'profit').executeTakeFirstOrThrow()).id;
+    const runId = (
+      await h.wh.db
+        .selectFrom('control.pipeline_runs')
+        .select('id')
+        .where('pipeline', '=', 'profit')
+        .executeTakeFirstOrThrow()
+    ).id;
     const pages = [
-      ...consolePages.map((p) => ({ path: p.path, heading: p.title, shot: p.path === '/' ? 'connections' : p.path.slice(1) })),
+      ...consolePages.map((p) => ({
+        path: p.path,
+        heading: p.title,
+        shot: p.path === '/' ? 'connections' : p.path.slice(1),
+      })),
       { path: `/runs/${runId}`, heading: 'Run', shot: 'run' },
       { path: '/catalog/mkt_profit_by_date', heading: 'mkt_profit_by_date', shot: 'catalog-table' },
     ];
@@ -75,9 +102,16 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
     // The file's third line (header, one good order, then the order priced "twelve").
     expect(cells[3]).toBe(String(refusedFile.line));
     expect(cells[4]).toMatch(refusedFile.reason);
-    await Promise.all([page.waitForURL(/\/quarantine\?retried=/), row.getByRole('button', { name: `Retry ${refusedFile.name}` }).click()]);
-    await expect(page.getByRole('status').innerText()).resolves.toContain(`${refusedFile.name} is back in the landing folder`);
-    expect(existsSync(join(h.home.landing, demoUs, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', refusedFile.name))).toBe(true);
+    await Promise.all([
+      page.waitForURL(/\/quarantine\?retried=/),
+      row.getByRole('button', { name: `Retry ${refusedFile.name}` }).click(),
+    ]);
+    await expect(page.getByRole('status').innerText()).resolves.toContain(
+      `${refusedFile.name} is back in the landing folder`,
+    );
+    expect(
+      existsSync(join(h.home.landing, demoUs, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', refusedFile.name)),
+    ).toBe(true);
     expect(await page.locator('tr', { hasText: refusedFile.name }).count()).toBe(0);
     await context.close();
   });
@@ -85,9 +119,15 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
   it('draws the daily chart of each connection with a point per published day', async () => {
     const { context, page } = await signedIn(h.key);
     await page.goto(h.url);
-    await page.waitForFunction(() => Object.keys((window as unknown as { mktdataCharts: object }).mktdataCharts ?? {}).length === 2);
-    const charts = await page.evaluate(() => Object.entries((window as unknown as { mktdataCharts: Record<string, { data: unknown[][]; series: { label: string }[] }> }).mktdataCharts)
-      .map(([id, u]) => ({ id, points: u.data[0]!.length, series: u.series.slice(1).map((s) => s.label) })));
+    await page.waitForFunction(
+      () => Object.keys((window as unknown as { mktdataCharts: object }).mktdataCharts ?? {}).length === 2,
+    );
+    const charts = await page.evaluate(() =>
+      Object.entries(
+        (window as unknown as { mktdataCharts: Record<string, { data: unknown[][]; series: { label: string }[] }> })
+          .mktdataCharts,
+      ).map(([id, u]) => ({ id, points: u.data[0]!.length, series: u.series.slice(1).map((s) => s.label) })),
+    );
     // The demo sellers have orders every day. US (daily-0): from 2026-07-31 (its first order, 2026-08-01 02:38 UTC,
     // is the evening before in Los Angeles) to 2026-10-15; DE (daily-1): 2026-08-01 to 2026-10-16 (its last order,
     // 2026-10-15 23:49 UTC, is after midnight in Berlin). 77 days each, all within the 90 ending at its latest date.

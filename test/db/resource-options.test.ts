@@ -5,8 +5,13 @@ import { cli, makeHome } from '../helpers/home.ts';
 describe('DuckDB memory limit and spill directory', () => {
   it('come from MKTDATA_MEMORY_LIMIT and MKTDATA_TEMP_DIRECTORY; a limit that is not a size is refused naming the variable', async () => {
     expect(resourceOptions({})).toEqual({});
-    expect(resourceOptions({ MKTDATA_MEMORY_LIMIT: '2GB', MKTDATA_TEMP_DIRECTORY: '/var/tmp/spill' })).toEqual({ memory_limit: '2GB', temp_directory: '/var/tmp/spill' });
-    expect(() => resourceOptions({ MKTDATA_MEMORY_LIMIT: 'lots' })).toThrow('MKTDATA_MEMORY_LIMIT: "lots" is not a size such as 2GB or 1536MiB');
+    expect(resourceOptions({ MKTDATA_MEMORY_LIMIT: '2GB', MKTDATA_TEMP_DIRECTORY: '/var/tmp/spill' })).toEqual({
+      memory_limit: '2GB',
+      temp_directory: '/var/tmp/spill',
+    });
+    expect(() => resourceOptions({ MKTDATA_MEMORY_LIMIT: 'lots' })).toThrow(
+      'MKTDATA_MEMORY_LIMIT: "lots" is not a size such as 2GB or 1536MiB',
+    );
 
     const { home, wh } = await makeHome();
     await wh.close();

@@ -7,9 +7,11 @@ import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { makeHome, rows } from '../helpers/home.ts';
 
 const at = (iso: string) => new Date(iso);
-const vacuumTasks = async (wh: Warehouse) => (await rows(wh, `select current_setting('max_vacuum_tasks')::integer as n`))[0]!.n;
+const vacuumTasks = async (wh: Warehouse) =>
+  (await rows(wh, `select current_setting('max_vacuum_tasks')::integer as n`))[0]!.n;
 // Row groups of 122,880 rows: 300,000 rows fill two and part of a third.
-const rowGroups = async (wh: Warehouse) => (await rows(wh, `select count(distinct row_group_id)::integer as n from pragma_storage_info('raw.vacuumed')`))[0]!.n;
+const rowGroups = async (wh: Warehouse) =>
+  (await rows(wh, `select count(distinct row_group_id)::integer as n from pragma_storage_info('raw.vacuumed')`))[0]!.n;
 
 describe('scheduleVacuum: pipeline runs checkpoint with vacuum one day a week', () => {
   let wh: Warehouse;
@@ -32,16 +34,22 @@ describe('scheduleVacuum: pipeline runs checkpoint with vacuum one day a week', 
     expect(await scheduleVacuum(wh, at('2026-11-08T05:59:59Z'))).toBe(false);
     expect(await scheduleVacuum(wh, at('2026-11-08T06:00:00Z'))).toBe(true);
     expect(await vacuumTasks(wh)).toBe(100);
-    expect(await rows(wh, `select value from control.settings where name = 'last_vacuum_at'`)).toEqual([{ value: '2026-11-08T06:00:00.000Z' }]);
+    expect(await rows(wh, `select value from control.settings where name = 'last_vacuum_at'`)).toEqual([
+      { value: '2026-11-08T06:00:00.000Z' },
+    ]);
     expect(await scheduleVacuum(wh, at('2026-11-07T06:00:00Z'))).toBe(true);
   });
 
   // A batch runs every pipeline, then publishes and closes: the checkpoints after its last run must still vacuum.
   it('leaves vacuum on after every pipeline of a batch on a vacuum day, and off after those of the next day', async () => {
     const pipelines = loadPipelines().slice(0, 2);
-    for (const pipeline of pipelines) expect((await runPipeline(wh, pipeline, { now: at('2026-11-01T06:00:00Z'), deferPublish: true })).status).toBe('success');
+    for (const pipeline of pipelines)
+      expect((await runPipeline(wh, pipeline, { now: at('2026-11-01T06:00:00Z'), deferPublish: true })).status).toBe(
+        'success',
+      );
     expect(await vacuumTasks(wh)).toBe(100);
-    for (const pipeline of pipelines) await runPipeline(wh, pipeline, { now: at('2026-11-02T07:00:00Z'), deferPublish: true });
+    for (const pipeline of pipelines)
+      await runPipeline(wh, pipeline, { now: at('2026-11-02T07:00:00Z'), deferPublish: true });
     expect(await vacuumTasks(wh)).toBe(0);
   });
 

@@ -20,10 +20,18 @@ import { connectAll, demoHome, liveMarketplace, OPENED_ON, START } from '../help
 
 const US = demoConnections[0]!.id;
 const VENDOR = '00000000-0000-4000-8000-0000000000f1';
-type JsonSchema = { required?: string[]; properties?: Record<string, unknown>; additionalProperties?: boolean; examples?: Record<string, unknown>[] };
+type JsonSchema = {
+  required?: string[];
+  properties?: Record<string, unknown>;
+  additionalProperties?: boolean;
+  examples?: Record<string, unknown>[];
+};
 
 /** The invalid copy of a valid example, made from the schema alone, and the field its issue must name. */
-function invalidFrom(schema: JsonSchema, example: Record<string, unknown>): { details: Record<string, unknown>; field: string } {
+function invalidFrom(
+  schema: JsonSchema,
+  example: Record<string, unknown>,
+): { details: Record<string, unknown>; field: string } {
   const required = schema.required?.[0];
   if (required) {
     const { [required]: _, ...rest } = example;
@@ -40,20 +48,49 @@ describe('every action type, validated and run live', () => {
   let home: Home;
   let key: string;
   const start = async () => {
-    app = await buildApp({ wh, home, logger: false, requestsPerSecond: 10_000, connectors: live.connectors, now: () => live.clock.now(), runActions: false });
+    app = await buildApp({
+      wh,
+      home,
+      logger: false,
+      requestsPerSecond: 10_000,
+      connectors: live.connectors,
+      now: () => live.clock.now(),
+      runActions: false,
+    });
     await app.ready();
   };
   const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers: { 'service-api-key': key }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { 'service-api-key': key },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
 
   beforeAll(async () => {
     const vendor = demoVendor();
-    live = await liveMarketplace({ speed: 100, start: START, openedOn: OPENED_ON, sellers: [...demoSellers(OPENED_ON), vendor] });
+    live = await liveMarketplace({
+      speed: 100,
+      start: START,
+      openedOn: OPENED_ON,
+      sellers: [...demoSellers(OPENED_ON), vendor],
+    });
     const made = await demoHome('mktdata-actions-every-');
     wh = made.wh;
     await connectAll(wh, live.fake, live.sellers.slice(0, 2));
-    await addConnection(wh, { organizationId: made.organizationId, id: VENDOR, name: vendor.name, marketplaceId: vendor.marketplaceId, type: 'VENDOR_CENTRAL', sellerId: vendor.sellerId });
-    await setCredentials(wh, VENDOR, { api: 'sp-api', refreshToken: live.fake.grant(vendor.sellerId, 'sp-api'), sellingPartnerId: vendor.sellerId });
+    await addConnection(wh, {
+      organizationId: made.organizationId,
+      id: VENDOR,
+      name: vendor.name,
+      marketplaceId: vendor.marketplaceId,
+      type: 'VENDOR_CENTRAL',
+      sellerId: vendor.sellerId,
+    });
+    await setCredentials(wh, VENDOR, {
+      api: 'sp-api',
+      refreshToken: live.fake.grant(vendor.sellerId, 'sp-api'),
+      sellingPartnerId: vendor.sellerId,
+    });
     key = await createApiKey(wh, made.organizationId);
     await setActionsBeta(wh, made.organizationId, true);
     await setActionTypes(wh, made.organizationId, [...actionTypes], true);
@@ -67,42 +104,57 @@ describe('every action type, validated and run live', () => {
     await live?.fake.close();
   });
 
-  it.each(actionTypes.map((type) => [type]))('%s', async (type) => {
-    const served = await call('GET', `/actions/types/${type}/schema`);
-    expect(served.statusCode, served.body).toBe(200);
-    const schema = served.json().schema as JsonSchema;
-    const example = schema.examples?.[0];
-    expect(example, 'the schema carries an example').toBeDefined();
-    const account = accountKinds(type)[0] === 'VENDOR' ? VENDOR : US;
+  it.each(actionTypes.map((type) => [type]))(
+    '%s',
+    async (type) => {
+      const served = await call('GET', `/actions/types/${type}/schema`);
+      expect(served.statusCode, served.body).toBe(200);
+      const schema = served.json().schema as JsonSchema;
+      const example = schema.examples?.[0];
+      expect(example, 'the schema carries an example').toBeDefined();
+      const account = accountKinds(type)[0] === 'VENDOR' ? VENDOR : US;
 
-    const valid = await call('POST', '/actions', { type, sellerOrVendorId: account, dryRun: true, details: example });
-    expect(valid.json()).toEqual({ actionId: null, status: 'VALIDATED', validation: { valid: true, issues: [] } });
-    const invalid = invalidFrom(schema, example!);
-    const refused = (await call('POST', '/actions', { type, sellerOrVendorId: account, dryRun: true, details: invalid.details })).json();
-    expect(refused).toMatchObject({ status: 'VALIDATED', validation: { valid: false } });
-    expect(refused.validation.issues.map((i: { path: string[] }) => i.path.join('.'))).toContain(`details.${invalid.field}`);
+      const valid = await call('POST', '/actions', { type, sellerOrVendorId: account, dryRun: true, details: example });
+      expect(valid.json()).toEqual({ actionId: null, status: 'VALIDATED', validation: { valid: true, issues: [] } });
+      const invalid = invalidFrom(schema, example!);
+      const refused = (
+        await call('POST', '/actions', { type, sellerOrVendorId: account, dryRun: true, details: invalid.details })
+      ).json();
+      expect(refused).toMatchObject({ status: 'VALIDATED', validation: { valid: false } });
+      expect(refused.validation.issues.map((i: { path: string[] }) => i.path.join('.'))).toContain(
+        `details.${invalid.field}`,
+      );
 
-    const started = await call('POST', '/actions', { type, sellerOrVendorId: account, details: example });
-    expect(started.statusCode, started.body).toBe(202);
-    const id = started.json().actionId as string;
-    await app.exportServices.actions.runPending();
-    let status = (await call('GET', `/actions/${id}`)).json();
-    for (let checks = 0; status.status === 'WAITING_EXTERNAL_PROCESSING' && checks < 5; checks++) {
-      live.clock.jump(10 * 60_000);
+      const started = await call('POST', '/actions', { type, sellerOrVendorId: account, details: example });
+      expect(started.statusCode, started.body).toBe(202);
+      const id = started.json().actionId as string;
       await app.exportServices.actions.runPending();
-      status = (await call('GET', `/actions/${id}`)).json();
-    }
-    expect(status.error, JSON.stringify(status)).toBeNull();
-    expect(['COMPLETED', 'COMPLETED_WITH_ISSUES']).toContain(status.status);
-    expect(status.result).not.toBeNull();
-  }, 60_000);
+      let status = (await call('GET', `/actions/${id}`)).json();
+      for (let checks = 0; status.status === 'WAITING_EXTERNAL_PROCESSING' && checks < 5; checks++) {
+        live.clock.jump(10 * 60_000);
+        await app.exportServices.actions.runPending();
+        status = (await call('GET', `/actions/${id}`)).json();
+      }
+      expect(status.error, JSON.stringify(status)).toBeNull();
+      expect(['COMPLETED', 'COMPLETED_WITH_ISSUES']).toContain(status.status);
+      expect(status.result).not.toBeNull();
+    },
+    60_000,
+  );
 
   it('ends a batch the marketplace partly refused PARTIALLY_COMPLETED', async () => {
     // Two campaigns in one action; the second reuses the name of a campaign the fake advertiser already has
     // (test/actions/ads.test.ts), which the Ads API refuses for that item only.
     const started = await call('POST', '/actions', {
-      type: 'MKT_ADS_CAMPAIGNS_ADD', sellerOrVendorId: US,
-      details: { adProduct: 'SPONSORED_PRODUCTS', campaigns: [{ name: 'Acme Stoves - Auto', dailyBudget: { amount: 8, currency: 'USD' }, autoCreateTargets: true }, { name: 'Acme Daypacks - Manual', dailyBudget: { amount: 8, currency: 'USD' } }] },
+      type: 'MKT_ADS_CAMPAIGNS_ADD',
+      sellerOrVendorId: US,
+      details: {
+        adProduct: 'SPONSORED_PRODUCTS',
+        campaigns: [
+          { name: 'Acme Stoves - Auto', dailyBudget: { amount: 8, currency: 'USD' }, autoCreateTargets: true },
+          { name: 'Acme Daypacks - Manual', dailyBudget: { amount: 8, currency: 'USD' } },
+        ],
+      },
     });
     expect(started.statusCode, started.body).toBe(202);
     await app.exportServices.actions.runPending();
@@ -111,18 +163,27 @@ describe('every action type, validated and run live', () => {
   });
 
   it('keeps the queue across a restart: pending actions run at the next start, a waiting one is checked again', async () => {
-    const example = async (type: string) => ((await call('GET', `/actions/types/${type}/schema`)).json().schema as JsonSchema).examples![0];
-    const start1 = await call('POST', '/actions', { type: 'MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE', sellerOrVendorId: VENDOR, details: await example('MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE') });
+    const example = async (type: string) =>
+      ((await call('GET', `/actions/types/${type}/schema`)).json().schema as JsonSchema).examples![0];
+    const start1 = await call('POST', '/actions', {
+      type: 'MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE',
+      sellerOrVendorId: VENDOR,
+      details: await example('MKT_VENDOR_PURCHASE_ORDERS_ACKNOWLEDGE'),
+    });
     await app.exportServices.actions.runPending();
     const waitingId = start1.json().actionId as string;
     expect((await call('GET', `/actions/${waitingId}`)).json().status).toBe('WAITING_EXTERNAL_PROCESSING');
     const pending: string[] = [];
     for (const type of ['MKT_LISTINGS_FIND', 'MKT_MCF_FEATURES_MARKETPLACE_FIND']) {
-      pending.push((await call('POST', '/actions', { type, sellerOrVendorId: US, details: await example(type) })).json().actionId as string);
+      pending.push(
+        (await call('POST', '/actions', { type, sellerOrVendorId: US, details: await example(type) })).json()
+          .actionId as string,
+      );
     }
     await app.close(); // the server stops with two actions queued and one waiting for the marketplace
     await start();
-    const statuses = async () => Promise.all([waitingId, ...pending].map(async (id) => (await call('GET', `/actions/${id}`)).json().status));
+    const statuses = async () =>
+      Promise.all([waitingId, ...pending].map(async (id) => (await call('GET', `/actions/${id}`)).json().status));
     expect(await statuses()).toEqual(['WAITING_EXTERNAL_PROCESSING', 'PENDING', 'PENDING']);
     await app.exportServices.actions.runPending();
     expect((await statuses()).slice(1)).toEqual(['COMPLETED', 'COMPLETED']);

@@ -22,14 +22,33 @@ describe('live actions through the connectors', () => {
   let app: App;
   let key: string;
   const listings = loadPipelines().find((p) => p.name === 'listings')!;
-  const price = async (sku: string) => (await rows(wh, `select listing_price_value::varchar as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c and sku = $sku`, { c: US, sku }))[0]?.p;
+  const price = async (sku: string) =>
+    (
+      await rows(
+        wh,
+        `select listing_price_value::varchar as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c and sku = $sku`,
+        { c: US, sku },
+      )
+    )[0]?.p;
 
   const start = async () => {
-    app = await buildApp({ wh, home, logger: false, requestsPerSecond: 1000, connectors: live.connectors, now: () => live.clock.now() });
+    app = await buildApp({
+      wh,
+      home,
+      logger: false,
+      requestsPerSecond: 1000,
+      connectors: live.connectors,
+      now: () => live.clock.now(),
+    });
     await app.ready();
   };
   const call = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-    app.inject({ method, url: `/api/v1${url}`, headers: { 'service-api-key': key }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { 'service-api-key': key },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   const run = async (body: unknown) => {
     const started = await call('POST', '/actions', body);
     expect(started.statusCode, started.body).toBe(202);
@@ -44,7 +63,19 @@ describe('live actions through the connectors', () => {
     await connectAll(wh, live.fake, live.sellers);
     key = await createApiKey(wh, made.organizationId);
     await setActionsBeta(wh, made.organizationId, true);
-    await setActionTypes(wh, made.organizationId, ['MKT_LISTINGS_PRICING_UPDATE', 'MKT_LISTINGS_DETAILS_UPDATE', 'MKT_LISTINGS_FIND', 'MKT_LISTINGS_PRODUCT_TYPES_FIND', 'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST', 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND'], true);
+    await setActionTypes(
+      wh,
+      made.organizationId,
+      [
+        'MKT_LISTINGS_PRICING_UPDATE',
+        'MKT_LISTINGS_DETAILS_UPDATE',
+        'MKT_LISTINGS_FIND',
+        'MKT_LISTINGS_PRODUCT_TYPES_FIND',
+        'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST',
+        'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND',
+      ],
+      true,
+    );
     await setConnectionAccess(wh, US, 'READ_AND_WRITE');
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     await start();
@@ -56,37 +87,97 @@ describe('live actions through the connectors', () => {
   });
 
   it('updates a price that the next listings run shows, finds listings, and ends a refused patch BLOCKED_INVALID_INPUT', async () => {
-    const [listing] = await rows(wh, `select sku, listing_price_value::varchar as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku limit 1`, { c: US });
+    const [listing] = await rows(
+      wh,
+      `select sku, listing_price_value::varchar as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku limit 1`,
+      { c: US },
+    );
     const sku = String(listing!.sku);
     expect(listing!.p).not.toBe('12.34');
 
-    const updated = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku, price: { amount: 12.34, currency: 'USD' } } });
+    const updated = await run({
+      type: 'MKT_LISTINGS_PRICING_UPDATE',
+      sellerOrVendorId: US,
+      details: { sku, price: { amount: 12.34, currency: 'USD' } },
+    });
     // 12.34 is less than half the listing's price (every demo product sells for more than 24.68): applied, with the
     // marketplace's pricing warning, so COMPLETED_WITH_ISSUES.
     expect(Number(listing!.p)).toBeGreaterThan(24.68);
-    expect(updated).toMatchObject({ status: 'COMPLETED_WITH_ISSUES', error: null, result: { sku, submissionStatus: 'ACCEPTED', submissionId: expect.any(String), issues: [expect.objectContaining({ code: '18348', severity: 'WARNING' })] } });
+    expect(updated).toMatchObject({
+      status: 'COMPLETED_WITH_ISSUES',
+      error: null,
+      result: {
+        sku,
+        submissionStatus: 'ACCEPTED',
+        submissionId: expect.any(String),
+        issues: [expect.objectContaining({ code: '18348', severity: 'WARNING' })],
+      },
+    });
 
-    const renamed = await run({ type: 'MKT_LISTINGS_DETAILS_UPDATE', sellerOrVendorId: US, details: { sku, productType: 'OUTDOOR_LIVING', languageTag: 'en_US', itemName: 'Acme camp chair', bulletPoints: ['Folds flat', 'Holds 150 kg'] } });
+    const renamed = await run({
+      type: 'MKT_LISTINGS_DETAILS_UPDATE',
+      sellerOrVendorId: US,
+      details: {
+        sku,
+        productType: 'OUTDOOR_LIVING',
+        languageTag: 'en_US',
+        itemName: 'Acme camp chair',
+        bulletPoints: ['Folds flat', 'Holds 150 kg'],
+      },
+    });
     expect(renamed).toMatchObject({ status: 'COMPLETED', result: { sku, submissionStatus: 'ACCEPTED' } });
     const patch = live.fake.log.filter((e) => e.operation === 'patchListingsItem');
     expect(patch).toHaveLength(2);
 
     const found = await run({ type: 'MKT_LISTINGS_FIND', sellerOrVendorId: US, details: { skus: [sku] } });
-    expect(found).toMatchObject({ status: 'COMPLETED', result: { numberOfResults: 1, items: [expect.objectContaining({ sku })], nextToken: null } });
+    expect(found).toMatchObject({
+      status: 'COMPLETED',
+      result: { numberOfResults: 1, items: [expect.objectContaining({ sku })], nextToken: null },
+    });
 
-    const productType = String(((found.result.items[0].productTypes as { productType: string }[])[0]!).productType);
-    const types = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPES_FIND', sellerOrVendorId: US, details: { keywords: [productType.toLowerCase()] } });
-    expect(types).toMatchObject({ status: 'COMPLETED', result: { productTypes: [expect.objectContaining({ name: productType, marketplaceIds: ['ATVPDKIKX0DER'] })] } });
+    const productType = String((found.result.items[0].productTypes as { productType: string }[])[0]!.productType);
+    const types = await run({
+      type: 'MKT_LISTINGS_PRODUCT_TYPES_FIND',
+      sellerOrVendorId: US,
+      details: { keywords: [productType.toLowerCase()] },
+    });
+    expect(types).toMatchObject({
+      status: 'COMPLETED',
+      result: { productTypes: [expect.objectContaining({ name: productType, marketplaceIds: ['ATVPDKIKX0DER'] })] },
+    });
 
-    const suggested = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST', sellerOrVendorId: US, details: { itemName: `Acme ${productType.toLowerCase()} deluxe` } });
+    const suggested = await run({
+      type: 'MKT_LISTINGS_PRODUCT_TYPE_SUGGEST',
+      sellerOrVendorId: US,
+      details: { itemName: `Acme ${productType.toLowerCase()} deluxe` },
+    });
     expect(suggested.result.productTypes.map((t: { name: string }) => t.name)).toContain(productType);
-    const definition = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND', sellerOrVendorId: US, details: { productType } });
-    expect(definition).toMatchObject({ status: 'COMPLETED', result: { productType, requirements: 'LISTING', locale: 'en_US', schema: { link: { verb: 'GET' } } } });
-    const unknown = await run({ type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND', sellerOrVendorId: US, details: { productType: 'NO_SUCH_TYPE' } });
+    const definition = await run({
+      type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND',
+      sellerOrVendorId: US,
+      details: { productType },
+    });
+    expect(definition).toMatchObject({
+      status: 'COMPLETED',
+      result: { productType, requirements: 'LISTING', locale: 'en_US', schema: { link: { verb: 'GET' } } },
+    });
+    const unknown = await run({
+      type: 'MKT_LISTINGS_PRODUCT_TYPE_DEFINITION_FIND',
+      sellerOrVendorId: US,
+      details: { productType: 'NO_SUCH_TYPE' },
+    });
     expect(unknown).toMatchObject({ status: 'ERROR', error: { status: 404, code: 'NOT_FOUND' } });
 
-    const refused = await run({ type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: 'NO-SUCH-SKU', price: { amount: 5, currency: 'USD' } } });
-    expect(refused).toMatchObject({ status: 'BLOCKED_INVALID_INPUT', error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' }, result: { submissionStatus: 'INVALID' } });
+    const refused = await run({
+      type: 'MKT_LISTINGS_PRICING_UPDATE',
+      sellerOrVendorId: US,
+      details: { sku: 'NO-SUCH-SKU', price: { amount: 5, currency: 'USD' } },
+    });
+    expect(refused).toMatchObject({
+      status: 'BLOCKED_INVALID_INPUT',
+      error: { status: 400, code: 'LISTING_INVALID', message: 'SKU NO-SUCH-SKU does not exist for this seller.' },
+      result: { submissionStatus: 'INVALID' },
+    });
 
     // The next refresh of the listings pipeline, three hours later, fetches the listings report with the new price.
     live.clock.jump(3 * 3_600_000);
@@ -96,18 +187,38 @@ describe('live actions through the connectors', () => {
   }, 180_000);
 
   it('runs an action a stopped server left IN_PROGRESS at the next start', async () => {
-    const [listing] = await rows(wh, `select sku, listing_price_value::double as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku desc limit 1`, { c: US });
+    const [listing] = await rows(
+      wh,
+      `select sku, listing_price_value::double as p from marts.mkt_listings_with_cogs where seller_or_vendor_id = $c order by sku desc limit 1`,
+      { c: US },
+    );
     await app.close();
     await start();
     // Queued and taken up, then the server stopped before it finished: it reads IN_PROGRESS in the warehouse.
-    const started = await app.inject({ method: 'POST', url: '/api/v1/actions', headers: { 'service-api-key': key }, payload: { type: 'MKT_LISTINGS_PRICING_UPDATE', sellerOrVendorId: US, details: { sku: listing!.sku, price: { amount: Math.round(Number(listing!.p) * 90) / 100, currency: 'USD' } } } });
+    const started = await app.inject({
+      method: 'POST',
+      url: '/api/v1/actions',
+      headers: { 'service-api-key': key },
+      payload: {
+        type: 'MKT_LISTINGS_PRICING_UPDATE',
+        sellerOrVendorId: US,
+        details: { sku: listing!.sku, price: { amount: Math.round(Number(listing!.p) * 90) / 100, currency: 'USD' } },
+      },
+    });
     await app.exportServices.actions.runPending();
     const id = started.json().actionId as string;
-    await wh.db.updateTable('control.actions').set({ status: 'IN_PROGRESS', result: null }).where('id', '=', id).execute();
+    await wh.db
+      .updateTable('control.actions')
+      .set({ status: 'IN_PROGRESS', result: null })
+      .where('id', '=', id)
+      .execute();
     await app.close();
     await start(); // the worker's start returns interrupted actions to PENDING and runs them
     await app.exportServices.actions.runPending();
     // 10% off the current price: no pricing warning.
-    expect((await call('GET', `/actions/${id}`)).json()).toMatchObject({ status: 'COMPLETED', result: { submissionStatus: 'ACCEPTED', issues: [] } });
+    expect((await call('GET', `/actions/${id}`)).json()).toMatchObject({
+      status: 'COMPLETED',
+      result: { submissionStatus: 'ACCEPTED', issues: [] },
+    });
   }, 60_000);
 });

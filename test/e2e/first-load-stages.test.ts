@@ -27,7 +27,10 @@ describe("a first load's two stages through the live connectors", () => {
       speed: 2000,
       start: START,
       openedOn: '2026-09-01',
-      onLanded: (results) => events.push(`landed ${fetches === 2 ? 'history' : 'first stage'} ${results.length}: ${existsSync(manifest) ? 'published' : 'unpublished'}`),
+      onLanded: (results) =>
+        events.push(
+          `landed ${fetches === 2 ? 'history' : 'first stage'} ${results.length}: ${existsSync(manifest) ? 'published' : 'unpublished'}`,
+        ),
     });
     fake = live.fake;
     await connectAll(a.wh, live.fake, live.sellers);
@@ -40,7 +43,11 @@ describe("a first load's two stages through the live connectors", () => {
       },
     };
     const pipeline = findPipeline(loadPipelines(), 'profit');
-    const summary = await runPipeline(a.wh, pipeline, { now: new Date(live.clock.now()), fetcher, onResult: (r) => events.push(`model ${r.status}`) });
+    const summary = await runPipeline(a.wh, pipeline, {
+      now: new Date(live.clock.now()),
+      fetcher,
+      onResult: (r) => events.push(`model ${r.status}`),
+    });
     expect(summary.status).toBe('success');
 
     const historyAsked = events.indexOf('fetch history');
@@ -51,7 +58,12 @@ describe("a first load's two stages through the live connectors", () => {
     expect(firstModel).toBeGreaterThan(historyAsked);
     // The first stage landed before any model ran, unpublished (a fresh home); the history landed after the first
     // stage's models and its publish, and the second stage's models ran after it.
-    expect(events.slice(0, firstModel).filter((e) => e.startsWith('landed')).every((e) => e.startsWith('landed first stage') && e.endsWith('unpublished'))).toBe(true);
+    expect(
+      events
+        .slice(0, firstModel)
+        .filter((e) => e.startsWith('landed'))
+        .every((e) => e.startsWith('landed first stage') && e.endsWith('unpublished')),
+    ).toBe(true);
     expect(historyLanded).toBeGreaterThan(firstModel);
     expect(events.filter((e) => e.startsWith('landed history')).every((e) => e.endsWith(': published'))).toBe(true);
     expect(events.slice(historyLanded).some((e) => e.startsWith('model'))).toBe(true);

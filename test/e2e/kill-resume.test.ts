@@ -10,12 +10,28 @@ const SPEED = 500;
 const START = '2026-11-20T18:30:00Z';
 
 /** The environment that points a `mktdata` process at the fake, on the same clock as the fake in this process. */
-const env = (fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv => ({ ...process.env, ...fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart }) });
+const env = (fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv => ({
+  ...process.env,
+  ...fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart }),
+});
 
 /** A report create the fake accepted: its seller, type and window (SP-API) or type and dates (Ads API). */
 const creates = (fake: FakeMarketplace) =>
-  fake.log.filter((e) => (e.operation === 'createReport' && e.status === 202) || (e.api === 'ads' && e.operation === 'createReport' && e.status === 200))
-    .map((e) => JSON.stringify([e.api, e.sellerId, e.detail.reportType ?? e.detail.reportTypeId, e.detail.dataStartTime ?? e.detail.startDate, e.detail.dataEndTime ?? e.detail.endDate]));
+  fake.log
+    .filter(
+      (e) =>
+        (e.operation === 'createReport' && e.status === 202) ||
+        (e.api === 'ads' && e.operation === 'createReport' && e.status === 200),
+    )
+    .map((e) =>
+      JSON.stringify([
+        e.api,
+        e.sellerId,
+        e.detail.reportType ?? e.detail.reportTypeId,
+        e.detail.dataStartTime ?? e.detail.startDate,
+        e.detail.dataEndTime ?? e.detail.endDate,
+      ]),
+    );
 
 describe('a run killed while reports are processing', () => {
   let fake: FakeMarketplace | undefined;
@@ -33,7 +49,11 @@ describe('a run killed while reports are processing', () => {
     await wh.close();
     // Reports stay in the queue: the run is killed while it polls them.
     fake.setSwitch('getReport', { stuck: true });
-    const run = () => spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], { env: env(fake!, realStart), stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = () =>
+      spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], {
+        env: env(fake!, realStart),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const first = run();
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {
@@ -59,10 +79,15 @@ describe('a run killed while reports are processing', () => {
     const after = creates(fake);
     // Every report the killed run created was resumed, not created again, and no report was created twice.
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.filter((create, i) => after.indexOf(create) !== i), output).toEqual([]);
+    expect(
+      after.filter((create, i) => after.indexOf(create) !== i),
+      output,
+    ).toEqual([]);
     expect(output).toMatch(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m);
     // A document is announced when downloaded; its request's result follows once the fetch's documents landed together.
-    const downloaded = output.search(/^downloaded GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL \S+ \S+: lands with this fetch's other documents$/m);
+    const downloaded = output.search(
+      /^downloaded GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL \S+ \S+: lands with this fetch's other documents$/m,
+    );
     expect(downloaded, output).toBeGreaterThanOrEqual(0);
     expect(downloaded).toBeLessThan(output.search(/^fetched {2}GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL/m));
   });

@@ -10,7 +10,13 @@ import { compareHomes } from '../helpers/compare-homes.ts';
 import { demoHome, liveMarketplace, START } from '../helpers/live.ts';
 
 const stageOf = async (wh: Warehouse, id: string) =>
-  (await wh.db.selectFrom('control.connections').select('initial_load_stage').where('id', '=', id).executeTakeFirstOrThrow()).initial_load_stage;
+  (
+    await wh.db
+      .selectFrom('control.connections')
+      .select('initial_load_stage')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+  ).initial_load_stage;
 
 describe('a first load whose grant the marketplace refuses', () => {
   const homes: Warehouse[] = [];
@@ -26,7 +32,13 @@ describe('a first load whose grant the marketplace refuses', () => {
     // data under another merchant id): the marketplace refuses a second FBA report of one window within hours.
     const sellers = demoSellers('2026-10-01');
     const twin = { ...sellers[0]!, sellerId: 'A3ACMEUS0TWIN00' };
-    const live = await liveMarketplace({ speed: 500, start: START, openedOn: '2026-10-01', sellers: [...sellers, twin], dataAsOf: Date.parse(START) });
+    const live = await liveMarketplace({
+      speed: 500,
+      start: START,
+      openedOn: '2026-10-01',
+      sellers: [...sellers, twin],
+      dataAsOf: Date.parse(START),
+    });
     fake = live.fake;
     const a = await demoHome('mktdata-lapsed-a-');
     const b = await demoHome('mktdata-lapsed-b-');
@@ -34,19 +46,32 @@ describe('a first load whose grant the marketplace refuses', () => {
     // The US connection fetches (SP-API only); the DE one has no credentials: it is fed by dropped files.
     const us = demoConnections[0]!.id;
     const seller = live.sellers[0]!;
-    const grant = (wh: Warehouse, refreshToken: string, sellerId = seller.sellerId) => setCredentials(wh, us, { api: 'sp-api', refreshToken, sellingPartnerId: sellerId });
+    const grant = (wh: Warehouse, refreshToken: string, sellerId = seller.sellerId) =>
+      setCredentials(wh, us, { api: 'sp-api', refreshToken, sellingPartnerId: sellerId });
     const pipeline = findPipeline(loadPipelines(), 'profit');
 
     await grant(a.wh, 'Atzr|a-token-the-marketplace-never-issued');
     const refused = await runPipeline(a.wh, pipeline, { fetcher: live.fetcher });
     // DE's windows were built from its (no) dropped files; none of US's is done, and each says why.
     expect(refused.status).toBe('partial');
-    const windows = await a.wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', refused.runId).where('connection_id', '=', us).execute();
+    const windows = await a.wh.db
+      .selectFrom('control.run_windows')
+      .selectAll()
+      .where('run_id', '=', refused.runId)
+      .where('connection_id', '=', us)
+      .execute();
     expect(windows.length).toBeGreaterThan(0);
     expect(windows.filter((w) => w.status === 'success')).toEqual([]);
-    for (const w of windows) expect(w.error).toMatch(/^not fetched: \S+ .*: not tried: the SP-API grant needs re-authorization \(.*invalid_grant/);
+    for (const w of windows)
+      expect(w.error).toMatch(
+        /^not fetched: \S+ .*: not tried: the SP-API grant needs re-authorization \(.*invalid_grant/,
+      );
     expect(await stageOf(a.wh, us)).toBe('FIRST_STAGE');
-    const credentials = await a.wh.db.selectFrom('control.connection_credentials').select('status').where('connection_id', '=', us).executeTakeFirstOrThrow();
+    const credentials = await a.wh.db
+      .selectFrom('control.connection_credentials')
+      .select('status')
+      .where('connection_id', '=', us)
+      .executeTakeFirstOrThrow();
     expect(credentials.status).toBe('needs_reauthorization');
 
     // The seller connects again (A), and a home whose seller had the right token from the start (B) loads then too.
@@ -63,7 +88,9 @@ describe('a first load whose grant the marketplace refuses', () => {
     // Both hold the history from the day the seller opened, not only the first stage's 30 days.
     const items = tables.find((t) => t.table === 'mkt_order_items_with_cogs')!;
     expect(items.rows).toBeGreaterThan(0);
-    const oldest = await a.wh.sql.runAndReadAll(`select min(timezone('America/Los_Angeles', purchased_at))::date::varchar from staging.stg_mkt__order_items where connection_id = '${us}'`);
+    const oldest = await a.wh.sql.runAndReadAll(
+      `select min(timezone('America/Los_Angeles', purchased_at))::date::varchar from staging.stg_mkt__order_items where connection_id = '${us}'`,
+    );
     expect(oldest.getRowsJson()[0]![0]).toBe('2026-10-01');
   }, 300_000);
 });

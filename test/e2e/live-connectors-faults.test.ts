@@ -27,7 +27,9 @@ describe('live connectors against a failing fake marketplace', () => {
     expect(live.fake.log.some((e) => e.status === 429)).toBe(true);
     expect(live.fake.log.filter((e) => e.overRate)).toEqual([]);
     // A report that ended FATAL is not read again: its retry asks for a new report.
-    const fatal = live.fake.log.filter((e) => e.operation === 'getReport' && e.detail.processingStatus === 'FATAL').map((e) => e.detail.reportId as string);
+    const fatal = live.fake.log
+      .filter((e) => e.operation === 'getReport' && e.detail.processingStatus === 'FATAL')
+      .map((e) => e.detail.reportId as string);
     expect(fatal.length).toBeGreaterThan(0);
     expect(fatal.filter((id, i) => fatal.indexOf(id) !== i)).toEqual([]);
   }, 600_000);

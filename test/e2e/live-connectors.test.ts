@@ -15,7 +15,12 @@ describe('live connectors against the fake marketplace', () => {
   it('a first load and three daily runs give the tables that landing the same documents by hand gives', async () => {
     // The sizes of the batches the fetched documents landed in.
     const batches: number[] = [];
-    const live = await liveMarketplace({ speed: 2000, start: START, openedOn: OPENED_ON, onLanded: (results) => batches.push(results.length) });
+    const live = await liveMarketplace({
+      speed: 2000,
+      start: START,
+      openedOn: OPENED_ON,
+      onLanded: (results) => batches.push(results.length),
+    });
     fake = live.fake;
     const { a, b, documents } = await firstLoadAndThreeDays(live, homes);
     expect(documents).toBeGreaterThan(100);
@@ -25,7 +30,12 @@ describe('live connectors against the fake marketplace', () => {
     expect(batches.length).toBeLessThan(documents / 10);
     const tables = await compareHomes(a.home, b.home);
     // Every table but unit costs and promotions (no upstream operation: only dropped files feed them) has rows.
-    expect(tables.filter((t) => t.rows === 0).map((t) => t.table).sort()).toEqual(['mkt_cogs', 'mkt_promotion_items', 'mkt_promotions']);
+    expect(
+      tables
+        .filter((t) => t.rows === 0)
+        .map((t) => t.table)
+        .sort(),
+    ).toEqual(['mkt_cogs', 'mkt_promotion_items', 'mkt_promotions']);
     expect(tables.filter((t) => t.onlyA > 0 || t.onlyB > 0 || t.duplicates > 0)).toEqual([]);
     expect(live.fake.log.filter((e) => e.overRate)).toEqual([]);
   }, 600_000);

@@ -18,7 +18,10 @@ const START = '2026-11-20T18:30:00Z';
 /** Runs the CLI with extra environment and optional standard input; returns everything it printed. */
 function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node', ['bin/mktdata.js', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('node', ['bin/mktdata.js', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
@@ -28,7 +31,10 @@ function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ 
 }
 
 /** Every file under a folder, recursively. */
-const filesOf = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)]));
+const filesOf = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesOf(join(dir, e.name)) : [join(dir, e.name)],
+  );
 
 describe('secrets', () => {
   let fake: FakeMarketplace | undefined;
@@ -56,8 +62,23 @@ describe('secrets', () => {
       outputs.push(result.output);
       expect(result.code, `${args.join(' ')}: ${result.output}`).toBe(0);
     };
-    await step(['connections', 'credentials', '--connection', us, '--selling-partner-id', sellers[0]!.sellerId], { MKTDATA_REFRESH_TOKEN: spToken });
-    await step(['connections', 'credentials', '--connection', us, '--api', 'ads', '--profile-id', String(sellers[0]!.ads!.profileId)], {}, `${adsToken}\n`);
+    await step(['connections', 'credentials', '--connection', us, '--selling-partner-id', sellers[0]!.sellerId], {
+      MKTDATA_REFRESH_TOKEN: spToken,
+    });
+    await step(
+      [
+        'connections',
+        'credentials',
+        '--connection',
+        us,
+        '--api',
+        'ads',
+        '--profile-id',
+        String(sellers[0]!.ads!.profileId),
+      ],
+      {},
+      `${adsToken}\n`,
+    );
     await step(['connections', 'test', '--connection', us]);
     await step(['connections', 'list']);
     await step(['run', '--pipeline', 'profit']);
@@ -66,9 +87,20 @@ describe('secrets', () => {
     // The API, with the same connectors: every answer a client can get about the connection.
     const wh = await openWarehouse(made.home, 'test');
     try {
-      app = await buildApp({ wh, home: made.home, logger: { level: 'trace', stream: { write: (line: string) => outputs.push(line) } }, connectors: new Connectors(fakeConfig(fake), clock) });
+      app = await buildApp({
+        wh,
+        home: made.home,
+        logger: { level: 'trace', stream: { write: (line: string) => outputs.push(line) } },
+        connectors: new Connectors(fakeConfig(fake), clock),
+      });
       const key = await createApiKey(wh, made.organizationId);
-      for (const url of ['/api/v1/util/sellers-and-vendors', '/api/v1/util/organization', '/api/v1/spec/data-scheme', '/api/v1/openapi.json', `/api/v1/exports/sources?sellerOrVendorIds=${us}`]) {
+      for (const url of [
+        '/api/v1/util/sellers-and-vendors',
+        '/api/v1/util/organization',
+        '/api/v1/spec/data-scheme',
+        '/api/v1/openapi.json',
+        `/api/v1/exports/sources?sellerOrVendorIds=${us}`,
+      ]) {
         const answer = await app.inject({ method: 'GET', url, headers: { 'service-api-key': key } });
         outputs.push(JSON.stringify(answer.headers), answer.body);
       }
@@ -85,7 +117,8 @@ describe('secrets', () => {
     expect(everything).not.toMatch(/Atz[ar]\|/);
     for (const file of filesOf(home)) {
       const bytes = readFileSync(file);
-      for (const secret of [...secrets, 'Atza|', 'Atzr|']) expect(bytes.includes(Buffer.from(secret)), `${secret.slice(0, 4)}… in ${file}`).toBe(false);
+      for (const secret of [...secrets, 'Atza|', 'Atzr|'])
+        expect(bytes.includes(Buffer.from(secret)), `${secret.slice(0, 4)}… in ${file}`).toBe(false);
     }
   });
 });

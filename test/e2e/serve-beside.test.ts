@@ -43,20 +43,39 @@ describe('the command line beside a running server', () => {
 
     const server = await startServe(home, [], { env });
     servers.push(server);
-    const api = (path: string, init: RequestInit = {}, withKey = key) => fetch(`${server.base}${path}`, { ...init, headers: { 'service-api-key': withKey, 'content-type': 'application/json' } });
+    const api = (path: string, init: RequestInit = {}, withKey = key) =>
+      fetch(`${server.base}${path}`, {
+        ...init,
+        headers: { 'service-api-key': withKey, 'content-type': 'application/json' },
+      });
 
     // The seller connects through the invitation: the marketplace's consent page, driven over HTTP.
-    const invite = await api('/util/sellers-and-vendors/invite', { method: 'POST', body: JSON.stringify({ accountType: 'SELLER', name: 'Acme US' }) });
+    const invite = await api('/util/sellers-and-vendors/invite', {
+      method: 'POST',
+      body: JSON.stringify({ accountType: 'SELLER', name: 'Acme US' }),
+    });
     const { url } = (await invite.json()) as { url: string };
-    const connected = await connectThroughInvitation(url, 'A3ACMEUS0SELLER', { name: 'Acme US', marketplaceId: 'ATVPDKIKX0DER' });
+    const connected = await connectThroughInvitation(url, 'A3ACMEUS0SELLER', {
+      name: 'Acme US',
+      marketplaceId: 'ATVPDKIKX0DER',
+    });
     expect(connected.callback.status).toBe(201);
     expect(connected.body).toContain('Its first load has started');
     const connection = /<code>([0-9a-f-]{36})<\/code>/.exec(connected.body)![1]!;
 
     // Its first load starts within 60 s (the runs list, through the server, shows its windows), then completes.
-    const windowsOf = async () => ((JSON.parse((await run(['runs', '--format', 'json'])).stdout) as { connection: string | null }[]).filter((r) => r.connection === connection)).length;
+    const windowsOf = async () =>
+      (JSON.parse((await run(['runs', '--format', 'json'])).stdout) as { connection: string | null }[]).filter(
+        (r) => r.connection === connection,
+      ).length;
     expect(await until(60_000, async () => (await windowsOf()) > 0)).toBe(true);
-    const stage = async () => (JSON.parse((await run(['connections', 'list', '--format', 'json'])).stdout) as { id: string; load_stage: string }[]).find((c) => c.id === connection)?.load_stage;
+    const stage = async () =>
+      (
+        JSON.parse((await run(['connections', 'list', '--format', 'json'])).stdout) as {
+          id: string;
+          load_stage: string;
+        }[]
+      ).find((c) => c.id === connection)?.load_stage;
     expect(await until(240_000, async () => (await stage()) === 'COMPLETE'), `load stage ${await stage()}`).toBe(true);
     const runs = await run(['runs', '--limit', '3']);
     expect(runs.code, runs.stderr).toBe(0);
@@ -68,7 +87,10 @@ describe('the command line beside a running server', () => {
     const second = lastLine(made.stdout);
     const keyId = /^key id (\S+) /m.exec(made.stdout)![1]!;
     expect((await api('/util/organization', {}, second)).status).toBe(200);
-    const listed = JSON.parse((await run(['keys', 'list', '--org', org, '--format', 'json'])).stdout) as { id: string; revoked_at: string | null }[];
+    const listed = JSON.parse((await run(['keys', 'list', '--org', org, '--format', 'json'])).stdout) as {
+      id: string;
+      revoked_at: string | null;
+    }[];
     expect(listed.map((k) => k.id)).toContain(keyId);
     const revoked = await run(['keys', 'revoke', '--id', keyId]);
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -76,18 +98,32 @@ describe('the command line beside a running server', () => {
     expect((await api('/util/organization')).status).toBe(200);
 
     // The console's "run now" and "refresh now" queue runs in the server.
-    const login = await fetch(`${server.base.replace(/\/api\/v1$/, '')}/login`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ key, next: '/runs' }) });
+    const login = await fetch(`${server.base.replace(/\/api\/v1$/, '')}/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ key, next: '/runs' }),
+    });
     await login.text();
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
     const consolePost = async (path: string, form: Record<string, string>) => {
-      const res = await fetch(`${server.base.replace(/\/api\/v1$/, '')}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie }, body: new URLSearchParams(form) });
+      const res = await fetch(`${server.base.replace(/\/api\/v1$/, '')}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie },
+        body: new URLSearchParams(form),
+      });
       await res.text();
       return [res.status, res.headers.get('location')];
     };
     expect(await consolePost('/runs/now', { pipeline: 'listings' })).toEqual([303, '/runs?queued=listings']);
-    expect(await consolePost(`/connections/${connection}/refresh`, {})).toEqual([303, '/runs?queued=awd%2Cfba%2Clistings%2Cprofit%2Cpromotions%2Creplenishment']);
+    expect(await consolePost(`/connections/${connection}/refresh`, {})).toEqual([
+      303,
+      '/runs?queued=awd%2Cfba%2Clistings%2Cprofit%2Cpromotions%2Creplenishment',
+    ]);
     expect(await consolePost('/connections/00000000-0000-4000-8000-000000000000/refresh', {})).toEqual([404, null]);
-    const runsPage = await (await fetch(`${server.base.replace(/\/api\/v1$/, '')}/runs?queued=listings`, { headers: { cookie } })).text();
+    const runsPage = await (
+      await fetch(`${server.base.replace(/\/api\/v1$/, '')}/runs?queued=listings`, { headers: { cookie } })
+    ).text();
     expect(runsPage).toContain('Queued: listings.');
     expect(runsPage).toContain('<button type="submit">Run now</button>');
 

@@ -24,10 +24,23 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { ExportConnection, ExportTable } from '../../src/exports/export-query.ts';
 import type { Column } from '../../src/models/load-models.ts';
 
-const column = (name: string, type: Column['type'], dataType: string, nullable = true): Column =>
-  ({ name, type, dataType, nullable, description: null, checks: [] });
+const column = (name: string, type: Column['type'], dataType: string, nullable = true): Column => ({
+  name,
+  type,
+  dataType,
+  nullable,
+  description: null,
+  checks: [],
+});
 
-export const COMMON = ['marketplace_id', 'marketplace_country_code', 'marketplace_country_name', 'seller_or_vendor_id', 'seller_or_vendor_name', 'marketplace_seller_id'];
+export const COMMON = [
+  'marketplace_id',
+  'marketplace_country_code',
+  'marketplace_country_name',
+  'seller_or_vendor_id',
+  'seller_or_vendor_name',
+  'marketplace_seller_id',
+];
 
 const columns: Column[] = [
   ...COMMON.map((name) => column(name, 'TEXT', 'VARCHAR', name === 'marketplace_seller_id')),
@@ -50,12 +63,20 @@ export const DE: ExportConnection = { id: 'de-1', timezone: 'Europe/Berlin' };
 
 /** The common columns of each connection, as the export returns them. */
 export const US_C = {
-  marketplace_id: 'ATVPDKIKX0DER', marketplace_country_code: 'US', marketplace_country_name: 'United States',
-  seller_or_vendor_id: 'us-1', seller_or_vendor_name: 'Acme US', marketplace_seller_id: 'SELLERUS',
+  marketplace_id: 'ATVPDKIKX0DER',
+  marketplace_country_code: 'US',
+  marketplace_country_name: 'United States',
+  seller_or_vendor_id: 'us-1',
+  seller_or_vendor_name: 'Acme US',
+  marketplace_seller_id: 'SELLERUS',
 };
 export const DE_C = {
-  marketplace_id: 'A1PA6795UKMFR9', marketplace_country_code: 'DE', marketplace_country_name: 'Germany',
-  seller_or_vendor_id: 'de-1', seller_or_vendor_name: 'Acme DE', marketplace_seller_id: null,
+  marketplace_id: 'A1PA6795UKMFR9',
+  marketplace_country_code: 'DE',
+  marketplace_country_name: 'Germany',
+  seller_or_vendor_id: 'de-1',
+  seller_or_vendor_name: 'Acme DE',
+  marketplace_seller_id: null,
 };
 
 const XX = `'ATVPDKIKX0DER', 'US', 'United States', 'xx-9', 'Other Co', 'SELLERXX'`;
@@ -89,15 +110,96 @@ export async function makeDb(): Promise<DuckDBConnection> {
  * text), in order_id order; amounts rounded to cents as worked out in the table above.
  */
 export const ALL_ROWS = [
-  { ...US_C, order_id: 'o01', date: '2026-02-27', sku: 'A-1', units: '1.00', sales: '10.01', is_business: false, note: 'plain' },
-  { ...US_C, order_id: 'o02', date: '2026-02-28', sku: 'A-1', units: '2.00', sales: '20.00', is_business: true, note: 'has, comma' },
-  { ...US_C, order_id: 'o03', date: '2026-03-01', sku: 'B-2', units: '1.00', sales: '5.49', is_business: false, note: null },
-  { ...US_C, order_id: 'o04', date: '2026-03-02', sku: 'b-3', units: '3.00', sales: '-10.01', is_business: null, note: 'say "hi"' },
-  { ...US_C, order_id: 'o05', date: '2026-03-09', sku: 'C-3', units: '0.50', sales: '0.00', is_business: true, note: 'line1\nline2' },
-  { ...DE_C, order_id: 'o06', date: '2026-02-28', sku: 'A-1', units: '1.00', sales: '7.13', is_business: false, note: '50% off' },
-  { ...DE_C, order_id: 'o07', date: '2026-03-01', sku: 'A-1', units: '4.00', sales: '100.00', is_business: true, note: null },
-  { ...DE_C, order_id: 'o08', date: '2026-03-03', sku: 'D-4', units: '2.00', sales: null, is_business: false, note: 'Plain text' },
-  { ...DE_C, order_id: 'o09', date: '2026-04-01', sku: 'B-2', units: '1.00', sales: '12.35', is_business: true, note: 'ok_1' },
+  {
+    ...US_C,
+    order_id: 'o01',
+    date: '2026-02-27',
+    sku: 'A-1',
+    units: '1.00',
+    sales: '10.01',
+    is_business: false,
+    note: 'plain',
+  },
+  {
+    ...US_C,
+    order_id: 'o02',
+    date: '2026-02-28',
+    sku: 'A-1',
+    units: '2.00',
+    sales: '20.00',
+    is_business: true,
+    note: 'has, comma',
+  },
+  {
+    ...US_C,
+    order_id: 'o03',
+    date: '2026-03-01',
+    sku: 'B-2',
+    units: '1.00',
+    sales: '5.49',
+    is_business: false,
+    note: null,
+  },
+  {
+    ...US_C,
+    order_id: 'o04',
+    date: '2026-03-02',
+    sku: 'b-3',
+    units: '3.00',
+    sales: '-10.01',
+    is_business: null,
+    note: 'say "hi"',
+  },
+  {
+    ...US_C,
+    order_id: 'o05',
+    date: '2026-03-09',
+    sku: 'C-3',
+    units: '0.50',
+    sales: '0.00',
+    is_business: true,
+    note: 'line1\nline2',
+  },
+  {
+    ...DE_C,
+    order_id: 'o06',
+    date: '2026-02-28',
+    sku: 'A-1',
+    units: '1.00',
+    sales: '7.13',
+    is_business: false,
+    note: '50% off',
+  },
+  {
+    ...DE_C,
+    order_id: 'o07',
+    date: '2026-03-01',
+    sku: 'A-1',
+    units: '4.00',
+    sales: '100.00',
+    is_business: true,
+    note: null,
+  },
+  {
+    ...DE_C,
+    order_id: 'o08',
+    date: '2026-03-03',
+    sku: 'D-4',
+    units: '2.00',
+    sales: null,
+    is_business: false,
+    note: 'Plain text',
+  },
+  {
+    ...DE_C,
+    order_id: 'o09',
+    date: '2026-04-01',
+    sku: 'B-2',
+    units: '1.00',
+    sales: '12.35',
+    is_business: true,
+    note: 'ok_1',
+  },
 ];
 
 /** The names of `t`'s columns in table order. */

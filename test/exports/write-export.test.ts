@@ -30,12 +30,23 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every row of us-1 and de-1 in order_id order, written as writeExport writes it; its path and COPY's row count. */
 async function write(outputType: OutputType): Promise<{ path: string; rows: number }> {
-  const query = buildExportQuery(exportRequestSchema.parse({ sellerOrVendorIds: ['us-1', 'de-1'], tableName: 't', orderByColumn: 'order_id', outputType }), table, [US, DE]);
+  const query = buildExportQuery(
+    exportRequestSchema.parse({
+      sellerOrVendorIds: ['us-1', 'de-1'],
+      tableName: 't',
+      orderByColumn: 'order_id',
+      outputType,
+    }),
+    table,
+    [US, DE],
+  );
   const path = join(dir, `out.${fileExtensions[outputType]}`);
-  const result = await db.run(`copy (${query.sql}) to '${path.replace(/'/g, "''")}' (${copyOptions[outputType]})`, query.params);
+  const result = await db.run(
+    `copy (${query.sql}) to '${path.replace(/'/g, "''")}' (${copyOptions[outputType]})`,
+    query.params,
+  );
   return { path, rows: Number(result.rowsChanged) };
 }
-
 
 describe('copyOptions', () => {
   it('names the file extension of each output type', () => {
@@ -50,7 +61,9 @@ describe('copyOptions', () => {
     expect(text.endsWith('\r\n')).toBe(true);
     // one CRLF after the header and after each of the 9 rows; o05's newline inside its note stays a bare LF
     expect(text.split('\r\n')).toHaveLength(11);
-    expect(text).toContain('\r\nATVPDKIKX0DER,US,United States,us-1,Acme US,SELLERUS,o01,2026-02-27,A-1,1.00,10.01,false,plain\r\n');
+    expect(text).toContain(
+      '\r\nATVPDKIKX0DER,US,United States,us-1,Acme US,SELLERUS,o01,2026-02-27,A-1,1.00,10.01,false,plain\r\n',
+    );
     expect(text).toContain(',o02,2026-02-28,A-1,2.00,20.00,true,"has, comma"\r\n');
     expect(text).toContain(',o04,2026-03-02,b-3,3.00,-10.01,,"say ""hi"""\r\n');
     expect(text).toContain(',o05,2026-03-09,C-3,0.50,0.00,true,"line1\nline2"\r\n');
@@ -59,7 +72,9 @@ describe('copyOptions', () => {
 
     // read back, every field is its text; a null is an empty field
     const parsed = parseCsv(text, { columns: true }) as Record<string, string>[];
-    const asText = ALL_ROWS.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])));
+    const asText = ALL_ROWS.map((row) =>
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? '' : String(v)])),
+    );
     expect(parsed).toEqual(asText);
   });
 
@@ -70,7 +85,11 @@ describe('copyOptions', () => {
     expect(Array.isArray(parsed)).toBe(true);
     expect(parsed.map((r) => Object.keys(r))).toEqual(ALL_ROWS.map(() => ALL_COLUMNS));
     // the hand-worked rows with units and sales as JSON numbers: '10.01' → 10.01, '0.00' → 0, null stays null
-    const asJson = ALL_ROWS.map((row) => ({ ...row, units: Number(row.units), sales: row.sales === null ? null : Number(row.sales) }));
+    const asJson = ALL_ROWS.map((row) => ({
+      ...row,
+      units: Number(row.units),
+      sales: row.sales === null ? null : Number(row.sales),
+    }));
     expect(parsed).toEqual(asJson);
     expect(parsed[3]).toMatchObject({ order_id: 'o04', sales: -10.01, is_business: null, note: 'say "hi"' });
     expect(parsed[4]).toMatchObject({ order_id: 'o05', units: 0.5, sales: 0, note: 'line1\nline2' });

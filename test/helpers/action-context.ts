@@ -10,11 +10,23 @@ import { liveMarketplace } from './live.ts';
  * An upstream 400 comes out as the ConnectorError (kind 'invalid-input') the worker turns into BLOCKED_INVALID_INPUT.
  */
 export async function actionBench(options: { sellers?: (sellers: FakeSeller[]) => FakeSeller[] } = {}) {
-  const live = await liveMarketplace({ speed: 2000, start: '2025-03-01T12:00:00Z', openedOn: '2024-10-01', sellers: (options.sellers ?? ((s) => s))(demoSellers('2024-10-01')) });
+  const live = await liveMarketplace({
+    speed: 2000,
+    start: '2025-03-01T12:00:00Z',
+    openedOn: '2024-10-01',
+    sellers: (options.sellers ?? ((s) => s))(demoSellers('2024-10-01')),
+  });
   const context = (seller: FakeSeller = live.sellers[0]!): ActionContext => {
     const credentials = (api: 'sp-api' | 'ads'): Credentials => ({
-      api, connectionId: seller.sellerId, marketplaceId: seller.marketplaceId, region: seller.region, status: 'active', statusReason: null,
-      refreshToken: live.fake.grant(seller.sellerId, api), sellingPartnerId: seller.sellerId, profileId: seller.ads ? String(seller.ads.profileId) : null,
+      api,
+      connectionId: seller.sellerId,
+      marketplaceId: seller.marketplaceId,
+      region: seller.region,
+      status: 'active',
+      statusReason: null,
+      refreshToken: live.fake.grant(seller.sellerId, api),
+      sellingPartnerId: seller.sellerId,
+      profileId: seller.ads ? String(seller.ads.profileId) : null,
     });
     return {
       sp: () => live.connectors.sp(credentials('sp-api')),
@@ -25,7 +37,13 @@ export async function actionBench(options: { sellers?: (sellers: FakeSeller[]) =
       now: live.clock.now(),
     };
   };
-  const run = (definition: ActionDefinition, details: unknown, seller?: FakeSeller): Promise<ActionOutcome> => definition.run(context(seller), definition.schema.parse(details));
-  const check = (definition: ActionDefinition, externalId: string, details: unknown, seller?: FakeSeller): Promise<ActionOutcome> => definition.check!(context(seller), externalId, definition.schema.parse(details));
+  const run = (definition: ActionDefinition, details: unknown, seller?: FakeSeller): Promise<ActionOutcome> =>
+    definition.run(context(seller), definition.schema.parse(details));
+  const check = (
+    definition: ActionDefinition,
+    externalId: string,
+    details: unknown,
+    seller?: FakeSeller,
+  ): Promise<ActionOutcome> => definition.check!(context(seller), externalId, definition.schema.parse(details));
   return { ...live, context, run, check };
 }

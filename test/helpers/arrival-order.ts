@@ -25,13 +25,19 @@ export interface Document {
 
 /** Every bundled demo document (fixtures/demo): 84 files of two connections, unit costs and promotions among them. */
 export function demoDocuments(): Document[] {
-  const connections = JSON.parse(readFileSync(join(demoFixtures, 'connections.json'), 'utf8')) as (Document['connection'] & { key: string })[];
+  const connections = JSON.parse(
+    readFileSync(join(demoFixtures, 'connections.json'), 'utf8'),
+  ) as (Document['connection'] & { key: string })[];
   return connections.flatMap((c) => {
     const folder = join(demoFixtures, c.key);
     const connection = { id: c.id, marketplaceId: c.marketplaceId, name: c.name, sellerId: c.sellerId };
     const bySource = readdirSync(folder, { withFileTypes: true })
       .filter((d) => d.isDirectory())
-      .flatMap((d) => readdirSync(join(folder, d.name)).sort().map((file) => ({ connection, source: d.name, file: join(folder, d.name, file) })));
+      .flatMap((d) =>
+        readdirSync(join(folder, d.name))
+          .sort()
+          .map((file) => ({ connection, source: d.name, file: join(folder, d.name, file) })),
+      );
     return [...bySource, { connection, source: 'cogs', file: join(folder, 'cogs.csv') }];
   });
 }
@@ -45,7 +51,13 @@ export async function homeFor(documents: Document[], prefix: string): Promise<Wa
   for (const { connection: c } of documents) {
     if (seen.has(c.id)) continue;
     seen.add(c.id);
-    await addConnection(wh, { organizationId, id: c.id, name: c.name, marketplaceId: c.marketplaceId, sellerId: c.sellerId });
+    await addConnection(wh, {
+      organizationId,
+      id: c.id,
+      name: c.name,
+      marketplaceId: c.marketplaceId,
+      sellerId: c.sellerId,
+    });
   }
   return wh;
 }
@@ -110,7 +122,12 @@ const generatedSources: Record<string, { days: number; overlap: number }> = {
  */
 export function generatedDocuments(dir: string, asOf: Date, days: number): Document[] {
   const seller = demoSellers(addDays(localDate(asOf.getTime(), 'America/Los_Angeles'), -days - 30))[0]!;
-  const connection = { id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01', marketplaceId: seller.marketplaceId, name: seller.name, sellerId: seller.sellerId };
+  const connection = {
+    id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01',
+    marketplaceId: seller.marketplaceId,
+    name: seller.name,
+    sellerId: seller.sellerId,
+  };
   const timezone = seller.timezone;
   const last = addDays(localDate(asOf.getTime(), timezone), -1);
   const first = addDays(last, 1 - days);
@@ -125,19 +142,46 @@ export function generatedDocuments(dir: string, asOf: Date, days: number): Docum
     const spec = fetchSpecs.get(source)!;
     for (let from = first; from <= last; from = addDays(from, span - overlap)) {
       const to = addDays(from, span - 1) > last ? last : addDays(from, span - 1);
-      const request = upstreamRequest(spec, { connectionId: connection.id, source, stage: null, from, to }, { marketplaceId: seller.marketplaceId, timezone }, asOf.getTime());
+      const request = upstreamRequest(
+        spec,
+        { connectionId: connection.id, source, stage: null, from, to },
+        { marketplaceId: seller.marketplaceId, timezone },
+        asOf.getTime(),
+      );
       if (request.kind === 'ads-report') {
-        const rows = fakeData.adsReport(seller, { ...request.body.configuration, filters: [], startDate: from, endDate: to, asOf: asOf.getTime() });
+        const rows = fakeData.adsReport(seller, {
+          ...request.body.configuration,
+          filters: [],
+          startDate: from,
+          endDate: to,
+          asOf: asOf.getTime(),
+        });
         write(source, `${source}-${from}_${to}.json`, JSON.stringify(rows));
       } else if (request.kind === 'report') {
         const { body } = request;
-        const document = fakeData.report(seller, { reportType: body.reportType, dataStartTime: body.dataStartTime!, dataEndTime: body.dataEndTime!, reportOptions: body.reportOptions ?? {}, asOf: asOf.getTime() });
-        if (document) write(source, `${source}-${from}_${to}${document.contentType.includes('json') ? '.json' : '.tsv'}`, document.body);
+        const document = fakeData.report(seller, {
+          reportType: body.reportType,
+          dataStartTime: body.dataStartTime!,
+          dataEndTime: body.dataEndTime!,
+          reportOptions: body.reportOptions ?? {},
+          asOf: asOf.getTime(),
+        });
+        if (document)
+          write(
+            source,
+            `${source}-${from}_${to}${document.contentType.includes('json') ? '.json' : '.tsv'}`,
+            document.body,
+          );
       }
       if (to === last) break;
     }
   }
-  for (const settlement of fakeData.settlements(seller, asOf.getTime())) write('GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', `settlement-${settlement.settlementId}.tsv`, settlement.document().body);
+  for (const settlement of fakeData.settlements(seller, asOf.getTime()))
+    write(
+      'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
+      `settlement-${settlement.settlementId}.tsv`,
+      settlement.document().body,
+    );
   write('cogs', 'cogs.csv', cogsCsv(seller));
   return documents;
 }

@@ -7,7 +7,10 @@ const seenAt = ['last_seen_at'];
 const seenAtOf: Record<string, string[]> = { mkt_cogs: ['updated_at'] };
 
 /** Per published table of `a`: its rows, and the rows only in `a` and only in `b` (except all, both ways). */
-export async function compareHomes(a: Home, b: Home): Promise<{ table: string; rows: number; onlyA: number; onlyB: number; duplicates: number }[]> {
+export async function compareHomes(
+  a: Home,
+  b: Home,
+): Promise<{ table: string; rows: number; onlyA: number; onlyB: number; duplicates: number }[]> {
   const instance = await DuckDBInstance.create(':memory:');
   const sql = await instance.connect();
   try {
@@ -19,9 +22,15 @@ export async function compareHomes(a: Home, b: Home): Promise<{ table: string; r
       out.push({
         table: name,
         rows: await count(`select count(*) from a.${name}`),
-        onlyA: await count(`select count(*) from (select ${cols} from a.${name} except all select ${cols} from b.${name})`),
-        onlyB: await count(`select count(*) from (select ${cols} from b.${name} except all select ${cols} from a.${name})`),
-        duplicates: await count(`select count(*) - (select count(*) from (select distinct * from a.${name})) from a.${name}`),
+        onlyA: await count(
+          `select count(*) from (select ${cols} from a.${name} except all select ${cols} from b.${name})`,
+        ),
+        onlyB: await count(
+          `select count(*) from (select ${cols} from b.${name} except all select ${cols} from a.${name})`,
+        ),
+        duplicates: await count(
+          `select count(*) - (select count(*) from (select distinct * from a.${name})) from a.${name}`,
+        ),
       });
     }
     return out;

@@ -3,7 +3,8 @@ export function formOf(html: string): { action: string | null; fields: Record<st
   const form = /<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[0] ?? '';
   const action = /action="([^"]*)"/.exec(form)?.[1] ?? null;
   const fields: Record<string, string> = {};
-  for (const m of form.matchAll(/<(?:input|select)[^>]*name="([^"]+)"[^>]*?(?:value="([^"]*)")?[^>]*>/g)) fields[m[1]!] = m[2] ?? '';
+  for (const m of form.matchAll(/<(?:input|select)[^>]*name="([^"]+)"[^>]*?(?:value="([^"]*)")?[^>]*>/g))
+    fields[m[1]!] = m[2] ?? '';
   return { action, fields };
 }
 
@@ -15,7 +16,11 @@ export const decode = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => St
  * consent page (the fake's), confirming as `sellerId`, then the callback on our server. Returns the callback's
  * answer and the URLs it went through.
  */
-export async function connectThroughInvitation(inviteUrl: string, sellerId: string, form: { name: string; marketplaceId: string }) {
+export async function connectThroughInvitation(
+  inviteUrl: string,
+  sellerId: string,
+  form: { name: string; marketplaceId: string },
+) {
   const start = await fetch(inviteUrl, { method: 'POST', redirect: 'manual', body: new URLSearchParams(form) });
   // (Every answer is read to its end: one left unread keeps its connection busy, and the server cannot close.)
   const started = await start.text();

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 /** Writes a tab-separated report: the header line, then one line per row (fields it lacks are empty). */
 export function tsv(dir: string, name: string, header: string[], lines: Record<string, string>[]): string {
   const path = join(dir, name);
-  writeFileSync(path, [header.join('\t'), ...lines.map((l) => header.map((h) => l[h] ?? '').join('\t'))].join('\n') + '\n');
+  writeFileSync(
+    path,
+    [header.join('\t'), ...lines.map((l) => header.map((h) => l[h] ?? '').join('\t'))].join('\n') + '\n',
+  );
   return path;
 }
 
@@ -21,7 +24,9 @@ export const removalOrdersHeader = words(
 );
 
 /** The header of GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA (developer-docs spelling). */
-export const removalShipmentsHeader = words('request-date order-id shipment-date sku fnsku disposition shipped-quantity carrier tracking-number removal-order-type');
+export const removalShipmentsHeader = words(
+  'request-date order-id shipment-date sku fnsku disposition shipped-quantity carrier tracking-number removal-order-type',
+);
 
 /** The header of GET_FBA_RECOMMENDED_REMOVAL_DATA, in the file's own bucket order. */
 export const recommendedRemovalsHeader = words(

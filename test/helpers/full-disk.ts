@@ -10,7 +10,13 @@ const run = promisify(execFile);
  * private mount namespace (`unshare`, from util-linux: root, or a kernel allowing unprivileged user namespaces),
  * then reports what that full disk held afterwards: its files, the manifest, and the snapshot's order lines.
  */
-export async function onFullDisk(homeRoot: string, kb: number, args: string[], table = 'mkt_order_items_with_cogs', column = 'mkt_order_id') {
+export async function onFullDisk(
+  homeRoot: string,
+  kb: number,
+  args: string[],
+  table = 'mkt_order_items_with_cogs',
+  column = 'mkt_order_id',
+) {
   const published = join(homeRoot, 'published');
   const report = join(homeRoot, '..', 'report.json');
   const check = `
@@ -28,7 +34,9 @@ export async function onFullDisk(homeRoot: string, kb: number, args: string[], t
     cp -a "$saved"/. "$PUBLISHED"/; rm -rf "$saved"
     set +e; node bin/mktdata.js "$@" > "$REPORT.out" 2>&1; echo $? > "$REPORT.code"; set -e
     node --input-type=module -e "$CHECK" "$REPORT"`;
-  await run('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', ...args], { env: { ...process.env, PUBLISHED: published, REPORT: report, CHECK: check } });
+  await run('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', ...args], {
+    env: { ...process.env, PUBLISHED: published, REPORT: report, CHECK: check },
+  });
   return {
     code: Number(readFileSync(`${report}.code`, 'utf8')),
     output: readFileSync(`${report}.out`, 'utf8'),

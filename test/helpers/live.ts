@@ -12,7 +12,11 @@ import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { demoSellers, type FakeSeller } from '../../src/fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace, type FakeMarketplace, type FakeMarketplaceOptions } from '../../src/fake-marketplace/server.ts';
+import {
+  startFakeMarketplace,
+  type FakeMarketplace,
+  type FakeMarketplaceOptions,
+} from '../../src/fake-marketplace/server.ts';
 import { resolveHome, type Home } from '../../src/home.ts';
 import { sidecarOf } from '../../src/pipelines/landing.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
@@ -27,7 +31,12 @@ export interface TestClock extends Clock {
 export function testClock(speed: number, start: number): TestClock {
   const base = scaledClock(speed, start);
   let offset = 0;
-  return { now: () => base.now() + offset, sleep: (ms, signal) => base.sleep(ms, signal), speed: () => speed, jump: (ms) => (offset += ms) };
+  return {
+    now: () => base.now() + offset,
+    sleep: (ms, signal) => base.sleep(ms, signal),
+    speed: () => speed,
+    jump: (ms) => (offset += ms),
+  };
 }
 
 /** A home with the demo organization and the two demo connections (US, DE), no credentials yet. */
@@ -37,7 +46,13 @@ export async function demoHome(prefix: string): Promise<{ home: Home; wh: Wareho
   const organizationId = await createOrganization(wh, { name: 'Live test', tokens: 100 });
   const sellers = demoSellers();
   for (const [i, c] of demoConnections.entries()) {
-    await addConnection(wh, { organizationId, id: c.id, name: sellers[i]!.name, marketplaceId: sellers[i]!.marketplaceId, sellerId: c.sellerId });
+    await addConnection(wh, {
+      organizationId,
+      id: c.id,
+      name: sellers[i]!.name,
+      marketplaceId: sellers[i]!.marketplaceId,
+      sellerId: c.sellerId,
+    });
   }
   return { home, wh, organizationId };
 }
@@ -45,7 +60,12 @@ export async function demoHome(prefix: string): Promise<{ home: Home; wh: Wareho
 /** The connector configuration of a fake marketplace's applications and endpoints. */
 export function fakeConfig(fake: FakeMarketplace): ConnectorConfig {
   return {
-    spApi: { applicationId: fake.spApp.applicationId, clientId: fake.spApp.clientId, clientSecret: fake.spApp.clientSecret, draftApp: false },
+    spApi: {
+      applicationId: fake.spApp.applicationId,
+      clientId: fake.spApp.clientId,
+      clientSecret: fake.spApp.clientSecret,
+      draftApp: false,
+    },
     ads: { clientId: fake.adsApp.clientId, clientSecret: fake.adsApp.clientSecret },
     endpoints: fakeMarketplaceEndpoints(fake.url),
     file: 'test',
@@ -56,13 +76,29 @@ export function fakeConfig(fake: FakeMarketplace): ConnectorConfig {
 export async function connectAll(wh: Warehouse, fake: FakeMarketplace, sellers: FakeSeller[]): Promise<void> {
   for (const [i, seller] of sellers.entries()) {
     const id = demoConnections[i]!.id;
-    await setCredentials(wh, id, { api: 'sp-api', refreshToken: fake.grant(seller.sellerId, 'sp-api'), sellingPartnerId: seller.sellerId });
-    if (seller.ads) await setCredentials(wh, id, { api: 'ads', refreshToken: fake.grant(seller.sellerId, 'ads'), profileId: String(seller.ads.profileId) });
+    await setCredentials(wh, id, {
+      api: 'sp-api',
+      refreshToken: fake.grant(seller.sellerId, 'sp-api'),
+      sellingPartnerId: seller.sellerId,
+    });
+    if (seller.ads)
+      await setCredentials(wh, id, {
+        api: 'ads',
+        refreshToken: fake.grant(seller.sellerId, 'ads'),
+        profileId: String(seller.ads.profileId),
+      });
   }
 }
 
 /** A fake marketplace on a test clock, and the connectors (with their fetcher) pointed at it. */
-export async function liveMarketplace(options: { speed: number; start: string; openedOn: string; onLanded?: FetcherOptions['onLanded'] } & Partial<FakeMarketplaceOptions>) {
+export async function liveMarketplace(
+  options: {
+    speed: number;
+    start: string;
+    openedOn: string;
+    onLanded?: FetcherOptions['onLanded'];
+  } & Partial<FakeMarketplaceOptions>,
+) {
   const clock = testClock(options.speed, Date.parse(options.start));
   const sellers = options.sellers ?? demoSellers(options.openedOn);
   const fake = await startFakeMarketplace({ ...options, sellers, clock });
@@ -79,7 +115,8 @@ export function landedDocuments(home: Home): string[] {
   const out: string[] = [];
   for (const connection of readdirSync(root)) {
     for (const source of readdirSync(join(root, connection))) {
-      for (const name of readdirSync(join(root, connection, source))) if (!name.endsWith('.sidecar.json')) out.push(join(connection, source, name));
+      for (const name of readdirSync(join(root, connection, source)))
+        if (!name.endsWith('.sidecar.json')) out.push(join(connection, source, name));
     }
   }
   return out.sort();
@@ -92,13 +129,21 @@ export function landedDocuments(home: Home): string[] {
  * landed wins); returns the new `seen`.
  */
 export async function dropNewDocuments(from: Warehouse, to: Home, seen: Set<string>): Promise<Set<string>> {
-  const order = new Map((await from.db.selectFrom('control.landed_files').select('id').orderBy('landed_at').execute()).map((f, i) => [f.id, i]));
+  const order = new Map(
+    (await from.db.selectFrom('control.landed_files').select('id').orderBy('landed_at').execute()).map((f, i) => [
+      f.id,
+      i,
+    ]),
+  );
   for (const relative of landedDocuments(from.home)) {
     if (seen.has(relative)) continue;
     const [connection, source, name] = relative.split('/') as [string, string, string];
     const place = String(order.get(name.slice(0, 36)) ?? order.size).padStart(6, '0');
     mkdirSync(join(to.landing, connection, source), { recursive: true });
-    cpSync(join(from.home.root, 'landed', relative), join(to.landing, connection, source, `${place}-${name.slice(37)}`));
+    cpSync(
+      join(from.home.root, 'landed', relative),
+      join(to.landing, connection, source, `${place}-${name.slice(37)}`),
+    );
     seen.add(relative);
   }
   return seen;

@@ -8,12 +8,16 @@ import { join } from 'node:path';
 function serverBin(): string | null {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(root, versions[0], 'bin') : null;
 }
 
 /** Why the PostgreSQL tests cannot run here, or null: they need Debian's `postgresql` package (CI installs it). */
-export const postgresMissing = serverBin() ? null : 'Debian package postgresql is not installed (apt-get install postgresql): the PostgreSQL control-plane tests are skipped';
+export const postgresMissing = serverBin()
+  ? null
+  : 'Debian package postgresql is not installed (apt-get install postgresql): the PostgreSQL control-plane tests are skipped';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -36,12 +40,24 @@ export async function startPostgres(): Promise<{ url: string; stop(): void }> {
   chmodSync(dir, 0o777);
   const data = join(dir, 'data');
   const asServer = (command: string, args: string[]) => {
-    const [file, argv] = userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const [file, argv] =
+      userInfo().uid === 0
+        ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+        : [join(bin, command), args];
     execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   };
   asServer('initdb', ['-D', data, '-U', 'mktdata', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
   const port = await freePort();
-  asServer('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'server.log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  asServer('pg_ctl', [
+    '-D',
+    data,
+    '-w',
+    '-l',
+    join(dir, 'server.log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    'start',
+  ]);
   const stop = () => {
     try {
       asServer('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);

@@ -8,7 +8,9 @@ import { land, rows, writeOrders, type OrderLine } from './home.ts';
 
 /** The 24 columns of the settlement report V2, in file order. */
 export const settlementHeader =
-  'settlement-id settlement-start-date settlement-end-date deposit-date total-amount currency transaction-type order-id merchant-order-id adjustment-id shipment-id marketplace-name amount-type amount-description amount fulfillment-id posted-date posted-date-time order-item-code merchant-order-item-id merchant-adjustment-item-id sku quantity-purchased promotion-id'.split(' ');
+  'settlement-id settlement-start-date settlement-end-date deposit-date total-amount currency transaction-type order-id merchant-order-id adjustment-id shipment-id marketplace-name amount-type amount-description amount fulfillment-id posted-date posted-date-time order-item-code merchant-order-item-id merchant-adjustment-item-id sku quantity-purchased promotion-id'.split(
+    ' ',
+  );
 export type SettlementLine = Partial<Record<(typeof settlementHeader)[number], string>>;
 
 /** Sum of decimal strings, exactly (cents and below), as a string with 2 decimals. */
@@ -28,7 +30,12 @@ export function decimalSum(values: string[]): string {
  * Writes a settlement report: the summary line (total-amount = the sum of the lines unless given), then the lines.
  * Every line gets the settlement id; currency appears on the summary only, as in real files.
  */
-export function writeSettlement(dir: string, name: string, settlement: { id: string; currency: string; total?: string }, lines: SettlementLine[]): string {
+export function writeSettlement(
+  dir: string,
+  name: string,
+  settlement: { id: string; currency: string; total?: string },
+  lines: SettlementLine[],
+): string {
   const total = settlement.total ?? decimalSum(lines.map((l) => l.amount ?? '0'));
   const summary: SettlementLine = {
     'settlement-id': settlement.id,
@@ -39,18 +46,23 @@ export function writeSettlement(dir: string, name: string, settlement: { id: str
     currency: settlement.currency,
   };
   const all: SettlementLine[] = [summary, ...lines.map((l) => ({ 'settlement-id': settlement.id, ...l }))];
-  const text = [settlementHeader.join('\t'), ...all.map((l) => settlementHeader.map((h) => l[h] ?? '').join('\t'))].join('\n') + '\n';
+  const text =
+    [settlementHeader.join('\t'), ...all.map((l) => settlementHeader.map((h) => l[h] ?? '').join('\t'))].join('\n') +
+    '\n';
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
 }
 
 export const returnsHeader =
-  'return-date order-id sku asin fnsku product-name quantity fulfillment-center-id detailed-disposition reason status license-plate-number customer-comments'.split(' ');
+  'return-date order-id sku asin fnsku product-name quantity fulfillment-center-id detailed-disposition reason status license-plate-number customer-comments'.split(
+    ' ',
+  );
 export type ReturnLine = Partial<Record<(typeof returnsHeader)[number], string>>;
 
 export function writeReturns(dir: string, name: string, lines: ReturnLine[]): string {
-  const text = [returnsHeader.join('\t'), ...lines.map((l) => returnsHeader.map((h) => l[h] ?? '').join('\t'))].join('\n') + '\n';
+  const text =
+    [returnsHeader.join('\t'), ...lines.map((l) => returnsHeader.map((h) => l[h] ?? '').join('\t'))].join('\n') + '\n';
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
@@ -104,19 +116,38 @@ export const orderLine = (over: OrderLine): OrderLine => ({
 });
 
 /** Lands a file and fails the test unless it landed. */
-export async function landOk(wh: Warehouse, source: string, connection: { id: string; marketplaceId: string }, path: string) {
+export async function landOk(
+  wh: Warehouse,
+  source: string,
+  connection: { id: string; marketplaceId: string },
+  path: string,
+) {
   const result = await land(wh, source, connection, path);
   expect(result, `${source} ${path}`).toMatchObject({ status: 'landed' });
 }
 
-export async function landOrders(wh: Warehouse, dir: string, connection: { id: string; marketplaceId: string }, lines: OrderLine[], name = `orders-${Math.random().toString(36).slice(2)}.tsv`) {
+export async function landOrders(
+  wh: Warehouse,
+  dir: string,
+  connection: { id: string; marketplaceId: string },
+  lines: OrderLine[],
+  name = `orders-${Math.random().toString(36).slice(2)}.tsv`,
+) {
   await landOk(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', connection, writeOrders(dir, name, lines));
 }
 
 /** Lands a COGS CSV (CogsUpsertRequest columns) for a connection. */
-export async function landCogs(wh: Warehouse, dir: string, connection: { id: string; marketplaceId: string }, lines: string[]) {
+export async function landCogs(
+  wh: Warehouse,
+  dir: string,
+  connection: { id: string; marketplaceId: string },
+  lines: string[],
+) {
   const path = join(dir, `cogs-${Math.random().toString(36).slice(2)}.csv`);
-  writeFileSync(path, ['asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName', ...lines].join('\n') + '\n');
+  writeFileSync(
+    path,
+    ['asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName', ...lines].join('\n') + '\n',
+  );
   await landOk(wh, 'cogs', connection, path);
 }
 
@@ -129,11 +160,19 @@ export async function buildAll(wh: Warehouse) {
 
 /** Rows of the SKU profit table for a connection, with the given columns, ordered by date, ASIN and SKU. */
 export function skuProfit(wh: Warehouse, connectionId: string, columns: string[]) {
-  return rows(wh, `select date, child_asin, sku, ${columns.join(', ')} from marts.mkt_profit_by_sku_and_date
-    where seller_or_vendor_id = $c order by date, child_asin nulls first, sku nulls first`, { c: connectionId });
+  return rows(
+    wh,
+    `select date, child_asin, sku, ${columns.join(', ')} from marts.mkt_profit_by_sku_and_date
+    where seller_or_vendor_id = $c order by date, child_asin nulls first, sku nulls first`,
+    { c: connectionId },
+  );
 }
 
 /** Rows of the account profit table for a connection, with the given columns, ordered by date. */
 export function dayProfit(wh: Warehouse, connectionId: string, columns: string[]) {
-  return rows(wh, `select date, currency, ${columns.join(', ')} from marts.mkt_profit_by_date where seller_or_vendor_id = $c order by date`, { c: connectionId });
+  return rows(
+    wh,
+    `select date, currency, ${columns.join(', ')} from marts.mkt_profit_by_date where seller_or_vendor_id = $c order by date`,
+    { c: connectionId },
+  );
 }

@@ -22,9 +22,16 @@ export interface ServeProcess {
  * when it exits first. With `logFile`, what it prints goes to that file instead of through this process (a load
  * generator then spends nothing on the server's logs).
  */
-export async function startServe(homeRoot: string, args: string[] = [], options: { logFile?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+export async function startServe(
+  homeRoot: string,
+  args: string[] = [],
+  options: { logFile?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ServeProcess> {
   const fd = options.logFile ? openSync(options.logFile, 'a') : undefined;
-  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], { stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn('node', ['bin/mktdata.js', 'serve', '--home', homeRoot, '--port', '0', ...args], {
+    stdio: ['ignore', fd ?? 'pipe', fd ?? 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   if (fd !== undefined) closeSync(fd);
   let piped = '';
   const output = () => (options.logFile ? readFileSync(options.logFile, 'utf8') : piped);
@@ -32,16 +39,22 @@ export async function startServe(homeRoot: string, args: string[] = [], options:
     if (child.exitCode === null && child.signalCode === null) {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
-      const stopped = graceMs === undefined ? await exited.then(() => true) : await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
+      const stopped =
+        graceMs === undefined
+          ? await exited.then(() => true)
+          : await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)]);
       if (!stopped) {
-        console.warn(`mktdata serve did not exit within ${graceMs} ms of SIGTERM: killed; what it printed last:\n${output().slice(-4000)}`);
+        console.warn(
+          `mktdata serve did not exit within ${graceMs} ms of SIGTERM: killed; what it printed last:\n${output().slice(-4000)}`,
+        );
         child.kill('SIGKILL');
         await exited;
       }
     }
     return child.exitCode;
   };
-  for (const stream of [child.stdout, child.stderr]) stream?.setEncoding('utf8').on('data', (chunk: string) => (piped += chunk));
+  for (const stream of [child.stdout, child.stderr])
+    stream?.setEncoding('utf8').on('data', (chunk: string) => (piped += chunk));
   try {
     const base = await new Promise<string>((resolve, reject) => {
       const poll = setInterval(() => {

@@ -12,13 +12,28 @@ import { cli, land, makeHome, rows, US } from '../helpers/home.ts';
 const seller = demoSellers('2026-01-01')[0]!;
 const asOf = Date.parse('2026-11-20T18:30:00Z');
 const report = (reportType: string) =>
-  fakeData.report(seller, { reportType, dataStartTime: '2026-09-01T00:00:00-07:00', dataEndTime: '2026-11-19T23:59:59-08:00', reportOptions: {}, asOf })!.body;
+  fakeData.report(seller, {
+    reportType,
+    dataStartTime: '2026-09-01T00:00:00-07:00',
+    dataEndTime: '2026-11-19T23:59:59-08:00',
+    reportOptions: {},
+    asOf,
+  })!.body;
 
 /** Whole documents of four sources, as the marketplace (or the seller, for unit costs) delivers them. */
 const documents: { source: string; body: () => Buffer }[] = [
-  { source: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', body: () => report('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL') },
-  { source: 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', body: () => fakeData.settlements(seller, asOf)[0]!.document().body },
-  { source: 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA', body: () => report('GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA') },
+  {
+    source: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+    body: () => report('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL'),
+  },
+  {
+    source: 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
+    body: () => fakeData.settlements(seller, asOf)[0]!.document().body,
+  },
+  {
+    source: 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA',
+    body: () => report('GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA'),
+  },
   { source: 'cogs', body: () => Buffer.from(cogsCsv(seller)) },
 ];
 
@@ -41,7 +56,10 @@ describe('a gzip file cut short', () => {
     const path = join(dir, `${source}.tsv.gz`);
     writeFileSync(path, cutGzip(bytes));
     const result = await land(wh, source, US, path);
-    expect(result).toMatchObject({ status: 'refused', reason: 'the gzip stream is cut short (unexpected end of file): the file is incomplete' });
+    expect(result).toMatchObject({
+      status: 'refused',
+      reason: 'the gzip stream is cut short (unexpected end of file): the file is incomplete',
+    });
     expect(await rows(wh, `select count(*)::int as n from control.landed_files`)).toEqual([{ n: 0 }]);
 
     // The whole file, gzipped properly, lands.
@@ -68,13 +86,22 @@ describe('a flat file that parses but is not whole', () => {
     const lines = settlement();
     const result = await landLines(SETTLEMENT, lines.slice(0, Math.ceil(lines.length / 2)));
     // Line 2 is the summary line (line 1 the header).
-    expect(result).toMatchObject({ status: 'refused', line: 2, reason: expect.stringMatching(/^settlement \d+: its amounts add up to -?\d+\.\d{4}, not to the total-amount -?\d+\.\d{4} of its summary line \(the file is incomplete or damaged\)$/) });
+    expect(result).toMatchObject({
+      status: 'refused',
+      line: 2,
+      reason: expect.stringMatching(
+        /^settlement \d+: its amounts add up to -?\d+\.\d{4}, not to the total-amount -?\d+\.\d{4} of its summary line \(the file is incomplete or damaged\)$/,
+      ),
+    });
     expect(await landedFiles()).toBe(0);
     expect((await landLines(SETTLEMENT, lines)).status).toBe('landed');
   });
 
   it('refuses a header-only settlement: a settlement report has at least its summary line', async () => {
-    expect(await landLines(SETTLEMENT, [settlement()[0]!, ''])).toMatchObject({ status: 'refused', reason: 'the settlement report has no lines: not even its summary line' });
+    expect(await landLines(SETTLEMENT, [settlement()[0]!, ''])).toMatchObject({
+      status: 'refused',
+      reason: 'the settlement report has no lines: not even its summary line',
+    });
   });
 
   it('refuses a line with a tab inside an unquoted field, even when only empty fields follow it', async () => {
@@ -84,7 +111,11 @@ describe('a flat file that parses but is not whole', () => {
     const fields = lines[1]!.split('\t');
     fields[4] = `${fields[4]}\tX`;
     lines[1] = fields.join('\t');
-    expect(await landLines(SETTLEMENT, lines)).toMatchObject({ status: 'refused', line: 2, reason: 'expected 24 fields as in the header, found more (a delimiter inside a field, or a malformed line)' });
+    expect(await landLines(SETTLEMENT, lines)).toMatchObject({
+      status: 'refused',
+      line: 2,
+      reason: 'expected 24 fields as in the header, found more (a delimiter inside a field, or a malformed line)',
+    });
     expect(await landedFiles()).toBe(0);
   });
 
@@ -92,7 +123,11 @@ describe('a flat file that parses but is not whole', () => {
     const lines = report('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL').toString('utf8').split('\n');
     lines[3] = lines[3]!.split('\t').slice(0, -1).join('\t');
     const header = lines[0]!.split('\t').length;
-    expect(await landLines('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', lines)).toMatchObject({ status: 'refused', line: 4, reason: `expected ${header} fields as in the header, found fewer (a truncated or malformed line)` });
+    expect(await landLines('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', lines)).toMatchObject({
+      status: 'refused',
+      line: 4,
+      reason: `expected ${header} fields as in the header, found fewer (a truncated or malformed line)`,
+    });
   });
 });
 
@@ -103,13 +138,23 @@ describe('a JSON document with a bad record', () => {
   afterEach(async () => wh.close());
 
   it('is refused naming the record', async () => {
-    const day = { reportType: 'GET_SALES_AND_TRAFFIC_REPORT', dataStartTime: '2026-11-10T00:00:00-08:00', dataEndTime: '2026-11-10T23:59:59-08:00', reportOptions: { asinGranularity: 'CHILD' }, asOf };
+    const day = {
+      reportType: 'GET_SALES_AND_TRAFFIC_REPORT',
+      dataStartTime: '2026-11-10T00:00:00-08:00',
+      dataEndTime: '2026-11-10T23:59:59-08:00',
+      reportOptions: { asinGranularity: 'CHILD' },
+      asOf,
+    };
     const document = JSON.parse(fakeData.report(seller, day)!.body.toString('utf8'));
     expect(document.salesAndTrafficByAsin.length).toBeGreaterThan(4);
     document.salesAndTrafficByAsin[3] = 42;
     const path = join(dir, 'traffic.json');
     writeFileSync(path, JSON.stringify(document));
-    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, path)).toMatchObject({ status: 'refused', line: 4, reason: expect.stringMatching(/^record 4: the record: .*expected object/i) });
+    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, path)).toMatchObject({
+      status: 'refused',
+      line: 4,
+      reason: expect.stringMatching(/^record 4: the record: .*expected object/i),
+    });
     expect(await rows(wh, `select count(*)::int as n from control.landed_files`)).toEqual([{ n: 0 }]);
   });
 });
@@ -124,33 +169,67 @@ describe('hostile files the soak found', () => {
   it('lands a gzip file whose name does not say so', async () => {
     // Read as text, these gzip bytes are not refused as invalid UTF-8 (which would transcode them) but trip the CSV
     // reader: the file was refused as damaged.
-    const body = report('GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA').toString('utf8').split('\n').slice(0, 3).join('\n') + '\n';
+    const body =
+      report('GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA').toString('utf8').split('\n').slice(0, 3).join('\n') +
+      '\n';
     const path = join(dir, 'removal-orders.tsv');
     writeFileSync(path, gzipSync(body));
-    expect(await land(wh, 'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', US, path)).toMatchObject({ status: 'landed', rows: 2 });
+    expect(await land(wh, 'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', US, path)).toMatchObject({
+      status: 'landed',
+      rows: 2,
+    });
   });
 
   it('refuses JSON nested thousands of levels deep instead of overflowing the stack', async () => {
     const path = join(dir, 'nested.json');
     writeFileSync(path, `[{"date":"2026-10-01","campaignId":"1","cost":${'['.repeat(5000)}1${']'.repeat(5000)}}]`);
-    expect(await land(wh, 'ads.stCampaigns', US, path)).toMatchObject({ status: 'refused', line: null, reason: 'the JSON is nested deeper than 64 levels: no upstream document is' });
+    expect(await land(wh, 'ads.stCampaigns', US, path)).toMatchObject({
+      status: 'refused',
+      line: null,
+      reason: 'the JSON is nested deeper than 64 levels: no upstream document is',
+    });
   });
 
   it('refuses a sales and traffic report whose by-date block is damaged, and offers that are not objects', async () => {
-    const day = { reportType: 'GET_SALES_AND_TRAFFIC_REPORT', dataStartTime: '2026-11-10T00:00:00-08:00', dataEndTime: '2026-11-10T23:59:59-08:00', reportOptions: { asinGranularity: 'CHILD' }, asOf };
+    const day = {
+      reportType: 'GET_SALES_AND_TRAFFIC_REPORT',
+      dataStartTime: '2026-11-10T00:00:00-08:00',
+      dataEndTime: '2026-11-10T23:59:59-08:00',
+      reportOptions: { asinGranularity: 'CHILD' },
+      asOf,
+    };
     const document = JSON.parse(fakeData.report(seller, day)!.body.toString('utf8'));
     document.salesAndTrafficByDate[0] = 42;
     writeFileSync(join(dir, 'traffic.json'), JSON.stringify(document));
-    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, join(dir, 'traffic.json'))).toMatchObject({ status: 'refused', reason: expect.stringMatching(/^not a sales and traffic report: salesAndTrafficByDate\.0: /) });
-    writeFileSync(join(dir, 'offers.json'), JSON.stringify({ payload: { ASIN: 'B000000001', ItemCondition: 'New', Offers: [{ SellerId: 'A1' }, 42] } }));
-    expect(await land(wh, 'productPricing.getItemOffers', US, join(dir, 'offers.json'))).toMatchObject({ status: 'refused', reason: expect.stringMatching(/^not a getItemOffers response: payload\.Offers\.1: /) });
+    expect(await land(wh, 'GET_SALES_AND_TRAFFIC_REPORT', US, join(dir, 'traffic.json'))).toMatchObject({
+      status: 'refused',
+      reason: expect.stringMatching(/^not a sales and traffic report: salesAndTrafficByDate\.0: /),
+    });
+    writeFileSync(
+      join(dir, 'offers.json'),
+      JSON.stringify({ payload: { ASIN: 'B000000001', ItemCondition: 'New', Offers: [{ SellerId: 'A1' }, 42] } }),
+    );
+    expect(await land(wh, 'productPricing.getItemOffers', US, join(dir, 'offers.json'))).toMatchObject({
+      status: 'refused',
+      reason: expect.stringMatching(/^not a getItemOffers response: payload\.Offers\.1: /),
+    });
   });
 
   it('mktdata ingest reports a file it cannot read beside the others, which still land', async () => {
     const good = join(dir, 'orders.tsv');
     writeFileSync(good, report(ORDERS));
     await wh.close();
-    const result = await cli(['ingest', '--home', join(dir, 'home'), '--connection', US.id, '--source', ORDERS, join(dir, 'missing.tsv'), good]);
+    const result = await cli([
+      'ingest',
+      '--home',
+      join(dir, 'home'),
+      '--connection',
+      US.id,
+      '--source',
+      ORDERS,
+      join(dir, 'missing.tsv'),
+      good,
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(new RegExp(`^landed +${good}: \\d+ rows`, 'm'));
     expect(result.stderr).toMatch(new RegExp(`^error +${join(dir, 'missing.tsv')}: ENOENT`, 'm'));

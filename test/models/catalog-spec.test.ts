@@ -33,7 +33,12 @@ function mismatches(table: string, yml: Column[], expected: SpecColumn[], comple
 // Spec documents 001 and 002, "Resources and their fields": each table's "Columns:" list, C standing for the common columns.
 describe('catalog columns against spec documents 001 and 002', () => {
   it('reads a column list for every catalog table but the project tables', () => {
-    expect([...spec.keys()].sort()).toEqual(tables.map((t) => t.name).filter((n) => !projectTables.includes(n)).sort());
+    expect([...spec.keys()].sort()).toEqual(
+      tables
+        .map((t) => t.name)
+        .filter((n) => !projectTables.includes(n))
+        .sort(),
+    );
   });
 
   it('gives every column the name, order, type, nullability and warehouse-only flag of the spec', () => {
@@ -41,22 +46,32 @@ describe('catalog columns against spec documents 001 and 002', () => {
     const problems = tables.flatMap((t) => {
       const listed = spec.get(t.name);
       // Project tables: the spec's common columns C, then columns of the project's own.
-      return listed ? mismatches(t.name, t.config.columns, listed.columns, listed.complete) : mismatches(t.name, t.config.columns, common, false);
+      return listed
+        ? mismatches(t.name, t.config.columns, listed.columns, listed.complete)
+        : mismatches(t.name, t.config.columns, common, false);
     });
     expect(problems).toEqual([]);
   });
 
   it('explains nulls only on columns marked not nullable', () => {
-    const explained = tables.flatMap((t) => t.config.columns.filter((c) => c.nullableNote && c.nullable).map((c) => `${t.name}.${c.name}`));
+    const explained = tables.flatMap((t) =>
+      t.config.columns.filter((c) => c.nullableNote && c.nullable).map((c) => `${t.name}.${c.name}`),
+    );
     expect(explained).toEqual([]);
   });
 
   it('keeps those notes out of the published catalog', () => {
-    expect(catalogSources().flatMap((s) => s.columns).filter((c) => 'nullableNote' in c)).toEqual([]);
+    expect(
+      catalogSources()
+        .flatMap((s) => s.columns)
+        .filter((c) => 'nullableNote' in c),
+    ).toEqual([]);
   });
 
   it('marks exactly the columns the spec calls warehouse-integration only', () => {
-    const flagged = [...spec].flatMap(([table, t]) => t.columns.filter((c) => c.warehouseOnly).map((c) => `${table}.${c.name}`));
+    const flagged = [...spec].flatMap(([table, t]) =>
+      t.columns.filter((c) => c.warehouseOnly).map((c) => `${table}.${c.name}`),
+    );
     expect(flagged).toEqual([
       'mkt_listings_with_cogs.awd_expirations',
       'mkt_awd_inbound_shipment_line_items.line_item_data',

@@ -23,13 +23,17 @@ describe('models taking connections as a list', () => {
     // The same models with `= $connection_id`: one statement per connection, the path they replace.
     perConnection = join(dir, 'models');
     cpSync('models', perConnection, { recursive: true });
-    for (const entry of readdirSync(perConnection, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.sql'))) {
+    for (const entry of readdirSync(perConnection, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.sql'),
+    )) {
       const path = join(perConnection, entry);
       writeFileSync(path, readFileSync(path, 'utf8').replaceAll('in $connection_ids', '= $connection_id'));
     }
     const built = await runModels(wh, { modelsDir: perConnection });
     expect(built.filter((r) => r.status !== 'success')).toEqual([]);
-    const reader = await wh.sql.runAndReadAll(`select table_name from duckdb_tables() where schema_name = 'marts' order by 1`);
+    const reader = await wh.sql.runAndReadAll(
+      `select table_name from duckdb_tables() where schema_name = 'marts' order by 1`,
+    );
     marts = reader.getRowsJson().map(([name]) => String(name));
     await wh.sql.run('create schema expected');
     for (const table of marts) await wh.sql.run(`create table expected.${table} as select * from marts.${table}`);
@@ -39,7 +43,8 @@ describe('models taking connections as a list', () => {
   /** Per mart: rows only in the built table and only in the expected one. */
   async function differences() {
     const out: { table: string; onlyBuilt: number; onlyExpected: number }[] = [];
-    const count = async (query: string) => Number((await wh.sql.runAndReadAll(`select count(*) from (${query})`)).getRowsJson()[0]![0]);
+    const count = async (query: string) =>
+      Number((await wh.sql.runAndReadAll(`select count(*) from (${query})`)).getRowsJson()[0]![0]);
     for (const table of marts) {
       const onlyBuilt = await count(`select * from marts.${table} except all select * from expected.${table}`);
       const onlyExpected = await count(`select * from expected.${table} except all select * from marts.${table}`);
@@ -49,7 +54,9 @@ describe('models taking connections as a list', () => {
   }
 
   it('is every windowed model: none builds one connection a statement', () => {
-    const sql = readdirSync('models/marts').filter((f) => f.endsWith('.sql')).map((f) => [f, readFileSync(join('models/marts', f), 'utf8')] as const);
+    const sql = readdirSync('models/marts')
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => [f, readFileSync(join('models/marts', f), 'utf8')] as const);
     expect(sql.filter(([, text]) => /\$connection_id\b/.test(text)).map(([f]) => f)).toEqual([]);
     expect(sql.filter(([, text]) => text.includes('in $connection_ids')).length).toBe(13);
   });
@@ -70,17 +77,32 @@ describe('models taking connections as a list', () => {
   // test/models/reference/ holds the two profit tables' SQL as it was before rules 1-10 moved to one definition
   // (intermediate.int_profit_lines), each table computing them itself: both must give the same rows.
   it('build the profit tables the reference SQL of each builds', async () => {
-    const ids = (await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => `'${c.id}'`).join(', ');
-    const count = async (query: string) => Number((await wh.sql.runAndReadAll(`select count(*) from (${query})`)).getRowsJson()[0]![0]);
+    const ids = (await wh.db.selectFrom('control.connections').select('id').execute())
+      .map((c) => `'${c.id}'`)
+      .join(', ');
+    const count = async (query: string) =>
+      Number((await wh.sql.runAndReadAll(`select count(*) from (${query})`)).getRowsJson()[0]![0]);
     for (const table of ['mkt_profit_by_sku_and_date', 'mkt_profit_by_date']) {
-      const reference = readFileSync(join('test/models/reference', `${table}.sql`), 'utf8').replaceAll('$connection_ids', `(${ids})`);
+      const reference = readFileSync(join('test/models/reference', `${table}.sql`), 'utf8').replaceAll(
+        '$connection_ids',
+        `(${ids})`,
+      );
       // Into the table's own column types, as the runner inserts its rows.
       await wh.sql.run(`create or replace table expected.reference_${table} as select * from marts.${table} limit 0`);
-      await wh.sql.run(`insert into expected.reference_${table} by name ${reference}`, { from: '1900-01-01', to: '9999-12-31' });
+      await wh.sql.run(`insert into expected.reference_${table} by name ${reference}`, {
+        from: '1900-01-01',
+        to: '9999-12-31',
+      });
       const rows = await count(`select * from marts.${table}`);
       expect(rows, table).toBeGreaterThan(400);
-      expect(await count(`select * from marts.${table} except all select * from expected.reference_${table}`), table).toBe(0);
-      expect(await count(`select * from expected.reference_${table} except all select * from marts.${table}`), table).toBe(0);
+      expect(
+        await count(`select * from marts.${table} except all select * from expected.reference_${table}`),
+        table,
+      ).toBe(0);
+      expect(
+        await count(`select * from expected.reference_${table} except all select * from marts.${table}`),
+        table,
+      ).toBe(0);
     }
   }, 300_000);
 });

@@ -1,18 +1,51 @@
 import { describe, expect, it } from 'vitest';
 import { loadModels } from '../../src/models/load-models.ts';
 
-const marts = new Map(loadModels().filter((m) => m.schema === 'marts').map((m) => [m.name, m]));
+const marts = new Map(
+  loadModels()
+    .filter((m) => m.schema === 'marts')
+    .map((m) => [m.name, m]),
+);
 const mart = (name: string) => {
   const model = marts.get(name);
   if (!model) throw new Error(`no mart ${name}`);
   return model;
 };
 /** Columns after the six common ones, `?` marking nullable, and their catalog types' first letters. */
-const columns = (name: string) => mart(name).config.columns.slice(6).map((c) => `${c.name}${c.nullable ? '?' : ''}`).join(' ');
-const types = (name: string) => mart(name).config.columns.slice(6).map((c) => c.type[0]).join('');
+const columns = (name: string) =>
+  mart(name)
+    .config.columns.slice(6)
+    .map((c) => `${c.name}${c.nullable ? '?' : ''}`)
+    .join(' ');
+const types = (name: string) =>
+  mart(name)
+    .config.columns.slice(6)
+    .map((c) => c.type[0])
+    .join('');
 const address = (prefix: string) =>
-  ['name', 'address_line1', 'address_line2', 'city', 'company_name', 'country_code', 'district_or_county', 'email', 'phone_number', 'postal_code', 'state_or_province_code'].map((p) => `${prefix}_${p}?`).join(' ');
-const defaults = { type: 'SELLER_CENTRAL', userManaged: false, defaultDataset: false, enabled: true, rowCountBilling: true, initialLoadProgress: null };
+  [
+    'name',
+    'address_line1',
+    'address_line2',
+    'city',
+    'company_name',
+    'country_code',
+    'district_or_county',
+    'email',
+    'phone_number',
+    'postal_code',
+    'state_or_province_code',
+  ]
+    .map((p) => `${prefix}_${p}?`)
+    .join(' ');
+const defaults = {
+  type: 'SELLER_CENTRAL',
+  userManaged: false,
+  defaultDataset: false,
+  enabled: true,
+  rowCountBilling: true,
+  initialLoadProgress: null,
+};
 
 // Spec document 002, "Other marketplace tables": the column lists in order (C first), then the metadata.
 describe('FBA catalog tables of spec document 002', () => {
@@ -21,7 +54,14 @@ describe('FBA catalog tables of spec document 002', () => {
       `inbound_plan_id fba_inbound_shipment_id seller_sku fnsku child_asin quantity expiration? label_owner manufacturing_lot_code? prep_instructions shipment_name? fba_inbound_shipment_status shipment_confirmation_id? mkt_reference_id? destination_warehouse_id? destination_type? ${address('destination_address')} ${address('source_address')} ready_to_ship_window_start? ready_to_ship_window_end? selected_delivery_window_start? selected_delivery_window_end? placement_option_id? plan_name? plan_status? plan_created_at? plan_last_updated_at? last_seen_at`,
     );
     expect(types('mkt_fba_inbound_shipments')).toBe(`TTTTTNDTTJTTTTTT${'T'.repeat(22)}DDDDTTTDDD`);
-    expect(mart('mkt_fba_inbound_shipments').config.catalog).toMatchObject({ ...defaults, isPremium: false, containsPii: false, requiresDatePeriod: false, fetchPeriods: [{ type: 'CONTINUOUS' }], sources: ['fulfillmentInbound.shipments'] });
+    expect(mart('mkt_fba_inbound_shipments').config.catalog).toMatchObject({
+      ...defaults,
+      isPremium: false,
+      containsPii: false,
+      requiresDatePeriod: false,
+      fetchPeriods: [{ type: 'CONTINUOUS' }],
+      sources: ['fulfillmentInbound.shipments'],
+    });
   });
 
   it('mkt_fba_shipments', () => {
@@ -30,8 +70,16 @@ describe('FBA catalog tables of spec document 002', () => {
     );
     expect(types('mkt_fba_shipments')).toBe(`DTTTTTTDDDDTTTTTNTNNNNNNTT${'T'.repeat(15)}NNTTDTTT`);
     expect(mart('mkt_fba_shipments').config.catalog).toMatchObject({
-      ...defaults, name: 'FBA Shipments', isPremium: true, containsPii: true, requiresDatePeriod: true,
-      fetchPeriods: [{ type: 'INITIAL', numberOfDays: 28 }, { type: 'RECURRING_DAILY', numberOfDays: 21 }], sources: ['GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL'],
+      ...defaults,
+      name: 'FBA Shipments',
+      isPremium: true,
+      containsPii: true,
+      requiresDatePeriod: true,
+      fetchPeriods: [
+        { type: 'INITIAL', numberOfDays: 28 },
+        { type: 'RECURRING_DAILY', numberOfDays: 21 },
+      ],
+      sources: ['GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL'],
     });
   });
 
@@ -41,7 +89,14 @@ describe('FBA catalog tables of spec document 002', () => {
     );
     expect(types('mkt_fba_removal_orders')).toBe('DDTTTTDTTTTNNNNNNT');
     expect(mart('mkt_fba_removal_orders').config.catalog).toMatchObject({
-      ...defaults, isPremium: false, containsPii: false, requiresDatePeriod: true, fetchPeriods: [{ type: 'INITIAL', numberOfDays: 730 }, { type: 'RECURRING_DAILY', numberOfDays: 30 }],
+      ...defaults,
+      isPremium: false,
+      containsPii: false,
+      requiresDatePeriod: true,
+      fetchPeriods: [
+        { type: 'INITIAL', numberOfDays: 730 },
+        { type: 'RECURRING_DAILY', numberOfDays: 30 },
+      ],
       relatedActions: [{ type: 'MKT_FBA_REMOVAL_ORDERS_ADD', relation: 'writes' }],
     });
   });
@@ -52,7 +107,14 @@ describe('FBA catalog tables of spec document 002', () => {
     );
     expect(types('mkt_fba_removal_recommended')).toBe(`DDTTTTT${'N'.repeat(10)}`);
     expect(mart('mkt_fba_removal_recommended').config.catalog).toMatchObject({
-      ...defaults, isPremium: false, containsPii: false, requiresDatePeriod: true, fetchPeriods: [{ type: 'INITIAL', numberOfDays: 1 }, { type: 'RECURRING_DAILY', numberOfDays: 1 }],
+      ...defaults,
+      isPremium: false,
+      containsPii: false,
+      requiresDatePeriod: true,
+      fetchPeriods: [
+        { type: 'INITIAL', numberOfDays: 1 },
+        { type: 'RECURRING_DAILY', numberOfDays: 1 },
+      ],
     });
   });
 
@@ -62,14 +124,34 @@ describe('FBA catalog tables of spec document 002', () => {
     );
     expect(types('mkt_fba_stranded_inventory')).toBe('TTTTDDTTTTTTTNNNNN');
     expect(mart('mkt_fba_stranded_inventory').config.catalog).toMatchObject({
-      ...defaults, isPremium: false, containsPii: false, requiresDatePeriod: false, fetchPeriods: [{ type: 'INITIAL', numberOfDays: 1 }, { type: 'RECURRING_DAILY', numberOfDays: 1 }],
+      ...defaults,
+      isPremium: false,
+      containsPii: false,
+      requiresDatePeriod: false,
+      fetchPeriods: [
+        { type: 'INITIAL', numberOfDays: 1 },
+        { type: 'RECURRING_DAILY', numberOfDays: 1 },
+      ],
     });
   });
 
   it('mkt_fba_removal_shipments: the common columns first (the rest is not shown in the spec)', () => {
-    expect(mart('mkt_fba_removal_shipments').config.columns.slice(0, 6).map((c) => c.name)).toEqual([
-      'marketplace_id', 'marketplace_country_code', 'marketplace_country_name', 'seller_or_vendor_id', 'seller_or_vendor_name', 'marketplace_seller_id',
+    expect(
+      mart('mkt_fba_removal_shipments')
+        .config.columns.slice(0, 6)
+        .map((c) => c.name),
+    ).toEqual([
+      'marketplace_id',
+      'marketplace_country_code',
+      'marketplace_country_name',
+      'seller_or_vendor_id',
+      'seller_or_vendor_name',
+      'marketplace_seller_id',
     ]);
-    expect(mart('mkt_fba_removal_shipments').config.catalog).toMatchObject({ ...defaults, name: 'FBA Removal Shipments', sources: ['GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA'] });
+    expect(mart('mkt_fba_removal_shipments').config.catalog).toMatchObject({
+      ...defaults,
+      name: 'FBA Removal Shipments',
+      sources: ['GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA'],
+    });
   });
 });

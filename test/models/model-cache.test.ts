@@ -40,13 +40,23 @@ describe('the model graph cache', () => {
     const dir = copyModels();
     const cache = process.env.MKTDATA_CACHE_DIR!;
     // A new process (the built loader, as a command runs it) reads the disk cache: how many models, and one description.
-    const load = () => execFileSync('node', ['--input-type=module', '-e',
-      `import { loadModels } from './dist/models/load-models.js'; const m = loadModels(${JSON.stringify(dir)}); console.log(m.length, m.find((x) => x.id === 'marts.mkt_cogs').config.description)`,
-    ], { env: process.env, encoding: 'utf8' });
+    const load = () =>
+      execFileSync(
+        'node',
+        [
+          '--input-type=module',
+          '-e',
+          `import { loadModels } from './dist/models/load-models.js'; const m = loadModels(${JSON.stringify(dir)}); console.log(m.length, m.find((x) => x.id === 'marts.mkt_cogs').config.description)`,
+        ],
+        { env: process.env, encoding: 'utf8' },
+      );
     const expected = `${loadModels(dir).length} ${description(dir)}\n`;
     const before = readdirSync(cache);
     expect(load()).toBe(expected);
-    const file = join(cache, readdirSync(cache).find((f) => !before.includes(f))!);
+    const file = join(
+      cache,
+      readdirSync(cache).find((f) => !before.includes(f))!,
+    );
     const [key] = readFileSync(file, 'utf8').split('\n');
 
     writeFileSync(file, `${key}\n[{"truncated`); // the right key, cut short
@@ -60,9 +70,21 @@ describe('the model graph cache', () => {
     const dir = copyModels();
     const yml = join(dir, 'marts', 'mkt_fba_removal_orders.yml');
     const text = readFileSync(yml, 'utf8');
-    writeFileSync(yml, text.replace('{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}', '{type: MKT_FBA_REMOVAL_ORDERS_PUT, relation: writes}'));
+    writeFileSync(
+      yml,
+      text.replace(
+        '{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}',
+        '{type: MKT_FBA_REMOVAL_ORDERS_PUT, relation: writes}',
+      ),
+    );
     expect(() => loadModels(dir)).toThrow(/mkt_fba_removal_orders\.yml catalog\.relatedActions\.0\.type: /);
-    writeFileSync(yml, text.replace('{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}', '{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: live}'));
+    writeFileSync(
+      yml,
+      text.replace(
+        '{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: writes}',
+        '{type: MKT_FBA_REMOVAL_ORDERS_ADD, relation: live}',
+      ),
+    );
     expect(() => loadModels(dir)).toThrow(/relatedActions\.0: writes goes with a WRITE type, live with a READ one/);
   });
 });

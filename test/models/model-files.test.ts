@@ -32,7 +32,11 @@ describe('model files', () => {
         expect(model.sql).toContain(increment.reads ?? increment.raw);
         for (const column of increment.key) expect(model.sql).toMatch(new RegExp(`\\b${column}\\b`));
         // A model keyed on another's rows: that one replaces the same keys of the same raw table.
-        if (increment.reads) expect(models.find((m) => m.id === increment.reads)?.config.increment).toMatchObject({ raw: increment.raw, key: increment.reads_key });
+        if (increment.reads)
+          expect(models.find((m) => m.id === increment.reads)?.config.increment).toMatchObject({
+            raw: increment.raw,
+            key: increment.reads_key,
+          });
       }
     });
 
@@ -44,7 +48,12 @@ describe('model files', () => {
       expect(catalog.id).toBe(expected);
       expect(model.name).toMatch(/^mkt_/);
       expect(model.config.columns.slice(0, 6).map((c) => c.name)).toEqual([
-        'marketplace_id', 'marketplace_country_code', 'marketplace_country_name', 'seller_or_vendor_id', 'seller_or_vendor_name', 'marketplace_seller_id',
+        'marketplace_id',
+        'marketplace_country_code',
+        'marketplace_country_name',
+        'seller_or_vendor_id',
+        'seller_or_vendor_name',
+        'marketplace_seller_id',
       ]);
       expect(catalog.requiresDatePeriod).toBe(model.config.columns.some((c) => c.name === 'date'));
     });
@@ -85,7 +94,10 @@ describe('mkt_order_items_with_cogs catalog entry', () => {
       containsPii: false,
       enabled: true,
       rowCountBilling: true,
-      fetchPeriods: [{ type: 'INITIAL', numberOfDays: 730 }, { type: 'RECURRING_DAILY', numberOfDays: 28 }],
+      fetchPeriods: [
+        { type: 'INITIAL', numberOfDays: 730 },
+        { type: 'RECURRING_DAILY', numberOfDays: 28 },
+      ],
       dataAvailability: { type: 'REAL_TIME', refreshAt: '10am, 1pm, 4pm, 7pm' },
       searchAliases: ['orders', 'order lines', 'line items', 'units sold'],
     });

@@ -34,7 +34,10 @@ describe('replaceRows', () => {
   });
 
   it('replaces the whole window when a side holds the same row twice, so that each row has the source’s count', async () => {
-    const { sql, rows } = await tables(`(1, '2026-11-01', 1.00, 'a'), (2, '2026-11-02', 2.00, 'b')`, `(1, '2026-11-01', 1.00, 'a'), (1, '2026-11-01', 1.00, 'a'), (2, '2026-11-02', 2.00, 'b')`);
+    const { sql, rows } = await tables(
+      `(1, '2026-11-01', 1.00, 'a'), (2, '2026-11-02', 2.00, 'b')`,
+      `(1, '2026-11-01', 1.00, 'a'), (1, '2026-11-01', 1.00, 'a'), (2, '2026-11-02', 2.00, 'b')`,
+    );
     await replaceRows(sql, 'target', 'source', window, 'd');
     expect((await rows()).map((r) => r.slice(1))).toEqual([
       [1, '2026-11-01', '1.00', 'a'],

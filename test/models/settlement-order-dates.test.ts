@@ -24,24 +24,50 @@ describe('mkt_settlements_with_cogs: the dates of orders long before the window'
     const made = await makeHome();
     wh = made.wh;
     await landOrders(wh, made.dir, US, [
-      orderLine({ 'amazon-order-id': 'O-OLD', 'purchase-date': '2026-01-10T20:00:00+00:00', 'last-updated-date': '2026-01-10T20:00:00+00:00' }),
-      orderLine({ 'amazon-order-id': 'O-NEW', 'purchase-date': '2026-06-20T20:00:00+00:00', 'last-updated-date': '2026-06-20T20:00:00+00:00' }),
+      orderLine({
+        'amazon-order-id': 'O-OLD',
+        'purchase-date': '2026-01-10T20:00:00+00:00',
+        'last-updated-date': '2026-01-10T20:00:00+00:00',
+      }),
+      orderLine({
+        'amazon-order-id': 'O-NEW',
+        'purchase-date': '2026-06-20T20:00:00+00:00',
+        'last-updated-date': '2026-06-20T20:00:00+00:00',
+      }),
     ]);
-    const line = (order: string, item: string): SettlementLine =>
-      ({ 'transaction-type': 'Order', 'order-id': order, 'shipment-id': `SH-${order}`, 'posted-date-time': '2026-06-25 17:00:00 UTC', 'order-item-code': item, sku: 'SKU-A', 'quantity-purchased': '1', 'amount-type': 'ItemPrice', 'amount-description': 'Principal' });
-    await landOk(wh, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', US, writeSettlement(made.dir, 'settlement-4001.tsv', { id: '4001', currency: 'USD' }, [
-      { ...line('O-OLD', '1'), amount: '10.00' },
-      { ...line('O-OLD', '1'), 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '-1.50' },
-      { ...line('O-NEW', '2'), amount: '10.00' },
-      { ...line('O-X', '3'), amount: '5.00' },
-    ]));
+    const line = (order: string, item: string): SettlementLine => ({
+      'transaction-type': 'Order',
+      'order-id': order,
+      'shipment-id': `SH-${order}`,
+      'posted-date-time': '2026-06-25 17:00:00 UTC',
+      'order-item-code': item,
+      sku: 'SKU-A',
+      'quantity-purchased': '1',
+      'amount-type': 'ItemPrice',
+      'amount-description': 'Principal',
+    });
+    await landOk(
+      wh,
+      'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
+      US,
+      writeSettlement(made.dir, 'settlement-4001.tsv', { id: '4001', currency: 'USD' }, [
+        { ...line('O-OLD', '1'), amount: '10.00' },
+        { ...line('O-OLD', '1'), 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '-1.50' },
+        { ...line('O-NEW', '2'), amount: '10.00' },
+        { ...line('O-X', '3'), amount: '5.00' },
+      ]),
+    );
     await buildAll(wh);
   });
 
   afterAll(async () => wh?.close());
 
-  const events = () => rows(wh, `select mkt_order_id, date::varchar as date, date_basis, total_amount::varchar as total
-    from ${model} order by mkt_order_id`);
+  const events = () =>
+    rows(
+      wh,
+      `select mkt_order_id, date::varchar as date, date_basis, total_amount::varchar as total
+    from ${model} order by mkt_order_id`,
+    );
 
   const expected = [
     // O-NEW: 10.00 on its order date.
@@ -58,7 +84,11 @@ describe('mkt_settlements_with_cogs: the dates of orders long before the window'
 
   it('leaves an event of an order dated before the window out of the window it was posted in', async () => {
     const window = new Map([[model, new Map([[US.id, [{ from: '2026-06-15', to: '2026-06-30' }]]])]]);
-    const results = await runModels(wh, { select: [model], upstream: false, work: { windows: window, whole: new Set(), keyed: new Set(), newFiles: [] } });
+    const results = await runModels(wh, {
+      select: [model],
+      upstream: false,
+      work: { windows: window, whole: new Set(), keyed: new Set(), newFiles: [] },
+    });
     expect(results.map((r) => [r.model, r.status, r.error])).toEqual([[model, 'success', undefined]]);
     expect(await events()).toEqual(expected);
   });

@@ -22,14 +22,37 @@ import { rows, writeOrders } from '../helpers/home.ts';
 import { orderLine, writeReturns, writeSettlement } from '../helpers/profit.ts';
 
 const NOW = new Date('2026-10-16T18:00:00Z');
-const US = { id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01', marketplaceId: 'ATVPDKIKX0DER', name: 'Acme Outdoor US', sellerId: 'A3ACMEUS0SELLER' };
+const US = {
+  id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01',
+  marketplaceId: 'ATVPDKIKX0DER',
+  name: 'Acme Outdoor US',
+  sellerId: 'A3ACMEUS0SELLER',
+};
 
 /** The hand-worked documents: the order, its settlement and its return, as files. */
 function handDocuments(): Record<'order' | 'settlement' | 'return', Document> {
   const dir = mkdtempSync(join(tmpdir(), 'mktdata-arrival-'));
-  const posted = { 'transaction-type': 'Order', 'order-id': 'A-1', sku: 'SKU-A', 'posted-date': '2026-09-20', 'posted-date-time': '2026-09-20T17:00:00+00:00', 'quantity-purchased': '1' };
+  const posted = {
+    'transaction-type': 'Order',
+    'order-id': 'A-1',
+    sku: 'SKU-A',
+    'posted-date': '2026-09-20',
+    'posted-date-time': '2026-09-20T17:00:00+00:00',
+    'quantity-purchased': '1',
+  };
   return {
-    order: { connection: US, source: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', file: writeOrders(dir, 'orders.tsv', [orderLine({ 'amazon-order-id': 'A-1', 'purchase-date': '2026-09-05T18:00:00+00:00', 'last-updated-date': '2026-09-05T18:00:00+00:00', 'item-price': '20.00' })]) },
+    order: {
+      connection: US,
+      source: 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+      file: writeOrders(dir, 'orders.tsv', [
+        orderLine({
+          'amazon-order-id': 'A-1',
+          'purchase-date': '2026-09-05T18:00:00+00:00',
+          'last-updated-date': '2026-09-05T18:00:00+00:00',
+          'item-price': '20.00',
+        }),
+      ]),
+    },
     settlement: {
       connection: US,
       source: 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
@@ -39,7 +62,20 @@ function handDocuments(): Record<'order' | 'settlement' | 'return', Document> {
         { ...posted, 'amount-type': 'ItemFees', 'amount-description': 'FBAPerUnitFulfillmentFee', amount: '-4.50' },
       ]),
     },
-    return: { connection: US, source: 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA', file: writeReturns(dir, 'returns.tsv', [{ 'return-date': '2026-09-25T16:00:00+00:00', 'order-id': 'A-1', sku: 'SKU-A', asin: 'B000000001', quantity: '1', 'detailed-disposition': 'SELLABLE' }]) },
+    return: {
+      connection: US,
+      source: 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA',
+      file: writeReturns(dir, 'returns.tsv', [
+        {
+          'return-date': '2026-09-25T16:00:00+00:00',
+          'order-id': 'A-1',
+          sku: 'SKU-A',
+          asin: 'B000000001',
+          quantity: '1',
+          'detailed-disposition': 'SELLABLE',
+        },
+      ]),
+    },
   };
 }
 
@@ -60,12 +96,27 @@ describe('the same documents in another order', () => {
     const late = await home(all);
     // Settlement and return into a fresh home before any orders report: every run succeeds.
     const runs = await landInRuns(late, [[d.settlement, d.return], [d.order]], NOW);
-    expect(runs.flat().filter((s) => s.status !== 'success').map((s) => `${s.pipeline}: ${s.windows.find((w) => w.error)?.error}`)).toEqual([]);
-    const events = await rows(late, `select date::varchar as date, date_basis from marts.mkt_settlements_with_cogs where seller_or_vendor_id = $c`, { c: US.id });
+    expect(
+      runs
+        .flat()
+        .filter((s) => s.status !== 'success')
+        .map((s) => `${s.pipeline}: ${s.windows.find((w) => w.error)?.error}`),
+    ).toEqual([]);
+    const events = await rows(
+      late,
+      `select date::varchar as date, date_basis from marts.mkt_settlements_with_cogs where seller_or_vendor_id = $c`,
+      { c: US.id },
+    );
     expect(events).toEqual([{ date: '2026-09-05', date_basis: 'order' }]);
-    const fees = await rows(late, `select date::varchar as date, total_fees::varchar as fees from marts.mkt_profit_by_date where seller_or_vendor_id = $c and total_fees <> 0`, { c: US.id });
+    const fees = await rows(
+      late,
+      `select date::varchar as date, total_fees::varchar as fees from marts.mkt_profit_by_date where seller_or_vendor_id = $c and total_fees <> 0`,
+      { c: US.id },
+    );
     expect(fees).toEqual([{ date: '2026-09-05', fees: '7.5000' }]);
-    expect(await rows(late, `select order_date::varchar as order_date from marts.mkt_returns`)).toEqual([{ order_date: '2026-09-05' }]);
+    expect(await rows(late, `select order_date::varchar as order_date from marts.mkt_returns`)).toEqual([
+      { order_date: '2026-09-05' },
+    ]);
 
     const once = await home(all);
     await landInRuns(once, [all], NOW);
@@ -77,29 +128,40 @@ describe('the same documents in another order', () => {
     const wh = await home([d.order, d.settlement]);
     await landInRuns(wh, [[d.order, d.settlement]], NOW);
     // The event's row copied to another date, as a run that left a moved row behind would.
-    await wh.sql.run(`insert into marts.mkt_settlements_with_cogs select * replace (date '2026-09-20' as date) from marts.mkt_settlements_with_cogs`);
+    await wh.sql.run(
+      `insert into marts.mkt_settlements_with_cogs select * replace (date '2026-09-20' as date) from marts.mkt_settlements_with_cogs`,
+    );
     const [event] = await rows(wh, `select settlement_event_id from marts.mkt_settlements_with_cogs limit 1`);
     const profit = loadPipelines().find((p) => p.name === 'profit')!;
     const run = await runPipeline(wh, profit, { now: NOW, backfill: { from: '2026-09-05', to: '2026-09-05' } });
     const failed = run.windows.find((w) => w.table === 'mkt_settlements_with_cogs' && w.status === 'error');
-    expect(failed?.error).toContain(`unique (seller_or_vendor_id, settlement_event_id) (1 bad rows: ${US.id} / ${event!.settlement_event_id})`);
+    expect(failed?.error).toContain(
+      `unique (seller_or_vendor_id, settlement_event_id) (1 bad rows: ${US.id} / ${event!.settlement_event_id})`,
+    );
     expect(run.status).not.toBe('success');
   });
 
   // A generated set with every source of the profit pipeline, overlapping windows; seeds 1-5 (the bench runs more).
   const generated = { documents: [] as Document[], once: undefined as Warehouse | undefined };
   afterAll(async () => generated.once?.close());
-  it.each([1, 2, 3, 4, 5])('gives the tables of one run with seed %i (random order, random runs)', async (seed) => {
-    if (!generated.once) {
-      generated.documents = generatedDocuments(mkdtempSync(join(tmpdir(), 'mktdata-generated-')), NOW, 14);
-      generated.once = await homeFor(generated.documents, 'mktdata-arrival-');
-      await landInRuns(generated.once, [generated.documents], NOW);
-    }
-    const runs = shuffled(generated.documents, seed, 2 + (seed % 3));
-    const spread = await home(generated.documents);
-    await landInRuns(spread, runs, NOW);
-    const tables = await compareHomes(generated.once.home, spread.home);
-    expect(tables.find((t) => t.table === 'mkt_profit_by_sku_and_date')!.rows).toBeGreaterThan(0);
-    expect(tables.filter((t) => t.onlyA || t.onlyB || t.duplicates), `seed ${seed}: ${runs.map((r) => r.length).join('+')} documents`).toEqual([]);
-  }, 120_000);
+  it.each([1, 2, 3, 4, 5])(
+    'gives the tables of one run with seed %i (random order, random runs)',
+    async (seed) => {
+      if (!generated.once) {
+        generated.documents = generatedDocuments(mkdtempSync(join(tmpdir(), 'mktdata-generated-')), NOW, 14);
+        generated.once = await homeFor(generated.documents, 'mktdata-arrival-');
+        await landInRuns(generated.once, [generated.documents], NOW);
+      }
+      const runs = shuffled(generated.documents, seed, 2 + (seed % 3));
+      const spread = await home(generated.documents);
+      await landInRuns(spread, runs, NOW);
+      const tables = await compareHomes(generated.once.home, spread.home);
+      expect(tables.find((t) => t.table === 'mkt_profit_by_sku_and_date')!.rows).toBeGreaterThan(0);
+      expect(
+        tables.filter((t) => t.onlyA || t.onlyB || t.duplicates),
+        `seed ${seed}: ${runs.map((r) => r.length).join('+')} documents`,
+      ).toEqual([]);
+    },
+    120_000,
+  );
 });

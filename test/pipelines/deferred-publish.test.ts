@@ -11,7 +11,8 @@ import { orderLine } from '../helpers/profit.ts';
 // mkt_cogs, profit computes COGS into its tables): a snapshot published between the two would show the new costs in
 // mkt_cogs beside profit computed with the old ones. A run killed between them must leave the previous snapshot.
 const NOW = new Date('2026-11-20T18:30:00Z'); // 10:30 in Los Angeles
-const cogs = (cost: string) => `asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName\nB000000001,SKU-A,USD,2026-01-01,${cost},0.00,\n`;
+const cogs = (cost: string) =>
+  `asin,sku,costCurrency,fromDate,costItemValue,costItemShippingValue,itemSupplierName\nB000000001,SKU-A,USD,2026-01-01,${cost},0.00,\n`;
 
 describe('pipelines run with deferPublish', () => {
   it('publish nothing of their own; publishDeferred publishes once, and the snapshot has the new costs everywhere', async () => {
@@ -23,7 +24,15 @@ describe('pipelines run with deferPublish', () => {
       write(folder);
     };
     // 2026-11-10 19:00Z is 11:00 in Los Angeles: one unit of SKU-A at 10.00.
-    drop('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', 'orders.tsv', (f) => writeOrders(f, 'orders.tsv', [orderLine({ 'amazon-order-id': 'A-1', 'purchase-date': '2026-11-10T19:00:00+00:00', 'last-updated-date': '2026-11-10T19:00:00+00:00' })]));
+    drop('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', 'orders.tsv', (f) =>
+      writeOrders(f, 'orders.tsv', [
+        orderLine({
+          'amazon-order-id': 'A-1',
+          'purchase-date': '2026-11-10T19:00:00+00:00',
+          'last-updated-date': '2026-11-10T19:00:00+00:00',
+        }),
+      ]),
+    );
     drop('cogs', 'cogs-1.csv', (f) => writeFileSync(join(f, 'cogs-1.csv'), cogs('4.00')));
     for (const name of ['listings', 'profit']) await runPipeline(wh, findPipeline(pipelines, name), { now: NOW });
     const before = readManifest(home)!.snapshotId;
@@ -39,7 +48,12 @@ describe('pipelines run with deferPublish', () => {
 
     await publishDeferred(wh, [listings, profit]);
     expect(readManifest(home)!.snapshotId).not.toBe(before);
-    expect(await rows(wh, `select pipeline, published from control.pipeline_runs where id in ($a, $b) order by 1`, { a: listings.runId, b: profit.runId })).toEqual([
+    expect(
+      await rows(wh, `select pipeline, published from control.pipeline_runs where id in ($a, $b) order by 1`, {
+        a: listings.runId,
+        b: profit.runId,
+      }),
+    ).toEqual([
       { pipeline: 'listings', published: true },
       { pipeline: 'profit', published: true },
     ]);
@@ -53,18 +67,26 @@ describe('pipelines run with deferPublish', () => {
     const pipelines = loadPipelines();
     const folder = join(home.landing, US.id, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL');
     mkdirSync(folder, { recursive: true });
-    writeOrders(folder, 'orders.tsv', [orderLine({ 'amazon-order-id': 'A-1', 'purchase-date': '2026-11-10T19:00:00+00:00', 'last-updated-date': '2026-11-10T19:00:00+00:00' })]);
+    writeOrders(folder, 'orders.tsv', [
+      orderLine({
+        'amazon-order-id': 'A-1',
+        'purchase-date': '2026-11-10T19:00:00+00:00',
+        'last-updated-date': '2026-11-10T19:00:00+00:00',
+      }),
+    ]);
     mkdirSync(join(home.landing, US.id, 'cogs'), { recursive: true });
     writeFileSync(join(home.landing, US.id, 'cogs', 'cogs-1.csv'), cogs('4.00'));
     for (const name of ['listings', 'profit']) await runPipeline(wh, findPipeline(pipelines, name), { now: NOW });
     const before = readManifest(home)!.snapshotId;
     writeFileSync(join(home.landing, US.id, 'cogs', 'cogs-2.csv'), cogs('6.00'));
     // The killed command: both pipelines ran, it died before its one publish.
-    for (const name of ['listings', 'profit']) await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true });
+    for (const name of ['listings', 'profit'])
+      await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true });
     expect(readManifest(home)!.snapshotId).toBe(before);
     // The rerun has nothing new to land or build, yet publishes what the killed one left.
     const rerun = [];
-    for (const name of ['listings', 'profit']) rerun.push(await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true }));
+    for (const name of ['listings', 'profit'])
+      rerun.push(await runPipeline(wh, findPipeline(pipelines, name), { now: NOW, deferPublish: true }));
     expect(rerun.map((r) => r.unpublished)).toEqual([false, false]);
     await publishDeferred(wh, rerun);
     expect(readManifest(home)!.snapshotId).not.toBe(before);
@@ -77,5 +99,7 @@ describe('pipelines run with deferPublish', () => {
 const publishedCosts = (home: Parameters<typeof withSnapshot>[0]) =>
   withSnapshot(home, async (sql) => ({
     cogs: (await sql.runAndReadAll(`select max(cost_item_value)::varchar from mkt_cogs`)).getRowsJson()[0]![0],
-    profit: (await sql.runAndReadAll(`select cogs_total::varchar from mkt_profit_by_sku_and_date where date = '2026-11-10'`)).getRowsJson()[0]![0],
+    profit: (
+      await sql.runAndReadAll(`select cogs_total::varchar from mkt_profit_by_sku_and_date where date = '2026-11-10'`)
+    ).getRowsJson()[0]![0],
   }));

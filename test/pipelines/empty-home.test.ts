@@ -10,7 +10,9 @@ describe('a first run before any file has landed', () => {
   afterEach(async () => wh.close());
 
   it('creates the keyed staging tables and succeeds with empty catalog tables', async () => {
-    const run = await runPipeline(wh, findPipeline(loadPipelines(), 'profit'), { now: new Date('2026-11-20T09:30:00Z') });
+    const run = await runPipeline(wh, findPipeline(loadPipelines(), 'profit'), {
+      now: new Date('2026-11-20T09:30:00Z'),
+    });
     expect(run.windows.filter((w) => w.status !== 'success').map((w) => `${w.table}: ${w.error}`)).toEqual([]);
     expect(run.status).toBe('success');
     const count = await wh.sql.runAndReadAll('select count(*)::integer from staging.stg_mkt__order_items');

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
-import { localClock, noHistory, planPipeline, subtractRanges, type PlanConnection, type PlannedWindow, type TableHistory } from '../../src/pipelines/plan.ts';
+import {
+  localClock,
+  noHistory,
+  planPipeline,
+  subtractRanges,
+  type PlanConnection,
+  type PlannedWindow,
+  type TableHistory,
+} from '../../src/pipelines/plan.ts';
 import type { DateRange } from '../../src/models/date-ranges.ts';
 import { DE, US } from '../helpers/home.ts';
 
@@ -42,9 +50,21 @@ function simulate(connections: PlanConnection[] = [de]) {
   const history = new Map<string, TableHistory>();
   return {
     history,
-    plan: (iso: string, extra: { touched?: Map<string, Map<string, DateRange[] | null>>; retries?: PlannedWindow[] } = {}) =>
-      planPipeline({ pipeline, connections, now: new Date(iso), history: (c, t) => history.get(`${c}/${t}`) ?? noHistory, ...extra }),
-    run(iso: string, extra: { touched?: Map<string, Map<string, DateRange[] | null>>; retries?: PlannedWindow[] } = {}) {
+    plan: (
+      iso: string,
+      extra: { touched?: Map<string, Map<string, DateRange[] | null>>; retries?: PlannedWindow[] } = {},
+    ) =>
+      planPipeline({
+        pipeline,
+        connections,
+        now: new Date(iso),
+        history: (c, t) => history.get(`${c}/${t}`) ?? noHistory,
+        ...extra,
+      }),
+    run(
+      iso: string,
+      extra: { touched?: Map<string, Map<string, DateRange[] | null>>; retries?: PlannedWindow[] } = {},
+    ) {
       const windows = this.plan(iso, extra);
       fold(history, windows, new Date(iso));
       return windows;
@@ -54,7 +74,9 @@ function simulate(connections: PlanConnection[] = [de]) {
 
 /** A table's windows, as (kind, stage, from, to). */
 const of = (windows: PlannedWindow[], table: string, connectionId = DE.id) =>
-  windows.filter((w) => w.table === table && w.connectionId === connectionId).map(({ kind, stage, from, to }) => ({ kind, stage, from, to }));
+  windows
+    .filter((w) => w.table === table && w.connectionId === connectionId)
+    .map(({ kind, stage, from, to }) => ({ kind, stage, from, to }));
 const win = (kind: string, stage: string | null, from: string | null, to: string | null) => ({ kind, stage, from, to });
 
 /** First load on 2026-11-20 at 10:30 in Berlin (09:30Z). */
@@ -83,7 +105,11 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
       { type: 'RECURRING_DAILY', numberOfDays: 4 },
       { type: 'RECURRING_MONTHLY', numberOfDays: 30, shiftDays: 4 },
     ]);
-    expect(table(PROFIT)).toMatchObject({ dated: true, refreshAt: [600, 780, 960], fetchPeriods: [{ type: 'CONTINUOUS' }] });
+    expect(table(PROFIT)).toMatchObject({
+      dated: true,
+      refreshAt: [600, 780, 960],
+      fetchPeriods: [{ type: 'CONTINUOUS' }],
+    });
   });
 
   it('first load on 2026-11-20 10:30: FIRST_STAGE of 30 days, SECOND_STAGE the older rest', () => {
@@ -117,7 +143,9 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
       win('INITIAL', 'SECOND_STAGE', '2024-11-21', '2026-11-20'),
     ]);
     // Nothing but the INITIAL load for the non-continuous tables on a first load.
-    expect(windows.filter((w) => w.table !== PROFIT && w.table !== 'mkt_profit_by_date').every((w) => w.kind === 'INITIAL')).toBe(true);
+    expect(
+      windows.filter((w) => w.table !== PROFIT && w.table !== 'mkt_profit_by_date').every((w) => w.kind === 'INITIAL'),
+    ).toBe(true);
   });
 
   it('ten daily runs at 10:30 on 2026-11-21..30: RECURRING_DAILY windows, and no RECURRING_MONTHLY in the month of the INITIAL load', () => {
@@ -169,7 +197,9 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(of(afternoon, TRAFFIC)).toEqual([win('REFRESH', null, '2026-12-01', '2026-12-01')]);
     expect(of(afternoon, PROFIT)).toEqual([win('CONTINUOUS', null, '2026-12-01', '2026-12-01')]);
     // The next day: daily only.
-    expect(of(sim.run('2026-12-02T09:30:00Z'), TRAFFIC)).toEqual([win('RECURRING_DAILY', null, '2026-11-29', '2026-12-02')]); // 2 Dec - 3 = 29 Nov
+    expect(of(sim.run('2026-12-02T09:30:00Z'), TRAFFIC)).toEqual([
+      win('RECURRING_DAILY', null, '2026-11-29', '2026-12-02'),
+    ]); // 2 Dec - 3 = 29 Nov
 
     // And again at the first refresh of January, across the year boundary.
     const january = sim.run('2027-01-01T09:30:00Z');
@@ -209,7 +239,9 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(of(afternoon, TRAFFIC)).toEqual([win('REFRESH', null, '2026-11-20', '2026-11-20')]);
     expect(of(afternoon, PROFIT)).toEqual([win('CONTINUOUS', null, '2026-11-20', '2026-11-20')]);
     // The next day's first refresh is a RECURRING_DAILY again: 21 Nov - 27 = 25 Oct.
-    expect(of(sim.run('2026-11-21T09:30:00Z'), ITEMS)).toEqual([win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21')]);
+    expect(of(sim.run('2026-11-21T09:30:00Z'), ITEMS)).toEqual([
+      win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21'),
+    ]);
   });
 
   it('before 10am, the due slot is the previous day’s last one: nothing when 7pm ran, the day’s RECURRING_DAILY comes at 10am', () => {
@@ -247,8 +279,12 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(localClock(now, 'Europe/Berlin')).toEqual({ date: '2026-11-21', minutes: 4 * 60 }); // 03:00 + 1 h
     const sim = simulate([us, de]);
     const windows = sim.run(now.toISOString());
-    expect(new Set(windows.filter((w) => w.connectionId === US.id).map((w) => w.localDate))).toEqual(new Set(['2026-11-20']));
-    expect(new Set(windows.filter((w) => w.connectionId === DE.id).map((w) => w.localDate))).toEqual(new Set(['2026-11-21']));
+    expect(new Set(windows.filter((w) => w.connectionId === US.id).map((w) => w.localDate))).toEqual(
+      new Set(['2026-11-20']),
+    );
+    expect(new Set(windows.filter((w) => w.connectionId === DE.id).map((w) => w.localDate))).toEqual(
+      new Set(['2026-11-21']),
+    );
     expect(of(windows, ITEMS, US.id)).toEqual([
       win('INITIAL', 'FIRST_STAGE', '2026-10-22', '2026-11-20'), // 20 Nov - 29 = 22 Oct
       win('INITIAL', 'SECOND_STAGE', '2024-11-21', '2026-10-21'), // 20 Nov 2026 - 729 = 21 Nov 2024; 20 Nov - 30 = 21 Oct
@@ -263,14 +299,17 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(next.filter((w) => w.connectionId === US.id)).toEqual([]);
     expect(of(next, ITEMS, DE.id)).toEqual([win('REFRESH', null, '2026-11-21', '2026-11-21')]); // the INITIAL load’s day
     // 18:30Z: 10:30 in Los Angeles on 21 Nov: US's first RECURRING_DAILY, 21 Nov - 27 = 25 Oct.
-    expect(of(sim.run('2026-11-21T18:30:00Z'), ITEMS, US.id)).toEqual([win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21')]);
+    expect(of(sim.run('2026-11-21T18:30:00Z'), ITEMS, US.id)).toEqual([
+      win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21'),
+    ]);
   });
 });
 
 describe('planPipeline: late data and retries', () => {
   const ordersTables = pipeline.tables.filter((t) => t.sources.includes(ORDERS)).map((t) => t.name);
   /** Dates per table, as run-pipeline's touchedDates gives them: every table reading the orders source. */
-  const touchedByOrders = (ranges: DateRange[] | null) => new Map([[DE.id, new Map(ordersTables.map((t) => [t, ranges]))]]);
+  const touchedByOrders = (ranges: DateRange[] | null) =>
+    new Map([[DE.id, new Map(ordersTables.map((t) => [t, ranges]))]]);
 
   it('tables reading the orders source', () => {
     expect(ordersTables).toEqual([
@@ -287,20 +326,40 @@ describe('planPipeline: late data and retries', () => {
     const { sim } = firstLoad();
     // 21 Nov - 40 = 12 Oct (21 Nov - 21 = 31 Oct, - 19 = 12 Oct): before every daily window of 21 Nov (the widest,
     // settlements' 35 days, starts 21 Nov - 34 = 18 Oct).
-    const windows = sim.run('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-10-12', to: '2026-10-12' }]) });
+    const windows = sim.run('2026-11-21T09:30:00Z', {
+      touched: touchedByOrders([{ from: '2026-10-12', to: '2026-10-12' }]),
+    });
     const late = windows.filter((w) => w.kind === 'LATE_DATA');
-    expect(late).toEqual(ordersTables.map((table) => ({ connectionId: DE.id, table, kind: 'LATE_DATA', stage: null, localDate: '2026-11-21', from: '2026-10-12', to: '2026-10-12' })));
+    expect(late).toEqual(
+      ordersTables.map((table) => ({
+        connectionId: DE.id,
+        table,
+        kind: 'LATE_DATA',
+        stage: null,
+        localDate: '2026-11-21',
+        from: '2026-10-12',
+        to: '2026-10-12',
+      })),
+    );
     expect(late.some((w) => w.table === 'mkt_returns')).toBe(false);
     // The scheduled windows are planned as without late data.
-    expect(of(windows, ITEMS).filter((w) => w.kind !== 'LATE_DATA')).toEqual([win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21')]);
+    expect(of(windows, ITEMS).filter((w) => w.kind !== 'LATE_DATA')).toEqual([
+      win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21'),
+    ]);
   });
 
   it('late data inside the planned windows adds nothing; a range straddling a window adds only the part outside', () => {
     const { sim } = firstLoad();
     // 20 Nov is inside every daily window of 21 Nov.
-    expect(sim.plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-11-20', to: '2026-11-20' }]) }).filter((w) => w.kind === 'LATE_DATA')).toEqual([]);
+    expect(
+      sim
+        .plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-11-20', to: '2026-11-20' }]) })
+        .filter((w) => w.kind === 'LATE_DATA'),
+    ).toEqual([]);
     // 10..20 Oct: orders' window starts 25 Oct, settlements' 18 Oct, traffic's 18 Nov, ads' 8 Nov (21 Nov - 13), profit's 18 Oct.
-    const late = sim.plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-10-10', to: '2026-10-20' }]) }).filter((w) => w.kind === 'LATE_DATA');
+    const late = sim
+      .plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-10-10', to: '2026-10-20' }]) })
+      .filter((w) => w.kind === 'LATE_DATA');
     expect(late.map(({ table, from, to }) => ({ table, from, to }))).toEqual([
       { table: 'mkt_order_items_with_cogs', from: '2026-10-10', to: '2026-10-20' },
       { table: 'mkt_settlements_with_cogs', from: '2026-10-10', to: '2026-10-17' }, // up to 18 Oct - 1
@@ -314,20 +373,32 @@ describe('planPipeline: late data and retries', () => {
   it('late data in a run where nothing is due is planned alone', () => {
     const { sim } = firstLoad();
     sim.run('2026-11-21T09:30:00Z');
-    const windows = sim.run('2026-11-21T09:45:00Z', { touched: touchedByOrders([{ from: '2026-11-20', to: '2026-11-20' }]) });
+    const windows = sim.run('2026-11-21T09:45:00Z', {
+      touched: touchedByOrders([{ from: '2026-11-20', to: '2026-11-20' }]),
+    });
     expect(windows.every((w) => w.kind === 'LATE_DATA' && w.from === '2026-11-20' && w.to === '2026-11-20')).toBe(true);
     expect(windows.map((w) => w.table)).toEqual(ordersTables);
   });
 
   it('a source without touchedDates (null): LATE_DATA of every date', () => {
     const { sim } = firstLoad();
-    const late = sim.plan('2026-11-21T09:30:00Z', { touched: new Map([[DE.id, new Map([[ITEMS, null]])]]) }).filter((w) => w.kind === 'LATE_DATA');
+    const late = sim
+      .plan('2026-11-21T09:30:00Z', { touched: new Map([[DE.id, new Map([[ITEMS, null]])]]) })
+      .filter((w) => w.kind === 'LATE_DATA');
     expect(late.map(({ table, from, to }) => ({ table, from, to }))).toEqual([{ table: ITEMS, from: null, to: null }]);
   });
 
   it('retries earlier failed windows as RETRY, in the current local date, for known connections and tables only', () => {
     const { sim } = firstLoad();
-    const failed: PlannedWindow = { connectionId: DE.id, table: ITEMS, kind: 'INITIAL', stage: 'SECOND_STAGE', localDate: '2026-11-20', from: '2024-11-21', to: '2026-10-21' };
+    const failed: PlannedWindow = {
+      connectionId: DE.id,
+      table: ITEMS,
+      kind: 'INITIAL',
+      stage: 'SECOND_STAGE',
+      localDate: '2026-11-20',
+      from: '2024-11-21',
+      to: '2026-10-21',
+    };
     const unknown: PlannedWindow = { ...failed, connectionId: 'gone' };
     const windows = sim.plan('2026-11-20T09:45:00Z', { retries: [failed, unknown] });
     expect(windows).toEqual([{ ...failed, kind: 'RETRY', localDate: '2026-11-20' }]);
@@ -338,11 +409,16 @@ describe('subtractRanges', () => {
   const r = (from: string, to: string) => ({ from, to });
 
   it('cuts a hole in a range', () => {
-    expect(subtractRanges([r('2026-10-01', '2026-10-31')], [r('2026-10-10', '2026-10-12')])).toEqual([r('2026-10-01', '2026-10-09'), r('2026-10-13', '2026-10-31')]);
+    expect(subtractRanges([r('2026-10-01', '2026-10-31')], [r('2026-10-10', '2026-10-12')])).toEqual([
+      r('2026-10-01', '2026-10-09'),
+      r('2026-10-13', '2026-10-31'),
+    ]);
   });
 
   it('keeps ranges outside the cuts and drops covered ones', () => {
-    expect(subtractRanges([r('2026-10-01', '2026-10-05')], [r('2026-10-06', '2026-10-31')])).toEqual([r('2026-10-01', '2026-10-05')]);
+    expect(subtractRanges([r('2026-10-01', '2026-10-05')], [r('2026-10-06', '2026-10-31')])).toEqual([
+      r('2026-10-01', '2026-10-05'),
+    ]);
     expect(subtractRanges([r('2026-10-06', '2026-10-08')], [r('2026-10-01', '2026-10-31')])).toEqual([]);
     expect(subtractRanges([r('2026-10-06', '2026-10-08')], [r('2026-10-06', '2026-10-08')])).toEqual([]);
     expect(subtractRanges([r('2026-10-06', '2026-10-08')], [])).toEqual([r('2026-10-06', '2026-10-08')]);
@@ -350,16 +426,28 @@ describe('subtractRanges', () => {
 
   it('merges its inputs first and trims at both ends', () => {
     // 1..5 and 6..10 Oct are adjacent: one range 1..10, minus 3 Oct and minus 8..20 Oct.
-    expect(subtractRanges([r('2026-10-06', '2026-10-10'), r('2026-10-01', '2026-10-05')], [r('2026-10-08', '2026-10-20'), r('2026-10-03', '2026-10-03')]))
-      .toEqual([r('2026-10-01', '2026-10-02'), r('2026-10-04', '2026-10-07')]);
+    expect(
+      subtractRanges(
+        [r('2026-10-06', '2026-10-10'), r('2026-10-01', '2026-10-05')],
+        [r('2026-10-08', '2026-10-20'), r('2026-10-03', '2026-10-03')],
+      ),
+    ).toEqual([r('2026-10-01', '2026-10-02'), r('2026-10-04', '2026-10-07')]);
   });
 
   it('counts days across month and year ends', () => {
     // 25 Nov..5 Dec minus 28 Nov..1 Dec: 25..27 Nov and 2..5 Dec.
-    expect(subtractRanges([r('2026-11-25', '2026-12-05')], [r('2026-11-28', '2026-12-01')])).toEqual([r('2026-11-25', '2026-11-27'), r('2026-12-02', '2026-12-05')]);
+    expect(subtractRanges([r('2026-11-25', '2026-12-05')], [r('2026-11-28', '2026-12-01')])).toEqual([
+      r('2026-11-25', '2026-11-27'),
+      r('2026-12-02', '2026-12-05'),
+    ]);
     // 30 Dec 2026..2 Jan 2027 minus 31 Dec..1 Jan.
-    expect(subtractRanges([r('2026-12-30', '2027-01-02')], [r('2026-12-31', '2027-01-01')])).toEqual([r('2026-12-30', '2026-12-30'), r('2027-01-02', '2027-01-02')]);
+    expect(subtractRanges([r('2026-12-30', '2027-01-02')], [r('2026-12-31', '2027-01-01')])).toEqual([
+      r('2026-12-30', '2026-12-30'),
+      r('2027-01-02', '2027-01-02'),
+    ]);
     // 2028 is a leap year: 28 Feb..1 Mar minus 1 Mar leaves 28..29 Feb.
-    expect(subtractRanges([r('2028-02-28', '2028-03-01')], [r('2028-03-01', '2028-03-01')])).toEqual([r('2028-02-28', '2028-02-29')]);
+    expect(subtractRanges([r('2028-02-28', '2028-03-01')], [r('2028-03-01', '2028-03-01')])).toEqual([
+      r('2028-02-28', '2028-02-29'),
+    ]);
   });
 });

@@ -24,14 +24,39 @@ const SAME_SLOT = new Date('2026-11-21T12:20:00Z'); // 13:20 on 21 Nov: still th
 
 const de = (over: OrderLine) => orderLine({ currency: 'EUR', sku: 'SKU-A', asin: 'B0DE00000A', ...over });
 /** 21 Nov - 40 days = 12 Oct (21 Nov - 21 = 31 Oct, - 19 = 12 Oct). 10:00Z is 12:00 in Berlin (CEST): local date 12 Oct. */
-const OLD = de({ 'amazon-order-id': 'O-OLD', 'purchase-date': '2026-10-12T10:00:00+00:00', 'last-updated-date': '2026-10-12T10:00:00+00:00', quantity: '1', 'item-price': '10.00' });
+const OLD = de({
+  'amazon-order-id': 'O-OLD',
+  'purchase-date': '2026-10-12T10:00:00+00:00',
+  'last-updated-date': '2026-10-12T10:00:00+00:00',
+  quantity: '1',
+  'item-price': '10.00',
+});
 const orders: OrderLine[] = [
   OLD,
   // 15:00Z is 17:00 in Berlin on 12 Oct.
-  de({ 'amazon-order-id': 'O-OLD-2', 'purchase-date': '2026-10-12T15:00:00+00:00', 'last-updated-date': '2026-10-12T15:00:00+00:00', quantity: '2', 'item-price': '40.00', 'shipping-price': '4.00' }),
-  de({ 'amazon-order-id': 'O-NEW', sku: 'SKU-B', asin: 'B0DE00000B', 'purchase-date': '2026-11-15T09:00:00+00:00', 'last-updated-date': '2026-11-15T09:00:00+00:00', 'item-price': '25.00' }),
+  de({
+    'amazon-order-id': 'O-OLD-2',
+    'purchase-date': '2026-10-12T15:00:00+00:00',
+    'last-updated-date': '2026-10-12T15:00:00+00:00',
+    quantity: '2',
+    'item-price': '40.00',
+    'shipping-price': '4.00',
+  }),
+  de({
+    'amazon-order-id': 'O-NEW',
+    sku: 'SKU-B',
+    asin: 'B0DE00000B',
+    'purchase-date': '2026-11-15T09:00:00+00:00',
+    'last-updated-date': '2026-11-15T09:00:00+00:00',
+    'item-price': '25.00',
+  }),
   // 23:30Z on 19 Nov is 00:30 on 20 Nov in Berlin (CET).
-  de({ 'amazon-order-id': 'O-MIDNIGHT', 'purchase-date': '2026-11-19T23:30:00+00:00', 'last-updated-date': '2026-11-19T23:30:00+00:00', 'item-price': '12.00' }),
+  de({
+    'amazon-order-id': 'O-MIDNIGHT',
+    'purchase-date': '2026-11-19T23:30:00+00:00',
+    'last-updated-date': '2026-11-19T23:30:00+00:00',
+    'item-price': '12.00',
+  }),
 ];
 
 /** Puts an orders file in the home's landing folder for a connection, where runPipeline lands it from. */
@@ -42,12 +67,20 @@ function drop(home: Home, name: string, lines: OrderLine[], connectionId = DE.id
 }
 
 const windowsOf = (wh: Warehouse, runId: string, table: string, connectionId = DE.id) =>
-  rows(wh, `select kind, stage, local_date::varchar as local_date, date_from::varchar as date_from, date_to::varchar as date_to, status
-    from control.run_windows where run_id = $run and table_name = $table and connection_id = $connection order by kind, stage nulls first, date_from`, { run: runId, table, connection: connectionId });
+  rows(
+    wh,
+    `select kind, stage, local_date::varchar as local_date, date_from::varchar as date_from, date_to::varchar as date_to, status
+    from control.run_windows where run_id = $run and table_name = $table and connection_id = $connection order by kind, stage nulls first, date_from`,
+    { run: runId, table, connection: connectionId },
+  );
 
 const skuDays = (wh: Warehouse) =>
-  rows(wh, `select date::varchar as date, sku, total_sales::varchar as total_sales, total_units_sold::bigint::varchar as units
-    from marts.mkt_profit_by_sku_and_date where seller_or_vendor_id = $c order by date, sku`, { c: DE.id });
+  rows(
+    wh,
+    `select date::varchar as date, sku, total_sales::varchar as total_sales, total_units_sold::bigint::varchar as units
+    from marts.mkt_profit_by_sku_and_date where seller_or_vendor_id = $c order by date, sku`,
+    { c: DE.id },
+  );
 
 /** Every row of every catalog table of the pipeline, in a stable order. */
 async function catalogRows(wh: Warehouse) {
@@ -76,35 +109,72 @@ describe('runPipeline: first load, daily run, late data', () => {
     expect(first).toMatchObject({ status: 'success', landed: 1, refused: 0, published: true });
     expect(await windowsOf(wh, first.runId, 'mkt_order_items_with_cogs')).toEqual([
       // 20 Nov - 29 = 22 Oct (20 Nov - 19 = 1 Nov, - 10 = 22 Oct): the most recent 30 days.
-      { kind: 'INITIAL', stage: 'FIRST_STAGE', local_date: '2026-11-20', date_from: '2026-10-22', date_to: '2026-11-20', status: 'success' },
+      {
+        kind: 'INITIAL',
+        stage: 'FIRST_STAGE',
+        local_date: '2026-11-20',
+        date_from: '2026-10-22',
+        date_to: '2026-11-20',
+        status: 'success',
+      },
       // 20 Nov 2026 - 729 = 21 Nov 2024 (730 days = 365 + 365, no 29 Feb between); 20 Nov - 30 = 21 Oct.
-      { kind: 'INITIAL', stage: 'SECOND_STAGE', local_date: '2026-11-20', date_from: '2024-11-21', date_to: '2026-10-21', status: 'success' },
+      {
+        kind: 'INITIAL',
+        stage: 'SECOND_STAGE',
+        local_date: '2026-11-20',
+        date_from: '2024-11-21',
+        date_to: '2026-10-21',
+        status: 'success',
+      },
     ]);
     // The profit table follows the union of the dated tables' windows, stage by stage (the second stages of
     // settlements, returns and ads, which read the order items, run to today: 2024-11-21..2026-11-20).
     expect(await windowsOf(wh, first.runId, 'mkt_profit_by_sku_and_date')).toEqual([
-      { kind: 'CONTINUOUS', stage: 'FIRST_STAGE', local_date: '2026-11-20', date_from: '2026-10-22', date_to: '2026-11-20', status: 'success' },
-      { kind: 'CONTINUOUS', stage: 'SECOND_STAGE', local_date: '2026-11-20', date_from: '2024-11-21', date_to: '2026-11-20', status: 'success' },
+      {
+        kind: 'CONTINUOUS',
+        stage: 'FIRST_STAGE',
+        local_date: '2026-11-20',
+        date_from: '2026-10-22',
+        date_to: '2026-11-20',
+        status: 'success',
+      },
+      {
+        kind: 'CONTINUOUS',
+        stage: 'SECOND_STAGE',
+        local_date: '2026-11-20',
+        date_from: '2024-11-21',
+        date_to: '2026-11-20',
+        status: 'success',
+      },
     ]);
     // Every window of the run succeeded, for both connections (US has no data yet: its windows are empty).
-    expect(await rows(wh, `select distinct status from control.run_windows where run_id = $run`, { run: first.runId })).toEqual([{ status: 'success' }]);
+    expect(
+      await rows(wh, `select distinct status from control.run_windows where run_id = $run`, { run: first.runId }),
+    ).toEqual([{ status: 'success' }]);
     expect(await rows(wh, `select id, initial_load_stage from control.connections order by id`)).toEqual([
       { id: US.id, initial_load_stage: 'COMPLETE' },
       { id: DE.id, initial_load_stage: 'COMPLETE' },
     ]);
-    expect(await rows(wh, `select status, landed_files, published, error from control.pipeline_runs where id = $run`, { run: first.runId })).toEqual([
-      { status: 'success', landed_files: 1, published: true, error: null },
-    ]);
+    expect(
+      await rows(wh, `select status, landed_files, published, error from control.pipeline_runs where id = $run`, {
+        run: first.runId,
+      }),
+    ).toEqual([{ status: 'success', landed_files: 1, published: true, error: null }]);
 
     // The file left landing/ for landed/<connection>/<source>/<file id>-<name>.
     expect(readdirSync(join(home.landing, DE.id, ORDERS))).toEqual([]);
     const archived = readdirSync(join(home.root, 'landed', DE.id, ORDERS));
     expect(archived).toHaveLength(1);
     expect(archived[0]).toMatch(/-orders-1\.tsv$/);
-    const [landed] = await rows(wh, `select id from control.landed_files where connection_id = $c and source = $s`, { c: DE.id, s: ORDERS });
+    const [landed] = await rows(wh, `select id from control.landed_files where connection_id = $c and source = $s`, {
+      c: DE.id,
+      s: ORDERS,
+    });
     expect(archived[0]).toBe(`${landed!.id}-orders-1.tsv`);
     // The file is taken in by the pipeline.
-    expect(await rows(wh, `select file_id, run_id from control.pipeline_files where pipeline = 'profit'`)).toEqual([{ file_id: landed!.id, run_id: first.runId }]);
+    expect(await rows(wh, `select file_id, run_id from control.pipeline_files where pipeline = 'profit'`)).toEqual([
+      { file_id: landed!.id, run_id: first.runId },
+    ]);
 
     // Profit rows, per local date: 12 Oct: O-OLD 10.00 + O-OLD-2 40.00 + 4.00 shipping = 54.00, units 1 + 2 = 3;
     // 15 Nov: O-NEW 25.00; 20 Nov: O-MIDNIGHT (00:30 local) 12.00.
@@ -117,10 +187,18 @@ describe('runPipeline: first load, daily run, late data', () => {
 
     // The published snapshot holds the same rows.
     expect(existsSync(home.published)).toBe(true);
-    expect(readManifest(home)?.tables).toEqual(expect.arrayContaining([{ name: 'mkt_profit_by_sku_and_date', rows: 3 }, { name: 'mkt_order_items_with_cogs', rows: 4 }]));
+    expect(readManifest(home)?.tables).toEqual(
+      expect.arrayContaining([
+        { name: 'mkt_profit_by_sku_and_date', rows: 3 },
+        { name: 'mkt_order_items_with_cogs', rows: 4 },
+      ]),
+    );
     const published = await withSnapshot(home, async (sql) =>
-      (await sql.runAndReadAll(`select date::varchar as date, sku, total_sales::varchar as total_sales, total_units_sold::bigint::varchar as units
-        from mkt_profit_by_sku_and_date where seller_or_vendor_id = '${DE.id}' order by date, sku`)).getRowObjectsJson());
+      (
+        await sql.runAndReadAll(`select date::varchar as date, sku, total_sales::varchar as total_sales, total_units_sold::bigint::varchar as units
+        from mkt_profit_by_sku_and_date where seller_or_vendor_id = '${DE.id}' order by date, sku`)
+      ).getRowObjectsJson(),
+    );
     expect(published).toEqual(expected);
   });
 
@@ -129,26 +207,68 @@ describe('runPipeline: first load, daily run, late data', () => {
     const daily = await runPipeline(wh, pipeline, { now: DAILY });
     expect(daily.status).toBe('success');
     expect(await windowsOf(wh, daily.runId, 'mkt_order_items_with_cogs')).toEqual([
-      { kind: 'RECURRING_DAILY', stage: null, local_date: '2026-11-21', date_from: '2026-10-25', date_to: '2026-11-21', status: 'success' },
+      {
+        kind: 'RECURRING_DAILY',
+        stage: null,
+        local_date: '2026-11-21',
+        date_from: '2026-10-25',
+        date_to: '2026-11-21',
+        status: 'success',
+      },
     ]);
 
     // O-OLD revised: 3 units for 30.00, updated on 21 Nov. It was bought on 12 Oct, 40 days before 21 Nov.
-    drop(home, 'orders-2.tsv', [{ ...OLD, quantity: '3', 'item-price': '30.00', 'last-updated-date': '2026-11-21T08:00:00+00:00' }]);
+    drop(home, 'orders-2.tsv', [
+      { ...OLD, quantity: '3', 'item-price': '30.00', 'last-updated-date': '2026-11-21T08:00:00+00:00' },
+    ]);
     const ran: ModelResult[] = [];
     const late = await runPipeline(wh, pipeline, { now: AFTERNOON, onResult: (r) => ran.push(r) });
     expect(late).toMatchObject({ status: 'success', landed: 1, published: true });
     expect(ran.filter((r) => r.status !== 'success')).toEqual([]);
     // 13:05: the 1pm slot's REFRESH of today, and 12 Oct as late data (outside every daily window).
     expect(await windowsOf(wh, late.runId, 'mkt_order_items_with_cogs')).toEqual([
-      { kind: 'LATE_DATA', stage: null, local_date: '2026-11-21', date_from: '2026-10-12', date_to: '2026-10-12', status: 'success' },
-      { kind: 'REFRESH', stage: null, local_date: '2026-11-21', date_from: '2026-11-21', date_to: '2026-11-21', status: 'success' },
+      {
+        kind: 'LATE_DATA',
+        stage: null,
+        local_date: '2026-11-21',
+        date_from: '2026-10-12',
+        date_to: '2026-10-12',
+        status: 'success',
+      },
+      {
+        kind: 'REFRESH',
+        stage: null,
+        local_date: '2026-11-21',
+        date_from: '2026-11-21',
+        date_to: '2026-11-21',
+        status: 'success',
+      },
     ]);
     expect(await windowsOf(wh, late.runId, 'mkt_profit_by_sku_and_date')).toEqual([
-      { kind: 'CONTINUOUS', stage: null, local_date: '2026-11-21', date_from: '2026-11-21', date_to: '2026-11-21', status: 'success' },
-      { kind: 'LATE_DATA', stage: null, local_date: '2026-11-21', date_from: '2026-10-12', date_to: '2026-10-12', status: 'success' },
+      {
+        kind: 'CONTINUOUS',
+        stage: null,
+        local_date: '2026-11-21',
+        date_from: '2026-11-21',
+        date_to: '2026-11-21',
+        status: 'success',
+      },
+      {
+        kind: 'LATE_DATA',
+        stage: null,
+        local_date: '2026-11-21',
+        date_from: '2026-10-12',
+        date_to: '2026-10-12',
+        status: 'success',
+      },
     ]);
     // The returns table does not read orders: no late data there. US got nothing landed: no late data either.
-    expect(late.windows.filter((w) => w.kind === 'LATE_DATA').map((w) => `${w.connectionId === DE.id ? 'DE' : 'US'} ${w.table}`).sort()).toEqual([
+    expect(
+      late.windows
+        .filter((w) => w.kind === 'LATE_DATA')
+        .map((w) => `${w.connectionId === DE.id ? 'DE' : 'US'} ${w.table}`)
+        .sort(),
+    ).toEqual([
       'DE mkt_ads_performance_by_asin_and_date',
       'DE mkt_order_items_with_cogs',
       'DE mkt_profit_by_date',
@@ -162,19 +282,35 @@ describe('runPipeline: first load, daily run, late data', () => {
       { date: '2026-11-15', sku: 'SKU-B', total_sales: '25.0000', units: '1' },
       { date: '2026-11-20', sku: 'SKU-A', total_sales: '12.0000', units: '1' },
     ]);
-    expect(await rows(wh, `select total_sales::varchar as total_sales from marts.mkt_profit_by_date where seller_or_vendor_id = $c and date = '2026-10-12'`, { c: DE.id })).toEqual([{ total_sales: '74.0000' }]);
+    expect(
+      await rows(
+        wh,
+        `select total_sales::varchar as total_sales from marts.mkt_profit_by_date where seller_or_vendor_id = $c and date = '2026-10-12'`,
+        { c: DE.id },
+      ),
+    ).toEqual([{ total_sales: '74.0000' }]);
     // The snapshot, published from the last one plus the rebuilt windows, says the same.
     expect(readManifest(home)?.incremental).toBe(true);
-    expect(await withSnapshot(home, async (sql) =>
-      (await sql.runAndReadAll(`select total_sales::varchar as total_sales from mkt_profit_by_date where seller_or_vendor_id = '${DE.id}' and date = '2026-10-12'`)).getRowObjectsJson()))
-      .toEqual([{ total_sales: '74.0000' }]);
+    expect(
+      await withSnapshot(home, async (sql) =>
+        (
+          await sql.runAndReadAll(
+            `select total_sales::varchar as total_sales from mkt_profit_by_date where seller_or_vendor_id = '${DE.id}' and date = '2026-10-12'`,
+          )
+        ).getRowObjectsJson(),
+      ),
+    ).toEqual([{ total_sales: '74.0000' }]);
 
     // 13:20, same slot, nothing new in landing/: nothing planned, no model run, nothing published.
     const models: ModelResult[] = [];
     const again = await runPipeline(wh, pipeline, { now: SAME_SLOT, onResult: (r) => models.push(r) });
     expect(again).toMatchObject({ status: 'success', landed: 0, windows: [], published: false });
     expect(models).toHaveLength(0);
-    expect(await rows(wh, `select count(*)::integer as n from control.run_windows where run_id = $run`, { run: again.runId })).toEqual([{ n: 0 }]);
+    expect(
+      await rows(wh, `select count(*)::integer as n from control.run_windows where run_id = $run`, {
+        run: again.runId,
+      }),
+    ).toEqual([{ n: 0 }]);
   });
 });
 
@@ -184,7 +320,11 @@ describe('planRun on a fresh home', () => {
     try {
       // 03:00Z on 21 Nov: 19:00 on 20 Nov in Los Angeles (PST, UTC-8), 04:00 on 21 Nov in Berlin (CET, UTC+1).
       const { windows } = await planRun(wh, pipeline, { now: new Date('2026-11-21T03:00:00Z') });
-      const first = (connectionId: string) => windows.find((w) => w.connectionId === connectionId && w.table === 'mkt_order_items_with_cogs' && w.stage === 'FIRST_STAGE');
+      const first = (connectionId: string) =>
+        windows.find(
+          (w) =>
+            w.connectionId === connectionId && w.table === 'mkt_order_items_with_cogs' && w.stage === 'FIRST_STAGE',
+        );
       // 20 Nov - 29 = 22 Oct; 21 Nov - 29 = 23 Oct.
       expect(first(US.id)).toMatchObject({ localDate: '2026-11-20', from: '2026-10-22', to: '2026-11-20' });
       expect(first(DE.id)).toMatchObject({ localDate: '2026-11-21', from: '2026-10-23', to: '2026-11-21' });
@@ -210,7 +350,13 @@ describe('runPipeline: an interrupted run', () => {
   });
 
   it('c) a run that dies mid-way is recorded as interrupted, and the next run ends where an uninterrupted one does', async () => {
-    const usLines = [orderLine({ 'amazon-order-id': 'U-1', 'purchase-date': '2026-11-18T20:00:00+00:00', 'last-updated-date': '2026-11-18T20:00:00+00:00' })];
+    const usLines = [
+      orderLine({
+        'amazon-order-id': 'U-1',
+        'purchase-date': '2026-11-18T20:00:00+00:00',
+        'last-updated-date': '2026-11-18T20:00:00+00:00',
+      }),
+    ];
     for (const h of [interrupted, reference]) {
       drop(h.home, 'orders-1.tsv', orders);
       drop(h.home, 'orders-us.tsv', usLines, US.id);
@@ -228,9 +374,9 @@ describe('runPipeline: an interrupted run', () => {
     // It got as far as the order items' first stage, which was committed: the 30 days to 20 Nov hold DE's 15 and
     // 20 Nov orders and US's 18 Nov one (12:00 in Los Angeles); DE's 12 Oct orders belong to the second stage.
     expect(seen).toContain('marts.mkt_order_items_with_cogs');
-    expect(await rows(interrupted.wh, `select mkt_order_id from marts.mkt_order_items_with_cogs order by all`)).toEqual([
-      { mkt_order_id: 'O-MIDNIGHT' }, { mkt_order_id: 'O-NEW' }, { mkt_order_id: 'U-1' },
-    ]);
+    expect(await rows(interrupted.wh, `select mkt_order_id from marts.mkt_order_items_with_cogs order by all`)).toEqual(
+      [{ mkt_order_id: 'O-MIDNIGHT' }, { mkt_order_id: 'O-NEW' }, { mkt_order_id: 'U-1' }],
+    );
     const [dead] = await rows(interrupted.wh, `select id, status from control.pipeline_runs`);
     expect(dead).toMatchObject({ status: 'running' });
     // The files were landed and archived, but not taken in by the pipeline.
@@ -240,12 +386,24 @@ describe('runPipeline: an interrupted run', () => {
     // The next run, same clock: it finds the first one still running, marks it interrupted, and redoes its windows.
     const rerun = await runPipeline(interrupted.wh, pipeline, { now: FIRST_LOAD });
     expect(rerun).toMatchObject({ status: 'success', landed: 0, published: true });
-    expect(await rows(interrupted.wh, `select status, error from control.pipeline_runs where id = $run`, { run: dead!.id as string })).toEqual([{ status: 'failed', error: 'interrupted' }]);
-    expect(await rows(interrupted.wh, `select distinct status, error, retried from control.run_windows where run_id = $run`, { run: dead!.id as string })).toEqual([
-      { status: 'error', error: 'interrupted', retried: true },
-    ]);
+    expect(
+      await rows(interrupted.wh, `select status, error from control.pipeline_runs where id = $run`, {
+        run: dead!.id as string,
+      }),
+    ).toEqual([{ status: 'failed', error: 'interrupted' }]);
+    expect(
+      await rows(
+        interrupted.wh,
+        `select distinct status, error, retried from control.run_windows where run_id = $run`,
+        { run: dead!.id as string },
+      ),
+    ).toEqual([{ status: 'error', error: 'interrupted', retried: true }]);
     // Nothing succeeded before: the rerun is a first load again, plus the retried windows.
-    expect((await windowsOf(interrupted.wh, rerun.runId, 'mkt_order_items_with_cogs')).map((w) => `${w.kind} ${w.stage} ${w.date_from}..${w.date_to} ${w.status}`)).toEqual([
+    expect(
+      (await windowsOf(interrupted.wh, rerun.runId, 'mkt_order_items_with_cogs')).map(
+        (w) => `${w.kind} ${w.stage} ${w.date_from}..${w.date_to} ${w.status}`,
+      ),
+    ).toEqual([
       'INITIAL FIRST_STAGE 2026-10-22..2026-11-20 success',
       'INITIAL SECOND_STAGE 2024-11-21..2026-10-21 success',
       'RETRY FIRST_STAGE 2026-10-22..2026-11-20 success',
@@ -268,7 +426,8 @@ describe('runPipeline: an interrupted run', () => {
     for (const table of CATALOG_TABLES) expect(got[table], table).toEqual(want[table]);
 
     // Neither home has anything left to do in this slot.
-    for (const h of [interrupted, reference]) expect((await planRun(h.wh, pipeline, { now: FIRST_LOAD })).windows).toEqual([]);
+    for (const h of [interrupted, reference])
+      expect((await planRun(h.wh, pipeline, { now: FIRST_LOAD })).windows).toEqual([]);
   });
 });
 
@@ -277,17 +436,45 @@ describe('runPipeline: an order whose new version moves to another date', () => 
     const { home, wh, dir } = await makeHome();
     try {
       // O-MOVED bought on 15 Nov (09:00Z is 10:00 in Berlin); a later version says 16 Nov, as if corrected.
-      drop(home, 'orders-1.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-11-15T09:00:00+00:00', 'last-updated-date': '2026-11-15T09:00:00+00:00', 'item-price': '25.00' })]);
+      drop(home, 'orders-1.tsv', [
+        de({
+          'amazon-order-id': 'O-MOVED',
+          'purchase-date': '2026-11-15T09:00:00+00:00',
+          'last-updated-date': '2026-11-15T09:00:00+00:00',
+          'item-price': '25.00',
+        }),
+      ]);
       await runPipeline(wh, pipeline, { now: FIRST_LOAD });
-      drop(home, 'orders-2.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-11-16T09:00:00+00:00', 'last-updated-date': '2026-11-21T08:00:00+00:00', 'item-price': '25.00' })]);
+      drop(home, 'orders-2.tsv', [
+        de({
+          'amazon-order-id': 'O-MOVED',
+          'purchase-date': '2026-11-16T09:00:00+00:00',
+          'last-updated-date': '2026-11-21T08:00:00+00:00',
+          'item-price': '25.00',
+        }),
+      ]);
       // 21 Nov's daily window (25 Oct..21 Nov) holds both dates anyway: the afternoon refresh of 21 Nov only today's.
       await runPipeline(wh, pipeline, { now: DAILY });
-      drop(home, 'orders-3.tsv', [de({ 'amazon-order-id': 'O-MOVED', 'purchase-date': '2026-10-12T09:00:00+00:00', 'last-updated-date': '2026-11-21T11:00:00+00:00', 'item-price': '25.00' })]);
+      drop(home, 'orders-3.tsv', [
+        de({
+          'amazon-order-id': 'O-MOVED',
+          'purchase-date': '2026-10-12T09:00:00+00:00',
+          'last-updated-date': '2026-11-21T11:00:00+00:00',
+          'item-price': '25.00',
+        }),
+      ]);
       const late = await runPipeline(wh, pipeline, { now: AFTERNOON });
       // The version on 12 Oct (outside every window) is late data on 12 Oct, and on the date the order is on now,
       // which it leaves: 16 Nov. (15 Nov, the first version's date, shows nothing since the daily run.)
-      expect(late.windows.filter((w) => w.table === 'mkt_order_items_with_cogs' && w.kind === 'LATE_DATA').map((w) => `${w.from}..${w.to}`).sort()).toEqual(['2026-10-12..2026-10-12', '2026-11-16..2026-11-16']);
-      expect(await rows(wh, `select date::varchar as date, mkt_order_id from marts.mkt_order_items_with_cogs`)).toEqual([{ date: '2026-10-12', mkt_order_id: 'O-MOVED' }]);
+      expect(
+        late.windows
+          .filter((w) => w.table === 'mkt_order_items_with_cogs' && w.kind === 'LATE_DATA')
+          .map((w) => `${w.from}..${w.to}`)
+          .sort(),
+      ).toEqual(['2026-10-12..2026-10-12', '2026-11-16..2026-11-16']);
+      expect(await rows(wh, `select date::varchar as date, mkt_order_id from marts.mkt_order_items_with_cogs`)).toEqual(
+        [{ date: '2026-10-12', mkt_order_id: 'O-MOVED' }],
+      );
       expect(await skuDays(wh)).toEqual([{ date: '2026-10-12', sku: 'SKU-A', total_sales: '25.0000', units: '1' }]);
     } finally {
       wh.close();

@@ -21,7 +21,13 @@ const SIGHTINGS = 'intermediate.int_sku_sightings_by_date';
 const pipeline = findPipeline(loadPipelines(), 'profit');
 
 const line = (order: string, day: string, over: OrderLine) =>
-  orderLine({ currency: 'EUR', 'amazon-order-id': order, 'purchase-date': `2026-${day}T09:00:00+00:00`, 'last-updated-date': `2026-${day}T09:00:00+00:00`, ...over });
+  orderLine({
+    currency: 'EUR',
+    'amazon-order-id': order,
+    'purchase-date': `2026-${day}T09:00:00+00:00`,
+    'last-updated-date': `2026-${day}T09:00:00+00:00`,
+    ...over,
+  });
 // SKU-P: P on 5 Nov (ASIN …OLD), Q on 10 Nov (ASIN …NEW, named "P new"). SKU-R: R on 8 Nov. SKU-O: O on 20 Oct, before
 // the daily windows of the runs below (28 days: from 24 Oct on the 20 Nov's).
 const P = line('P', '11-05', { sku: 'SKU-P', asin: 'B0P0000OLD', 'product-name': 'P old' });
@@ -29,17 +35,26 @@ const Q = line('Q', '11-10', { sku: 'SKU-P', asin: 'B0P0000NEW', 'product-name':
 const R = line('R', '11-08', { sku: 'SKU-R', asin: 'B0R0000001', 'product-name': 'R' });
 const O = line('O', '10-20', { sku: 'SKU-O', asin: 'B0O0000001', 'product-name': 'O' });
 // Then Q's later version is dated 3 Nov (an order moved back), and R's names another ASIN.
-const Q_MOVED = { ...Q, 'purchase-date': '2026-11-03T09:00:00+00:00', 'last-updated-date': '2026-11-12T09:00:00+00:00' };
+const Q_MOVED = {
+  ...Q,
+  'purchase-date': '2026-11-03T09:00:00+00:00',
+  'last-updated-date': '2026-11-12T09:00:00+00:00',
+};
 const R_RENAMED = { ...R, asin: 'B0R0000002', 'last-updated-date': '2026-11-12T09:00:00+00:00' };
 
 /** The SKUs' lookups as the whole history gives them (the model's rule, on every order line). */
 const fromHistory = (wh: Warehouse) =>
-  rows(wh, `
+  rows(
+    wh,
+    `
     select sku, arg_max(asin, purchased_at) filter (where asin is not null) as asin,
         arg_max(product_name, purchased_at) filter (where product_name is not null) as product_name
-    from staging.stg_mkt__order_items group by sku order by sku`);
-const lookups = (wh: Warehouse) => rows(wh, `select sku, asin, product_name from intermediate.int_sku_asins order by sku`);
-const sightings = (wh: Warehouse) => rows(wh, `select sku, date::varchar as date, asin, product_name from ${SIGHTINGS} order by all`);
+    from staging.stg_mkt__order_items group by sku order by sku`,
+  );
+const lookups = (wh: Warehouse) =>
+  rows(wh, `select sku, asin, product_name from intermediate.int_sku_asins order by sku`);
+const sightings = (wh: Warehouse) =>
+  rows(wh, `select sku, date::varchar as date, asin, product_name from ${SIGHTINGS} order by all`);
 
 describe('int_sku_asins from the SKUs’ sightings by date', () => {
   let home: Home;
@@ -77,10 +92,16 @@ describe('int_sku_asins from the SKUs’ sightings by date', () => {
   it('a daily run rebuilds the dates the order line items rebuild: an order moved back, a line renamed', async () => {
     drop('orders-2.tsv', [P, Q_MOVED, R_RENAMED]);
     const results: ModelResult[] = [];
-    const run = await runPipeline(wh, pipeline, { now: new Date('2026-11-21T09:30:00Z'), deferPublish: true, onResult: (r) => results.push(r) });
+    const run = await runPipeline(wh, pipeline, {
+      now: new Date('2026-11-21T09:30:00Z'),
+      deferPublish: true,
+      onResult: (r) => results.push(r),
+    });
     expect(run.status).toBe('success');
     // The order items' daily window of each connection (21 Nov - 27 = 25 Oct), not every date: its table is kept.
-    const windows = results.find((r) => r.model === SIGHTINGS)!.windows!.map((w) => `${w.connectionId.slice(-4)} ${w.from}..${w.to}`);
+    const windows = results
+      .find((r) => r.model === SIGHTINGS)!
+      .windows!.map((w) => `${w.connectionId.slice(-4)} ${w.from}..${w.to}`);
     expect(windows.sort()).toEqual(['a001 2026-10-25..2026-11-21', 'a002 2026-10-25..2026-11-21']);
     // Q left 10 Nov for 3 Nov, where it is SKU-P's earliest line: P (5 Nov, …OLD) is now the latest. R is …0002.
     expect(await sightings(wh)).toEqual([
@@ -100,8 +121,15 @@ describe('int_sku_asins from the SKUs’ sightings by date', () => {
   it('builds a missing sightings table whole (a home of an earlier version), not only the run’s windows', async () => {
     await wh.sql.run(`drop table ${SIGHTINGS}`);
     // A new order on 22 Nov; the daily window is 26 Oct to 22 Nov, and O's 20 Oct is before it.
-    drop('orders-3.tsv', [P, Q_MOVED, R_RENAMED, line('N', '11-22', { sku: 'SKU-N', asin: 'B0N0000001', 'product-name': 'N' })]);
-    expect((await runPipeline(wh, pipeline, { now: new Date('2026-11-22T09:30:00Z'), deferPublish: true })).status).toBe('success');
+    drop('orders-3.tsv', [
+      P,
+      Q_MOVED,
+      R_RENAMED,
+      line('N', '11-22', { sku: 'SKU-N', asin: 'B0N0000001', 'product-name': 'N' }),
+    ]);
+    expect(
+      (await runPipeline(wh, pipeline, { now: new Date('2026-11-22T09:30:00Z'), deferPublish: true })).status,
+    ).toBe('success');
     expect(await sightings(wh)).toEqual([
       { sku: 'SKU-N', date: '2026-11-22', asin: 'B0N0000001', product_name: 'N' },
       { sku: 'SKU-O', date: '2026-10-20', asin: 'B0O0000001', product_name: 'O' },
@@ -127,10 +155,20 @@ describe('int_sku_asins from the SKUs’ sightings by date', () => {
 
 describe('workOf: a model that follows a table', () => {
   const models = loadModels();
-  const window = { connectionId: DE.id, table: 'mkt_order_items_with_cogs', kind: 'RECURRING_DAILY' as const, stage: null, localDate: '2026-11-21', from: '2026-10-25', to: '2026-11-21' };
+  const window = {
+    connectionId: DE.id,
+    table: 'mkt_order_items_with_cogs',
+    kind: 'RECURRING_DAILY' as const,
+    stage: null,
+    localDate: '2026-11-21',
+    from: '2026-10-25',
+    to: '2026-11-21',
+  };
 
   it('gets that table’s windows and the dates new rows touch in them, and is not rebuilt whole', () => {
-    const touched = new Map([[DE.id, new Map([['mkt_order_items_with_cogs', [{ from: '2026-11-03', to: '2026-11-03' }]]])]]);
+    const touched = new Map([
+      [DE.id, new Map([['mkt_order_items_with_cogs', [{ from: '2026-11-03', to: '2026-11-03' }]]])],
+    ]);
     const settlements = { ...window, table: 'mkt_settlements_with_cogs' };
     const work = workOf(models, [window, settlements], ['f1'], 'all', { pipeline, dates: touched });
     expect(work.windows.get(SIGHTINGS)).toEqual(new Map([[DE.id, [{ from: '2026-10-25', to: '2026-11-21' }]]]));

@@ -52,12 +52,18 @@ describe('the profit pipeline touchedDates', () => {
   // C on 10-01 (15:30 local), then on 10-02 (15:30 local), which the model takes in; E on 10-04 stays as it was. Then
   // C's third version on 10-03 (17:30 local), and E again, unchanged.
   async function landThirdVersion(before?: () => Promise<void>) {
-    await landOrders(wh, dir, IN, [orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-01T10:00:00+00:00', 'order-status': 'Pending' })]);
+    await landOrders(wh, dir, IN, [
+      orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-01T10:00:00+00:00', 'order-status': 'Pending' }),
+    ]);
     await landOrders(wh, dir, IN, [
       orderLine({ 'amazon-order-id': 'C', 'purchase-date': '2026-10-02T10:00:00+00:00', 'order-status': 'Pending' }),
       orderLine({ 'amazon-order-id': 'E', 'purchase-date': '2026-10-04T10:00:00+00:00' }),
     ]);
-    expect((await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    expect(
+      (await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map(
+        (r) => r.status,
+      ),
+    ).toEqual(['success']);
     await wh.sql.run(`insert into control.pipeline_files select 'profit', id, 'earlier run' from control.landed_files`);
     await before?.();
     await landOrders(wh, dir, IN, [
@@ -67,7 +73,9 @@ describe('the profit pipeline touchedDates', () => {
   }
   const ordersTouched = async () => {
     const pipeline = findPipeline(loadPipelines(), 'profit');
-    return (await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh))).get(IN.id)?.get('mkt_order_items_with_cogs');
+    return (await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh)))
+      .get(IN.id)
+      ?.get('mkt_order_items_with_cogs');
   };
 
   // With the model built, an order's dates are those of its new lines and of the lines the model holds for it (the
@@ -77,24 +85,36 @@ describe('the profit pipeline touchedDates', () => {
     // C: 10-02 (the line held) and 10-03 (the new one), not 10-01; E is not changed.
     expect(await ordersTouched()).toEqual([{ from: '2026-10-02', to: '2026-10-03' }]);
     // Once the model has taken the third version in, it holds C on 10-03: the same files now touch that date only.
-    expect((await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map((r) => r.status)).toEqual(['success']);
+    expect(
+      (await runModels(wh, { select: ['staging.stg_mkt__order_items'], upstream: false, fullRefresh: true })).map(
+        (r) => r.status,
+      ),
+    ).toEqual(['success']);
     expect(await ordersTouched()).toEqual([{ from: '2026-10-03', to: '2026-10-03' }]);
   });
 
-  it('gives the dates of every version when the model\'s table, built by an earlier version of it, lacks its columns', async () => {
-    await landThirdVersion(() => wh.sql.run(`alter table staging.stg_mkt__order_items rename column purchased_at to bought_at`).then(() => undefined));
+  it("gives the dates of every version when the model's table, built by an earlier version of it, lacks its columns", async () => {
+    await landThirdVersion(() =>
+      wh.sql
+        .run(`alter table staging.stg_mkt__order_items rename column purchased_at to bought_at`)
+        .then(() => undefined),
+    );
     expect(await ordersTouched()).toEqual([{ from: '2026-10-01', to: '2026-10-03' }]);
   });
 
   // A settlement touches its posting dates and its orders' dates. The orders are looked up among the versions bought in
   // the 92 days before the first posting (2026-10-08 - 92 days = 07-08); then, for an order with a version there,
   // among the versions on an earlier date landed since; for one without, in the whole history.
-  it('gives a settlement\'s posting date and its orders\' dates: recent, moved back since, or found in the whole history', async () => {
+  it("gives a settlement's posting date and its orders' dates: recent, moved back since, or found in the whole history", async () => {
     const landedDaysAgo = async (days: number, lines: Parameters<typeof orderLine>[0][]) => {
       await landOrders(wh, dir, IN, lines.map(orderLine));
       const since = `(select max(landed_at) from control.landed_files)`;
-      await wh.sql.run(`update raw.get_flat_file_all_orders_data_by_order_date_general set _landed_at = _landed_at - interval ${days} day where _landed_at = ${since}`);
-      await wh.sql.run(`update control.landed_files set landed_at = landed_at - interval ${days} day where landed_at = ${since}`);
+      await wh.sql.run(
+        `update raw.get_flat_file_all_orders_data_by_order_date_general set _landed_at = _landed_at - interval ${days} day where _landed_at = ${since}`,
+      );
+      await wh.sql.run(
+        `update control.landed_files set landed_at = landed_at - interval ${days} day where landed_at = ${since}`,
+      );
     };
     // O on 05-01, landed 200 days ago only; M on 09-20, landed 10 days ago, then moved back to 04-20, landed now;
     // R on 10-01 (15:30 local), landed now. X is in no orders file.
@@ -105,9 +125,21 @@ describe('the profit pipeline touchedDates', () => {
       { 'amazon-order-id': 'R', 'purchase-date': '2026-10-01T10:00:00+00:00' },
     ]);
     await wh.sql.run(`insert into control.pipeline_files select 'profit', id, 'earlier run' from control.landed_files`);
-    const line = (order: string): SettlementLine =>
-      ({ 'transaction-type': 'Order', 'order-id': order, 'posted-date-time': '2026-10-08 06:00:00 UTC', sku: 'SKU-A', 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '1.00' });
-    await landOk(wh, 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', IN, writeSettlement(dir, 'settlement-5001.tsv', { id: '5001', currency: 'INR' }, ['R', 'O', 'M', 'X'].map(line)));
+    const line = (order: string): SettlementLine => ({
+      'transaction-type': 'Order',
+      'order-id': order,
+      'posted-date-time': '2026-10-08 06:00:00 UTC',
+      sku: 'SKU-A',
+      'amount-type': 'ItemPrice',
+      'amount-description': 'Principal',
+      amount: '1.00',
+    });
+    await landOk(
+      wh,
+      'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2',
+      IN,
+      writeSettlement(dir, 'settlement-5001.tsv', { id: '5001', currency: 'INR' }, ['R', 'O', 'M', 'X'].map(line)),
+    );
     const pipeline = findPipeline(loadPipelines(), 'profit');
     const touched = await touchedDates(wh, pipeline, await newFiles(wh, pipeline), await planConnections(wh));
     // M: 04-20 (moved back since its recent version) and 09-20; O: 05-01, from the whole history; R: 10-01; the
@@ -130,11 +162,21 @@ describe('the profit pipeline touchedDates', () => {
       writeFileSync(join(dir, file), text.replace(from, to));
       return dir;
     };
-    expect(() => loadPipelines(edited('profit.yml', 'changedKeysOf: staging.stg_mkt__order_items', 'changedKeysOf: marts.mkt_profit_by_date'))).toThrow(
+    expect(() =>
+      loadPipelines(
+        edited('profit.yml', 'changedKeysOf: staging.stg_mkt__order_items', 'changedKeysOf: marts.mkt_profit_by_date'),
+      ),
+    ).toThrow(
       'sources.GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL.changedKeysOf: marts.mkt_profit_by_date is not a keyed model (one with `increment`)',
     );
-    expect(() => loadPipelines(edited('awd.yml', '  awd.listOutbounds:\n', '  awd.listOutbounds:\n    changedKeysOf: staging.stg_mkt__order_items\n'))).toThrow(
-      'sources.awd.listOutbounds: changedKeysOf goes with touchedDates',
-    );
+    expect(() =>
+      loadPipelines(
+        edited(
+          'awd.yml',
+          '  awd.listOutbounds:\n',
+          '  awd.listOutbounds:\n    changedKeysOf: staging.stg_mkt__order_items\n',
+        ),
+      ),
+    ).toThrow('sources.awd.listOutbounds: changedKeysOf goes with touchedDates');
   });
 });

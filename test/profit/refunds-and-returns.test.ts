@@ -21,7 +21,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { makeHome, US } from '../helpers/home.ts';
-import { buildAll, dayProfit, landCogs, landOk, landOrders, orderLine, skuProfit, writeReturns, writeSettlement } from '../helpers/profit.ts';
+import {
+  buildAll,
+  dayProfit,
+  landCogs,
+  landOk,
+  landOrders,
+  orderLine,
+  skuProfit,
+  writeReturns,
+  writeSettlement,
+} from '../helpers/profit.ts';
 
 const SETTLEMENTS = 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2';
 const RETURNS = 'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA';
@@ -38,36 +48,128 @@ describe('profit rules 6 and 7: refunds and returns', () => {
       'B000000001,SKU-A,USD,2026-03-14,6.00,1.00,Supplier',
     ]);
     await landOrders(wh, dir, US, [
-      orderLine({ 'amazon-order-id': 'R-1', 'purchase-date': '2026-03-02T20:00:00+00:00', 'last-updated-date': '2026-03-02T20:00:00+00:00' }),
-      orderLine({ 'amazon-order-id': 'R-2', 'purchase-date': '2026-03-03T20:00:00+00:00', 'last-updated-date': '2026-03-03T20:00:00+00:00', quantity: '2', 'item-price': '20.00' }),
+      orderLine({
+        'amazon-order-id': 'R-1',
+        'purchase-date': '2026-03-02T20:00:00+00:00',
+        'last-updated-date': '2026-03-02T20:00:00+00:00',
+      }),
+      orderLine({
+        'amazon-order-id': 'R-2',
+        'purchase-date': '2026-03-03T20:00:00+00:00',
+        'last-updated-date': '2026-03-03T20:00:00+00:00',
+        quantity: '2',
+        'item-price': '20.00',
+      }),
     ]);
-    const r1 = { 'transaction-type': 'Refund', 'order-id': 'R-1', 'adjustment-id': 'ADJ-R1', 'marketplace-name': 'Amazon.com', 'fulfillment-id': 'AFN', 'posted-date-time': '2026-03-12 18:00:00 UTC', 'merchant-adjustment-item-id': 'MA-R1', sku: 'SKU-A', 'quantity-purchased': '1' };
-    const r2 = { 'transaction-type': 'Refund', 'order-id': 'R-2', 'adjustment-id': 'ADJ-R2', 'marketplace-name': 'Amazon.com', 'fulfillment-id': 'AFN', 'posted-date-time': '2026-03-13 03:00:00 UTC', 'merchant-adjustment-item-id': 'MA-R2', sku: 'SKU-A', 'quantity-purchased': '2' };
-    await landOk(wh, SETTLEMENTS, US, writeSettlement(dir, 'settlement-1001.tsv', { id: '1001', currency: 'USD' }, [
-      { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '-10.00' },
-      { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Shipping', amount: '-2.00' },
-      { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Tax', amount: '-0.80' },
-      { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'ShippingTax', amount: '-0.16' },
-      { ...r1, 'amount-type': 'ItemWithheldTax', 'amount-description': 'MarketplaceFacilitatorTax-Principal', amount: '0.80' },
-      { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '1.50' },
-      { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'RefundCommission', amount: '-0.30' },
-      { ...r1, 'amount-type': 'Promotion', 'amount-description': 'Shipping', amount: '1.00' },
-      { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'DigitalServicesFee', amount: '0.05' },
-      { ...r2, 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '-20.00' },
-      { ...r2, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '3.00' },
-      {
-        'transaction-type': 'Adjustment', 'adjustment-id': 'ADJ-CR', 'posted-date-time': '2026-03-12 19:00:00 UTC', sku: 'SKU-A', 'quantity-purchased': '1',
-        'amount-type': 'FBA Inventory Reimbursement', 'amount-description': 'CUSTOMER_RETURN', amount: '5.00',
-      },
-    ]));
-    const ret = { sku: 'SKU-A', asin: 'B000000001', fnsku: 'X000000001', 'fulfillment-center-id': 'LEX1', reason: 'UNWANTED_ITEM' };
-    await landOk(wh, RETURNS, US, writeReturns(dir, 'returns.tsv', [
-      { ...ret, 'return-date': '2026-03-14T05:30:00+00:00', 'order-id': 'R-1', quantity: '1', 'detailed-disposition': 'SELLABLE', 'license-plate-number': 'LPNA' },
-      { ...ret, 'return-date': '2026-03-14T18:00:00+00:00', 'order-id': 'R-2', quantity: '2', 'detailed-disposition': 'DEFECTIVE', 'license-plate-number': 'LPNB' },
-      { ...ret, 'return-date': '2026-03-14T19:00:00+00:00', 'order-id': 'R-2', quantity: '1', 'detailed-disposition': '', 'license-plate-number': 'LPNC' },
-      { ...ret, 'return-date': '2026-03-15T18:00:00+00:00', 'order-id': 'R-2', quantity: '2', 'detailed-disposition': 'Sellable', 'license-plate-number': 'LPND' },
-      { ...ret, 'return-date': '2026-03-15T19:00:00+00:00', 'order-id': 'R-1', quantity: '1', 'detailed-disposition': 'CUSTOMER_DAMAGED', 'license-plate-number': 'LPNE' },
-    ]));
+    const r1 = {
+      'transaction-type': 'Refund',
+      'order-id': 'R-1',
+      'adjustment-id': 'ADJ-R1',
+      'marketplace-name': 'Amazon.com',
+      'fulfillment-id': 'AFN',
+      'posted-date-time': '2026-03-12 18:00:00 UTC',
+      'merchant-adjustment-item-id': 'MA-R1',
+      sku: 'SKU-A',
+      'quantity-purchased': '1',
+    };
+    const r2 = {
+      'transaction-type': 'Refund',
+      'order-id': 'R-2',
+      'adjustment-id': 'ADJ-R2',
+      'marketplace-name': 'Amazon.com',
+      'fulfillment-id': 'AFN',
+      'posted-date-time': '2026-03-13 03:00:00 UTC',
+      'merchant-adjustment-item-id': 'MA-R2',
+      sku: 'SKU-A',
+      'quantity-purchased': '2',
+    };
+    await landOk(
+      wh,
+      SETTLEMENTS,
+      US,
+      writeSettlement(dir, 'settlement-1001.tsv', { id: '1001', currency: 'USD' }, [
+        { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '-10.00' },
+        { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Shipping', amount: '-2.00' },
+        { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'Tax', amount: '-0.80' },
+        { ...r1, 'amount-type': 'ItemPrice', 'amount-description': 'ShippingTax', amount: '-0.16' },
+        {
+          ...r1,
+          'amount-type': 'ItemWithheldTax',
+          'amount-description': 'MarketplaceFacilitatorTax-Principal',
+          amount: '0.80',
+        },
+        { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '1.50' },
+        { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'RefundCommission', amount: '-0.30' },
+        { ...r1, 'amount-type': 'Promotion', 'amount-description': 'Shipping', amount: '1.00' },
+        { ...r1, 'amount-type': 'ItemFees', 'amount-description': 'DigitalServicesFee', amount: '0.05' },
+        { ...r2, 'amount-type': 'ItemPrice', 'amount-description': 'Principal', amount: '-20.00' },
+        { ...r2, 'amount-type': 'ItemFees', 'amount-description': 'Commission', amount: '3.00' },
+        {
+          'transaction-type': 'Adjustment',
+          'adjustment-id': 'ADJ-CR',
+          'posted-date-time': '2026-03-12 19:00:00 UTC',
+          sku: 'SKU-A',
+          'quantity-purchased': '1',
+          'amount-type': 'FBA Inventory Reimbursement',
+          'amount-description': 'CUSTOMER_RETURN',
+          amount: '5.00',
+        },
+      ]),
+    );
+    const ret = {
+      sku: 'SKU-A',
+      asin: 'B000000001',
+      fnsku: 'X000000001',
+      'fulfillment-center-id': 'LEX1',
+      reason: 'UNWANTED_ITEM',
+    };
+    await landOk(
+      wh,
+      RETURNS,
+      US,
+      writeReturns(dir, 'returns.tsv', [
+        {
+          ...ret,
+          'return-date': '2026-03-14T05:30:00+00:00',
+          'order-id': 'R-1',
+          quantity: '1',
+          'detailed-disposition': 'SELLABLE',
+          'license-plate-number': 'LPNA',
+        },
+        {
+          ...ret,
+          'return-date': '2026-03-14T18:00:00+00:00',
+          'order-id': 'R-2',
+          quantity: '2',
+          'detailed-disposition': 'DEFECTIVE',
+          'license-plate-number': 'LPNB',
+        },
+        {
+          ...ret,
+          'return-date': '2026-03-14T19:00:00+00:00',
+          'order-id': 'R-2',
+          quantity: '1',
+          'detailed-disposition': '',
+          'license-plate-number': 'LPNC',
+        },
+        {
+          ...ret,
+          'return-date': '2026-03-15T18:00:00+00:00',
+          'order-id': 'R-2',
+          quantity: '2',
+          'detailed-disposition': 'Sellable',
+          'license-plate-number': 'LPND',
+        },
+        {
+          ...ret,
+          'return-date': '2026-03-15T19:00:00+00:00',
+          'order-id': 'R-1',
+          quantity: '1',
+          'detailed-disposition': 'CUSTOMER_DAMAGED',
+          'license-plate-number': 'LPNE',
+        },
+      ]),
+    );
     await buildAll(wh);
   });
 
@@ -86,7 +188,12 @@ describe('profit rules 6 and 7: refunds and returns', () => {
       { date: '2026-03-15', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '0.0000' }, // returns D, E
     ]);
     expect((await dayProfit(wh, US.id, ['refund_count'])).map((r) => [r.date, r.refund_count])).toEqual([
-      ['2026-03-02', '0.0000'], ['2026-03-03', '0.0000'], ['2026-03-12', '2.0000'], ['2026-03-13', '0.0000'], ['2026-03-14', '0.0000'], ['2026-03-15', '0.0000'],
+      ['2026-03-02', '0.0000'],
+      ['2026-03-03', '0.0000'],
+      ['2026-03-12', '2.0000'],
+      ['2026-03-13', '0.0000'],
+      ['2026-03-14', '0.0000'],
+      ['2026-03-15', '0.0000'],
     ]);
   });
 
@@ -96,11 +203,28 @@ describe('profit rules 6 and 7: refunds and returns', () => {
     //      withheld MarketplaceFacilitatorTax +0.80 are refunded tax: excluded.
     // Principal -20.00 + Commission +3.00 = -17.00.
     // 2026-03-12: -9.75 + -17.00 = -26.75. The CUSTOMER_RETURN reimbursement +5.00 (inventory_other) is no part of it.
-    const day = (await skuProfit(wh, US.id, ['refund_cost', 'total_fees', 'profit'])).find((r) => r.date === '2026-03-12');
+    const day = (await skuProfit(wh, US.id, ['refund_cost', 'total_fees', 'profit'])).find(
+      (r) => r.date === '2026-03-12',
+    );
     // total_fees: refunds are not part of it (rule 6) → 0. profit (rule 11) = 0 - 0 - 0 - 0 - 0 + (-26.75) = -26.75.
-    expect(day).toEqual({ date: '2026-03-12', child_asin: 'B000000001', sku: 'SKU-A', refund_cost: '-26.7500', total_fees: '0.0000', profit: '-26.7500' });
-    const account = (await dayProfit(wh, US.id, ['refund_cost', 'total_fees', 'profit'])).find((r) => r.date === '2026-03-12');
-    expect(account).toEqual({ date: '2026-03-12', currency: 'USD', refund_cost: '-26.7500', total_fees: '0.0000', profit: '-26.7500' });
+    expect(day).toEqual({
+      date: '2026-03-12',
+      child_asin: 'B000000001',
+      sku: 'SKU-A',
+      refund_cost: '-26.7500',
+      total_fees: '0.0000',
+      profit: '-26.7500',
+    });
+    const account = (await dayProfit(wh, US.id, ['refund_cost', 'total_fees', 'profit'])).find(
+      (r) => r.date === '2026-03-12',
+    );
+    expect(account).toEqual({
+      date: '2026-03-12',
+      currency: 'USD',
+      refund_cost: '-26.7500',
+      total_fees: '0.0000',
+      profit: '-26.7500',
+    });
   });
 
   it('adds the cost of SELLABLE returns to refund_cost and subtracts the cost of other non-null dispositions', async () => {
@@ -126,17 +250,71 @@ describe('profit rules 6 and 7: refunds and returns', () => {
     const got = await skuProfit(wh, US.id, ['return_units', 'return_cogs', 'cogs_total', 'profit', 'cogs_present']);
     expect(got).toEqual([
       // 03-02: sales 10.00 - cogs 1 × 5.00 = 5.00.
-      { date: '2026-03-02', child_asin: 'B000000001', sku: 'SKU-A', return_units: '0.0000', return_cogs: '0.0000', cogs_total: '5.0000', profit: '5.0000', cogs_present: true },
+      {
+        date: '2026-03-02',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '0.0000',
+        return_cogs: '0.0000',
+        cogs_total: '5.0000',
+        profit: '5.0000',
+        cogs_present: true,
+      },
       // 03-03: sales 20.00 - cogs 2 × 5.00 = 10.00.
-      { date: '2026-03-03', child_asin: 'B000000001', sku: 'SKU-A', return_units: '0.0000', return_cogs: '0.0000', cogs_total: '10.0000', profit: '10.0000', cogs_present: true },
+      {
+        date: '2026-03-03',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '0.0000',
+        return_cogs: '0.0000',
+        cogs_total: '10.0000',
+        profit: '10.0000',
+        cogs_present: true,
+      },
       // 03-12: refunds only (see above): profit = refund_cost = -26.75; no shipped item or return → cogs_present null.
-      { date: '2026-03-12', child_asin: 'B000000001', sku: 'SKU-A', return_units: '0.0000', return_cogs: '0.0000', cogs_total: '0.0000', profit: '-26.7500', cogs_present: null },
+      {
+        date: '2026-03-12',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '0.0000',
+        return_cogs: '0.0000',
+        cogs_total: '0.0000',
+        profit: '-26.7500',
+        cogs_present: null,
+      },
       // 03-13: A, 1 unit, 5.00. profit = refund_cost +5.00 only (return_cogs is not subtracted again, cogs_total 0).
-      { date: '2026-03-13', child_asin: 'B000000001', sku: 'SKU-A', return_units: '1.0000', return_cogs: '5.0000', cogs_total: '0.0000', profit: '5.0000', cogs_present: true },
+      {
+        date: '2026-03-13',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '1.0000',
+        return_cogs: '5.0000',
+        cogs_total: '0.0000',
+        profit: '5.0000',
+        cogs_present: true,
+      },
       // 03-14: B 2 + C 1 = 3 units; 14.00 + 7.00 = 21.00. profit = refund_cost -14.00.
-      { date: '2026-03-14', child_asin: 'B000000001', sku: 'SKU-A', return_units: '3.0000', return_cogs: '21.0000', cogs_total: '0.0000', profit: '-14.0000', cogs_present: true },
+      {
+        date: '2026-03-14',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '3.0000',
+        return_cogs: '21.0000',
+        cogs_total: '0.0000',
+        profit: '-14.0000',
+        cogs_present: true,
+      },
       // 03-15: D 2 + E 1 = 3 units; 14.00 + 7.00 = 21.00. profit = refund_cost +7.00.
-      { date: '2026-03-15', child_asin: 'B000000001', sku: 'SKU-A', return_units: '3.0000', return_cogs: '21.0000', cogs_total: '0.0000', profit: '7.0000', cogs_present: true },
+      {
+        date: '2026-03-15',
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
+        return_units: '3.0000',
+        return_cogs: '21.0000',
+        cogs_total: '0.0000',
+        profit: '7.0000',
+        cogs_present: true,
+      },
     ]);
     const account = await dayProfit(wh, US.id, ['return_units', 'return_cogs', 'profit']);
     expect(account.map((r) => [r.date, r.return_units, r.return_cogs, r.profit])).toEqual([

@@ -6,7 +6,14 @@ import { buildAll, dayProfit, landOrders, orderLine, skuProfit } from '../helper
 // Spec 001 "Profit measure rules" 1-4: total_sales, sales_tax, sales_tax_missing_items, total_sales_b2b/b2c, unshipped_sales.
 // Every line is purchased at noon UTC on 2026-03-10: 13:00 in Berlin and 05:00 in Los Angeles, so all share the date 2026-03-10.
 const DAY = '2026-03-10';
-const columns = ['total_sales', 'sales_tax', 'sales_tax_missing_items', 'total_sales_b2b', 'total_sales_b2c', 'unshipped_sales'];
+const columns = [
+  'total_sales',
+  'sales_tax',
+  'sales_tax_missing_items',
+  'total_sales_b2b',
+  'total_sales_b2c',
+  'unshipped_sales',
+];
 
 describe('profit rules 1-4: sales and sales tax', () => {
   let wh: Warehouse;
@@ -14,35 +21,101 @@ describe('profit rules 1-4: sales and sales tax', () => {
   beforeAll(async () => {
     const home = await makeHome();
     wh = home.wh;
-    const de = (over: Parameters<typeof orderLine>[0]) => orderLine({ currency: 'EUR', sku: 'SKU-A', asin: 'B0DE00000A', ...over });
+    const de = (over: Parameters<typeof orderLine>[0]) =>
+      orderLine({ currency: 'EUR', sku: 'SKU-A', asin: 'B0DE00000A', ...over });
     // DE (Europe/Berlin, EUR): selling prices include tax.
     await landOrders(wh, home.dir, DE, [
       // D-1: shipped, non-business, all taxes present; free shipping by a ship promotion (file writes it negative);
       // gift wrap 3.00 with gift-wrap tax 0.48 must stay out of both total_sales and sales_tax.
-      de({ 'amazon-order-id': 'D-1', 'item-price': '119.00', 'item-tax': '19.00', 'shipping-price': '5.95', 'shipping-tax': '0.95', 'ship-promotion-discount': '-5.95', 'gift-wrap-price': '3.00', 'gift-wrap-tax': '0.48', 'is-business-order': 'false' }),
+      de({
+        'amazon-order-id': 'D-1',
+        'item-price': '119.00',
+        'item-tax': '19.00',
+        'shipping-price': '5.95',
+        'shipping-tax': '0.95',
+        'ship-promotion-discount': '-5.95',
+        'gift-wrap-price': '3.00',
+        'gift-wrap-tax': '0.48',
+        'is-business-order': 'false',
+      }),
       // D-2: shipped business order with an empty (null) item tax.
       de({ 'amazon-order-id': 'D-2', 'item-price': '59.50', 'item-tax': '', 'is-business-order': 'true' }),
       // D-3: shipped business order, 2 units, shipping charged (no promotion) with an empty shipping tax.
-      de({ 'amazon-order-id': 'D-3', sku: 'SKU-B', asin: 'B0DE00000B', quantity: '2', 'item-price': '238.00', 'item-tax': '38.00', 'shipping-price': '4.00', 'shipping-tax': '', 'is-business-order': 'true' }),
+      de({
+        'amazon-order-id': 'D-3',
+        sku: 'SKU-B',
+        asin: 'B0DE00000B',
+        quantity: '2',
+        'item-price': '238.00',
+        'item-tax': '38.00',
+        'shipping-price': '4.00',
+        'shipping-tax': '',
+        'is-business-order': 'true',
+      }),
       // D-4: shipped, is-business-order empty (counts as false); shipping fully covered by its promotion, shipping tax empty.
-      de({ 'amazon-order-id': 'D-4', sku: 'SKU-B', asin: 'B0DE00000B', 'item-price': '10.00', 'item-tax': '1.60', 'shipping-price': '3.00', 'shipping-tax': '', 'ship-promotion-discount': '-3.00' }),
+      de({
+        'amazon-order-id': 'D-4',
+        sku: 'SKU-B',
+        asin: 'B0DE00000B',
+        'item-price': '10.00',
+        'item-tax': '1.60',
+        'shipping-price': '3.00',
+        'shipping-tax': '',
+        'ship-promotion-discount': '-3.00',
+      }),
       // D-5: unshipped line.
-      de({ 'amazon-order-id': 'D-5', 'order-status': 'Unshipped', 'item-status': 'Unshipped', 'item-price': '20.00', 'item-tax': '3.19', 'shipping-price': '2.00', 'shipping-tax': '0.32' }),
+      de({
+        'amazon-order-id': 'D-5',
+        'order-status': 'Unshipped',
+        'item-status': 'Unshipped',
+        'item-price': '20.00',
+        'item-tax': '3.19',
+        'shipping-price': '2.00',
+        'shipping-tax': '0.32',
+      }),
       // D-6: cancelled line that still carries a price and tax.
-      de({ 'amazon-order-id': 'D-6', 'order-status': 'Cancelled', 'item-status': 'Cancelled', 'item-price': '30.00', 'item-tax': '4.79' }),
+      de({
+        'amazon-order-id': 'D-6',
+        'order-status': 'Cancelled',
+        'item-status': 'Cancelled',
+        'item-price': '30.00',
+        'item-tax': '4.79',
+      }),
     ]);
-    const us = (over: Parameters<typeof orderLine>[0]) => orderLine({ currency: 'USD', sku: 'SKU-U', asin: 'B0US00000U', ...over });
+    const us = (over: Parameters<typeof orderLine>[0]) =>
+      orderLine({ currency: 'USD', sku: 'SKU-U', asin: 'B0US00000U', ...over });
     // US (America/Los_Angeles, USD): selling prices exclude tax.
     await landOrders(wh, home.dir, US, [
       // U-1: shipped, the file carries item and shipping tax; free shipping by a ship promotion. Its item promotion
       // discount (-2.00) is no part of rule 1's formula (item price + shipping - ship promotion discount).
-      us({ 'amazon-order-id': 'U-1', 'item-price': '20.00', 'item-tax': '1.65', 'shipping-price': '4.99', 'shipping-tax': '0.41', 'ship-promotion-discount': '-4.99', 'item-promotion-discount': '-2.00', 'is-business-order': 'false' }),
+      us({
+        'amazon-order-id': 'U-1',
+        'item-price': '20.00',
+        'item-tax': '1.65',
+        'shipping-price': '4.99',
+        'shipping-tax': '0.41',
+        'ship-promotion-discount': '-4.99',
+        'item-promotion-discount': '-2.00',
+        'is-business-order': 'false',
+      }),
       // U-2: shipped business order with an empty item tax.
       us({ 'amazon-order-id': 'U-2', 'item-price': '15.00', 'item-tax': '', 'is-business-order': 'true' }),
       // U-3: unshipped.
-      us({ 'amazon-order-id': 'U-3', 'order-status': 'Unshipped', 'item-status': 'Unshipped', 'item-price': '7.00', 'item-tax': '0.58' }),
+      us({
+        'amazon-order-id': 'U-3',
+        'order-status': 'Unshipped',
+        'item-status': 'Unshipped',
+        'item-price': '7.00',
+        'item-tax': '0.58',
+      }),
       // U-4: cancelled.
-      us({ 'amazon-order-id': 'U-4', 'order-status': 'Cancelled', 'item-status': 'Cancelled', 'item-price': '9.00', 'item-tax': '0.74' }),
+      us({
+        'amazon-order-id': 'U-4',
+        'order-status': 'Cancelled',
+        'item-status': 'Cancelled',
+        'item-price': '9.00',
+        'item-tax': '0.74',
+      }),
     ]);
     await buildAll(wh);
   });
@@ -52,7 +125,9 @@ describe('profit rules 1-4: sales and sales tax', () => {
   it('DE SKU rows: sales include tax, sales_tax from item and shipping tax, missing taxes counted', async () => {
     expect(await skuProfit(wh, DE.id, columns)).toEqual([
       {
-        date: DAY, child_asin: 'B0DE00000A', sku: 'SKU-A',
+        date: DAY,
+        child_asin: 'B0DE00000A',
+        sku: 'SKU-A',
         // Rule 1, shipped only: D-1 119.00 + 5.95 - 5.95 = 119.00; D-2 59.50 + 0 - 0 = 59.50; 119.00 + 59.50 = 178.50
         // (gift wrap 3.00 is no part of the formula; D-5 unshipped and D-6 cancelled excluded).
         total_sales: '178.5000',
@@ -67,7 +142,9 @@ describe('profit rules 1-4: sales and sales tax', () => {
         unshipped_sales: '22.0000',
       },
       {
-        date: DAY, child_asin: 'B0DE00000B', sku: 'SKU-B',
+        date: DAY,
+        child_asin: 'B0DE00000B',
+        sku: 'SKU-B',
         // Rule 1: D-3 238.00 + 4.00 - 0 = 242.00; D-4 10.00 + 3.00 - 3.00 = 10.00; 242.00 + 10.00 = 252.00.
         total_sales: '252.0000',
         // Rule 2: D-3 38.00 + null(0) = 38.00; D-4 1.60 + null(0) = 1.60; 38.00 + 1.60 = 39.60.
@@ -86,7 +163,8 @@ describe('profit rules 1-4: sales and sales tax', () => {
   it('DE account row: the day sums every SKU', async () => {
     expect(await dayProfit(wh, DE.id, columns)).toEqual([
       {
-        date: DAY, currency: 'EUR',
+        date: DAY,
+        currency: 'EUR',
         // 178.50 (SKU-A) + 252.00 (SKU-B) = 430.50
         total_sales: '430.5000',
         // 19.95 + 39.60 = 59.55
@@ -108,15 +186,29 @@ describe('profit rules 1-4: sales and sales tax', () => {
     // Rule 2: US prices exclude tax -> sales_tax 0 although U-1 carries 1.65 + 0.41.
     // Rule 3: only marketplaces whose prices include tax count -> U-2's null item tax gives 0.
     // Rule 4: business U-2 = 15.00; non-business U-1 = 20.00; unshipped U-3 = 7.00 + 0 - 0 = 7.00.
-    const expected = { total_sales: '35.0000', sales_tax: '0.0000', sales_tax_missing_items: '0.0000', total_sales_b2b: '15.0000', total_sales_b2c: '20.0000', unshipped_sales: '7.0000' };
-    expect(await skuProfit(wh, US.id, columns)).toEqual([{ date: DAY, child_asin: 'B0US00000U', sku: 'SKU-U', ...expected }]);
+    const expected = {
+      total_sales: '35.0000',
+      sales_tax: '0.0000',
+      sales_tax_missing_items: '0.0000',
+      total_sales_b2b: '15.0000',
+      total_sales_b2c: '20.0000',
+      unshipped_sales: '7.0000',
+    };
+    expect(await skuProfit(wh, US.id, columns)).toEqual([
+      { date: DAY, child_asin: 'B0US00000U', sku: 'SKU-U', ...expected },
+    ]);
     // One SKU on the day: the account row carries the same figures.
     expect(await dayProfit(wh, US.id, columns)).toEqual([{ date: DAY, currency: 'USD', ...expected }]);
   });
 
   it('b2b and b2c parts add up to total_sales in every row', async () => {
     // Rule 4: "Included in total_sales, not additive" -> total_sales_b2b + total_sales_b2c = total_sales.
-    const all = [...(await skuProfit(wh, DE.id, columns)), ...(await skuProfit(wh, US.id, columns)), ...(await dayProfit(wh, DE.id, columns)), ...(await dayProfit(wh, US.id, columns))];
+    const all = [
+      ...(await skuProfit(wh, DE.id, columns)),
+      ...(await skuProfit(wh, US.id, columns)),
+      ...(await dayProfit(wh, DE.id, columns)),
+      ...(await dayProfit(wh, US.id, columns)),
+    ];
     expect(all.length).toBe(5);
     for (const row of all) {
       expect(Number(row.total_sales_b2b) + Number(row.total_sales_b2c)).toBeCloseTo(Number(row.total_sales), 4);

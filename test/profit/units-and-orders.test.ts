@@ -9,7 +9,14 @@ import { buildAll, dayProfit, landOrders, orderLine, skuProfit } from '../helper
 // noon UTC on 11 March is 2026-03-11.
 const DAY = '2026-03-10';
 const NEXT = '2026-03-11';
-const columns = ['total_units_b2b', 'total_units_b2c', 'total_units_sold', 'total_units_sold_b2b', 'total_units_sold_b2c', 'total_orders'];
+const columns = [
+  'total_units_b2b',
+  'total_units_b2c',
+  'total_units_sold',
+  'total_units_sold_b2b',
+  'total_units_sold_b2c',
+  'total_orders',
+];
 
 const a = (over: Parameters<typeof orderLine>[0]) => orderLine({ sku: 'SKU-A', asin: 'B000000001', ...over });
 const b = (over: Parameters<typeof orderLine>[0]) => orderLine({ sku: 'SKU-B', asin: 'B000000002', ...over });
@@ -31,7 +38,14 @@ describe('profit rule 5: units and orders', () => {
       // O-3: unshipped, non-business.
       a({ 'amazon-order-id': 'O-3', quantity: '1', ...unshipped, 'is-business-order': 'false' }),
       // O-4: cancelled, non-business.
-      a({ 'amazon-order-id': 'O-4', quantity: '4', 'order-status': 'Cancelled', ...cancelled, 'item-price': '', 'is-business-order': 'false' }),
+      a({
+        'amazon-order-id': 'O-4',
+        quantity: '4',
+        'order-status': 'Cancelled',
+        ...cancelled,
+        'item-price': '',
+        'is-business-order': 'false',
+      }),
       // O-5: unshipped business order.
       b({ 'amazon-order-id': 'O-5', quantity: '5', ...unshipped, 'is-business-order': 'true' }),
       // O-6: pending, item-status empty (null), is-business-order empty (false).
@@ -43,7 +57,13 @@ describe('profit rule 5: units and orders', () => {
       a({ 'amazon-order-id': 'O-8', quantity: '2', 'is-business-order': 'false' }),
       b({ 'amazon-order-id': 'O-8', quantity: '1', ...cancelled, 'item-price': '', 'is-business-order': 'false' }),
       // O-9: the next day, shipped business order.
-      a({ 'amazon-order-id': 'O-9', quantity: '1', 'purchase-date': '2026-03-11T12:00:00+00:00', 'last-updated-date': '2026-03-11T12:00:00+00:00', 'is-business-order': 'true' }),
+      a({
+        'amazon-order-id': 'O-9',
+        quantity: '1',
+        'purchase-date': '2026-03-11T12:00:00+00:00',
+        'last-updated-date': '2026-03-11T12:00:00+00:00',
+        'is-business-order': 'true',
+      }),
     ]);
     await buildAll(wh);
   });
@@ -53,7 +73,9 @@ describe('profit rule 5: units and orders', () => {
   it('SKU rows: ordered units without canceled lines, shipped units and distinct shipped orders', async () => {
     expect(await skuProfit(wh, US.id, columns)).toEqual([
       {
-        date: DAY, child_asin: 'B000000001', sku: 'SKU-A',
+        date: DAY,
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
         // Not canceled, business: O-2 3 -> 3.
         total_units_b2b: '3.0000',
         // Not canceled, non-business: O-1 2 + O-3 1 (unshipped included) + O-7 1 + 1 + O-8 2 = 7 (O-4's 4 canceled units excluded).
@@ -66,7 +88,9 @@ describe('profit rule 5: units and orders', () => {
         total_orders: '4.0000',
       },
       {
-        date: DAY, child_asin: 'B000000002', sku: 'SKU-B',
+        date: DAY,
+        child_asin: 'B000000002',
+        sku: 'SKU-B',
         // Not canceled, business: O-5 5 (unshipped included) -> 5.
         total_units_b2b: '5.0000',
         // Not canceled, non-business: O-1 1 + O-6 1 (null item status is not canceled) = 2 (O-8's canceled unit excluded).
@@ -79,7 +103,9 @@ describe('profit rule 5: units and orders', () => {
         total_orders: '1.0000',
       },
       {
-        date: NEXT, child_asin: 'B000000001', sku: 'SKU-A',
+        date: NEXT,
+        child_asin: 'B000000001',
+        sku: 'SKU-A',
         // O-9: 1 shipped business unit, 1 order.
         total_units_b2b: '1.0000',
         total_units_b2c: '0.0000',
@@ -94,7 +120,8 @@ describe('profit rule 5: units and orders', () => {
   it('account rows: units add up over SKUs, orders are distinct across SKUs', async () => {
     expect(await dayProfit(wh, US.id, columns)).toEqual([
       {
-        date: DAY, currency: 'USD',
+        date: DAY,
+        currency: 'USD',
         // 3 (SKU-A) + 5 (SKU-B) = 8
         total_units_b2b: '8.0000',
         // 7 (SKU-A) + 2 (SKU-B) = 9
@@ -107,7 +134,8 @@ describe('profit rule 5: units and orders', () => {
         total_orders: '4.0000',
       },
       {
-        date: NEXT, currency: 'USD',
+        date: NEXT,
+        currency: 'USD',
         total_units_b2b: '1.0000',
         total_units_b2c: '0.0000',
         total_units_sold: '1.0000',
@@ -122,6 +150,7 @@ describe('profit rule 5: units and orders', () => {
     // Rule 5: "the b2b and b2c parts are included in the total".
     const all = [...(await skuProfit(wh, US.id, columns)), ...(await dayProfit(wh, US.id, columns))];
     expect(all.length).toBe(5);
-    for (const row of all) expect(Number(row.total_units_sold_b2b) + Number(row.total_units_sold_b2c)).toBe(Number(row.total_units_sold));
+    for (const row of all)
+      expect(Number(row.total_units_sold_b2b) + Number(row.total_units_sold_b2c)).toBe(Number(row.total_units_sold));
   });
 });

@@ -10,7 +10,8 @@ import { publish, replacedSnapshotRemoved } from '../../src/publish/publish.ts';
 import { withSnapshot } from '../../src/publish/open-snapshot.ts';
 import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
 
-const published = async (home: Home, sql: string) => withSnapshot(home, async (db) => (await db.runAndReadAll(sql)).getRowObjectsJson());
+const published = async (home: Home, sql: string) =>
+  withSnapshot(home, async (db) => (await db.runAndReadAll(sql)).getRowObjectsJson());
 
 describe('publish', () => {
   let wh: Warehouse;
@@ -18,7 +19,14 @@ describe('publish', () => {
   let dir: string;
   beforeEach(async () => {
     ({ wh, home, dir } = await makeHome());
-    const lines = Array.from({ length: 50 }, (_, i) => ({ 'amazon-order-id': `P-${i}`, 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '1', currency: 'USD' }));
+    const lines = Array.from({ length: 50 }, (_, i) => ({
+      'amazon-order-id': `P-${i}`,
+      'purchase-date': '2026-03-01T12:00:00+00:00',
+      'order-status': 'Shipped',
+      sku: 'SKU-A',
+      quantity: '1',
+      currency: 'USD',
+    }));
     await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'o.tsv', lines));
     await runModels(wh);
     await publish(wh);
@@ -36,22 +44,47 @@ describe('publish', () => {
 
   it('publishes every catalog table with exactly the columns and types of its .yml', async () => {
     for (const model of loadModels().filter((m) => m.config.catalog)) {
-      const columns = await published(home, `select column_name, data_type from information_schema.columns where table_name = '${model.name}' order by ordinal_position`);
-      expect(columns.map((c) => `${c.column_name} ${c.data_type}`), model.name).toEqual(model.config.columns.map((c) => `${c.name} ${c.dataType}`));
+      const columns = await published(
+        home,
+        `select column_name, data_type from information_schema.columns where table_name = '${model.name}' order by ordinal_position`,
+      );
+      expect(
+        columns.map((c) => `${c.column_name} ${c.data_type}`),
+        model.name,
+      ).toEqual(model.config.columns.map((c) => `${c.name} ${c.dataType}`));
     }
   });
 
   it('starts from the last snapshot and replaces only what changed, ending with the rows of a full publish', async () => {
     // A new order on March 2nd and a revision of a March 1st one; only those two days are rebuilt.
     const more = [
-      { 'amazon-order-id': 'P-0', 'purchase-date': '2026-03-01T12:00:00+00:00', 'order-status': 'Cancelled', sku: 'SKU-A', quantity: '0', currency: 'USD' },
-      { 'amazon-order-id': 'N-1', 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '2', currency: 'USD' },
+      {
+        'amazon-order-id': 'P-0',
+        'purchase-date': '2026-03-01T12:00:00+00:00',
+        'order-status': 'Cancelled',
+        sku: 'SKU-A',
+        quantity: '0',
+        currency: 'USD',
+      },
+      {
+        'amazon-order-id': 'N-1',
+        'purchase-date': '2026-03-02T12:00:00+00:00',
+        'order-status': 'Shipped',
+        sku: 'SKU-A',
+        quantity: '2',
+        currency: 'USD',
+      },
     ];
     await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'more.tsv', more));
     await runModels(wh, { from: '2026-03-01', to: '2026-03-02' });
     const second = await publish(wh);
     expect(second.incremental).toBe(true);
-    expect(await published(home, `select count(*)::int as n, count(*) filter (where mkt_order_status = 'Canceled')::int as canceled from mkt_order_items_with_cogs`)).toEqual([{ n: 51, canceled: 1 }]);
+    expect(
+      await published(
+        home,
+        `select count(*)::int as n, count(*) filter (where mkt_order_status = 'Canceled')::int as canceled from mkt_order_items_with_cogs`,
+      ),
+    ).toEqual([{ n: 51, canceled: 1 }]);
     await expectSameAsWarehouse(second.tables.map((t) => t.name));
 
     // Nothing changed since: the same snapshot again, still incremental (started from the first one, the spare,
@@ -74,7 +107,10 @@ describe('publish', () => {
 
     // Nor is a manifest whose table list was mangled.
     const manifestPath = join(home.publishedDir, 'manifest.json');
-    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), tables: 'mangled' }));
+    writeFileSync(
+      manifestPath,
+      JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), tables: 'mangled' }),
+    );
     await runModels(wh, { from: '2026-03-02', to: '2026-03-02' });
     const afterMangled = await publish(wh);
     expect(afterMangled.incremental).toBe(false);
@@ -103,11 +139,14 @@ describe('publish', () => {
   }
 
   it('opens read-only from another process while the writer holds the warehouse', async () => {
-    const child = spawn('node', ['-e', `
+    const child = spawn('node', [
+      '-e',
+      `
       const { DuckDBInstance } = require('@duckdb/node-api');
       DuckDBInstance.create(${JSON.stringify(home.published)}, { access_mode: 'READ_ONLY' })
         .then((i) => i.connect()).then((c) => c.runAndReadAll('select count(*)::int as n from mkt_order_items_with_cogs'))
-        .then((r) => console.log(JSON.stringify(r.getRowObjectsJson())));`]);
+        .then((r) => console.log(JSON.stringify(r.getRowObjectsJson())));`,
+    ]);
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     await new Promise((done) => child.on('close', done));
@@ -119,7 +158,14 @@ describe('publish', () => {
     // More data for the killed build, so that it has something to do.
     const { openWarehouse } = await import('../../src/db/warehouse.ts');
     wh = await openWarehouse(home, 'test');
-    const lines = Array.from({ length: 20_000 }, (_, i) => ({ 'amazon-order-id': `K-${i}`, 'purchase-date': '2026-03-02T12:00:00+00:00', 'order-status': 'Shipped', sku: 'SKU-A', quantity: '1', currency: 'USD' }));
+    const lines = Array.from({ length: 20_000 }, (_, i) => ({
+      'amazon-order-id': `K-${i}`,
+      'purchase-date': '2026-03-02T12:00:00+00:00',
+      'order-status': 'Shipped',
+      sku: 'SKU-A',
+      quantity: '1',
+      currency: 'USD',
+    }));
     await land(wh, 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', US, writeOrders(dir, 'more.tsv', lines));
     await wh.close();
 

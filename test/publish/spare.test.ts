@@ -13,7 +13,14 @@ import { land, makeHome, US, writeOrders } from '../helpers/home.ts';
 // replaces becomes the spare. It never writes into a file a reader may still have open.
 
 const ORDERS = 'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL';
-const line = (id: string, date: string, quantity = '1') => ({ 'amazon-order-id': id, 'purchase-date': `${date}T12:00:00+00:00`, 'order-status': 'Shipped', sku: 'SKU-A', quantity, currency: 'USD' });
+const line = (id: string, date: string, quantity = '1') => ({
+  'amazon-order-id': id,
+  'purchase-date': `${date}T12:00:00+00:00`,
+  'order-status': 'Shipped',
+  sku: 'SKU-A',
+  quantity,
+  currency: 'USD',
+});
 
 describe('the spare snapshot', () => {
   let wh: Warehouse;
@@ -28,7 +35,10 @@ describe('the spare snapshot', () => {
     await runModels(wh, { from: date, to: date });
     return publish(wh);
   }
-  const ordersPublished = async () => withSnapshot(home, async (db) => (await db.runAndReadAll(`select mkt_order_id from mkt_order_items_with_cogs order by 1`)).getRowsJson().flat());
+  const ordersPublished = async () =>
+    withSnapshot(home, async (db) =>
+      (await db.runAndReadAll(`select mkt_order_id from mkt_order_items_with_cogs order by 1`)).getRowsJson().flat(),
+    );
 
   beforeEach(async () => {
     ({ wh, home, dir } = await makeHome());
@@ -59,16 +69,20 @@ describe('the spare snapshot', () => {
   it('is left to a reader in another process that still has it open: the publish copies the published file', async () => {
     await orderAndPublish('B', '2026-03-02');
     // The reader opened the first snapshot (now the spare) and keeps it open.
-    const reader = spawn('node', ['-e', `
+    const reader = spawn('node', [
+      '-e',
+      `
       const { DuckDBInstance } = require('@duckdb/node-api');
       DuckDBInstance.create(${JSON.stringify(spare())}, { access_mode: 'READ_ONLY' }).then(async (i) => {
         const c = await i.connect();
         const read = async () => console.log(JSON.stringify((await c.runAndReadAll('select mkt_order_id from mkt_order_items_with_cogs order by 1')).getRowsJson().flat()));
         await read();
         process.stdin.on('data', () => read().then(() => process.exit(0)));
-      });`]);
+      });`,
+    ]);
     const said: string[] = [];
-    const nextLine = () => new Promise<string>((done) => reader.stdout.once('data', (d: Buffer) => done(d.toString().trim())));
+    const nextLine = () =>
+      new Promise<string>((done) => reader.stdout.once('data', (d: Buffer) => done(d.toString().trim())));
     said.push(await nextLine());
     const held = ino(spare());
     await orderAndPublish('C', '2026-03-03');
@@ -88,7 +102,10 @@ describe('the spare snapshot', () => {
     writeSync(fd, Buffer.alloc(12288), 0, 12288, 0);
     closeSync(fd);
     const { size, mtimeMs } = statSync(spare());
-    await wh.sql.run(`update control.settings set value = json_merge_patch(value, $file) where name = 'spare_snapshot'`, { file: JSON.stringify({ file: { size, mtimeMs } }) });
+    await wh.sql.run(
+      `update control.settings set value = json_merge_patch(value, $file) where name = 'spare_snapshot'`,
+      { file: JSON.stringify({ file: { size, mtimeMs } }) },
+    );
     const second = ino(home.published);
     expect((await orderAndPublish('C', '2026-03-03')).incremental).toBe(true);
     expect(ino(spare())).toBe(second);
@@ -108,10 +125,19 @@ describe('the spare snapshot', () => {
     await orderAndPublish('B', '2026-03-02');
     // The second snapshot named the spare as well, as a publish killed after linking it leaves it.
     const manifest = JSON.parse(readFileSync(join(home.publishedDir, 'manifest.json'), 'utf8'));
-    const upTo = (await wh.sql.runAndReadAll(`select value from control.settings where name = 'published_changes_seq'`)).getRowsJson()[0]![0];
+    const upTo = (
+      await wh.sql.runAndReadAll(`select value from control.settings where name = 'published_changes_seq'`)
+    ).getRowsJson()[0]![0];
     rmSync(spare());
     linkSync(home.published, spare());
-    await wh.sql.run(`insert or replace into control.settings values ('spare_snapshot', $v)`, { v: JSON.stringify({ snapshotId: manifest.snapshotId, tables: manifest.tables, file: manifest.file, upTo: Number(upTo) }) });
+    await wh.sql.run(`insert or replace into control.settings values ('spare_snapshot', $v)`, {
+      v: JSON.stringify({
+        snapshotId: manifest.snapshotId,
+        tables: manifest.tables,
+        file: manifest.file,
+        upTo: Number(upTo),
+      }),
+    });
     const second = ino(home.published);
     await orderAndPublish('C', '2026-03-03');
     expect(ino(home.published)).not.toBe(second);
@@ -135,6 +161,8 @@ describe('the spare snapshot', () => {
   });
 
   async function warehouseOrders() {
-    return (await wh.sql.runAndReadAll(`select mkt_order_id from marts.mkt_order_items_with_cogs order by 1`)).getRowsJson().flat();
+    return (await wh.sql.runAndReadAll(`select mkt_order_id from marts.mkt_order_items_with_cogs order by 1`))
+      .getRowsJson()
+      .flat();
   }
 });

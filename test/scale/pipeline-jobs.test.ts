@@ -38,9 +38,15 @@ describe.skipIf(postgresMissing !== null)('pipeline runs queued per shard (pg-bo
     await boss.fail(queueOf('shard-a'), a.id, { message: 'worker lost its shard lease' });
     const retried = await boss.getJobById(queueOf('shard-a'), a.id);
     // Back in the queue, due after the retry delay (30 s backing off with jitter: 30 to 60 s the first time), the reason kept.
-    expect(retried).toMatchObject({ state: 'retry', retryLimit: 3, output: { message: 'worker lost its shard lease' } });
+    expect(retried).toMatchObject({
+      state: 'retry',
+      retryLimit: 3,
+      output: { message: 'worker lost its shard lease' },
+    });
     expect(retried!.startAfter.getTime()).toBeGreaterThan(Date.now() + 25_000);
     await boss.complete(queueOf('shard-b'), running.find((j) => j?.data.shard === 'shard-b')!.id);
-    expect(await boss.getJobById(queueOf('shard-b'), running.find((j) => j?.data.shard === 'shard-b')!.id)).toMatchObject({ state: 'completed' });
+    expect(
+      await boss.getJobById(queueOf('shard-b'), running.find((j) => j?.data.shard === 'shard-b')!.id),
+    ).toMatchObject({ state: 'completed' });
   });
 });

@@ -13,7 +13,11 @@ import type { Home } from '../../src/home.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { makeHome, rows, US } from '../helpers/home.ts';
 
-const sample = (type: string) => JSON.parse(readFileSync(`fixtures/upstream-samples/notification.${type}.example.json`, 'utf8')) as Record<string, unknown>;
+const sample = (type: string) =>
+  JSON.parse(readFileSync(`fixtures/upstream-samples/notification.${type}.example.json`, 'utf8')) as Record<
+    string,
+    unknown
+  >;
 
 describe('notifications from the marketplace queue', () => {
   let home: Home;
@@ -26,10 +30,25 @@ describe('notifications from the marketplace queue', () => {
     fake = await startFakeMarketplace({ sellers: [], duplicateNotifications: 1 }); // every message delivered twice
     const org = (await wh.db.selectFrom('control.organizations').select('id').executeTakeFirstOrThrow()).id;
     // The sample notifications' seller.
-    const seller = String(((sample('ANY_OFFER_CHANGED').Payload as Record<string, Record<string, unknown>>).AnyOfferChangedNotification!).SellerId);
-    await addConnection(wh, { organizationId: org, id: '00000000-0000-4000-8000-00000000a0a1', name: 'Sample seller US', marketplaceId: US.marketplaceId, sellerId: seller });
-    await createSubscription(wh, org, { url: 'https://93.184.216.34/hook', messageTypes: ['MKT_ANY_OFFER_CHANGED', 'MKT_LISTINGS_ITEM_STATUS_CHANGE'] });
-    const config = loadConnectorConfig(home, { MKTDATA_MARKETPLACE_URL: fake.url, MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl });
+    const seller = String(
+      (sample('ANY_OFFER_CHANGED').Payload as Record<string, Record<string, unknown>>).AnyOfferChangedNotification!
+        .SellerId,
+    );
+    await addConnection(wh, {
+      organizationId: org,
+      id: '00000000-0000-4000-8000-00000000a0a1',
+      name: 'Sample seller US',
+      marketplaceId: US.marketplaceId,
+      sellerId: seller,
+    });
+    await createSubscription(wh, org, {
+      url: 'https://93.184.216.34/hook',
+      messageTypes: ['MKT_ANY_OFFER_CHANGED', 'MKT_LISTINGS_ITEM_STATUS_CHANGE'],
+    });
+    const config = loadConnectorConfig(home, {
+      MKTDATA_MARKETPLACE_URL: fake.url,
+      MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl,
+    });
     poller = new NotificationPoller(wh, config.notifications!, undefined, () => {});
   });
   afterAll(async () => {
@@ -40,7 +59,10 @@ describe('notifications from the marketplace queue', () => {
 
   it('lands each message for its seller, deletes it from the queue, and makes one event of a message delivered twice', async () => {
     fake.notifications.publish(sample('ANY_OFFER_CHANGED'));
-    fake.notifications.publish({ ...sample('LISTINGS_ITEM_STATUS_CHANGE'), Payload: { ...(sample('LISTINGS_ITEM_STATUS_CHANGE').Payload as object), SellerId: 'NOBODY' } });
+    fake.notifications.publish({
+      ...sample('LISTINGS_ITEM_STATUS_CHANGE'),
+      Payload: { ...(sample('LISTINGS_ITEM_STATUS_CHANGE').Payload as object), SellerId: 'NOBODY' },
+    });
     expect(fake.notifications.depth).toBe(4);
     let received = 0;
     for (let i = 0; i < 5 && fake.notifications.depth > 0; i++) received += (await poller.pollOnce(0)).received;
@@ -48,9 +70,13 @@ describe('notifications from the marketplace queue', () => {
     expect(fake.notifications.depth).toBe(0); // deleted once landed or kept
 
     // The offer change: landed twice (the queue's duplicate), one event for the sample seller's connection.
-    expect(await rows(wh, `select notification_type, count(*)::int as n from raw.notifications group by all`)).toEqual([{ notification_type: 'ANY_OFFER_CHANGED', n: 2 }]);
+    expect(await rows(wh, `select notification_type, count(*)::int as n from raw.notifications group by all`)).toEqual([
+      { notification_type: 'ANY_OFFER_CHANGED', n: 2 },
+    ]);
     const events = await rows(wh, `select message_type, connection_id from control.webhook_events`);
-    expect(events).toEqual([{ message_type: 'MKT_ANY_OFFER_CHANGED', connection_id: '00000000-0000-4000-8000-00000000a0a1' }]);
+    expect(events).toEqual([
+      { message_type: 'MKT_ANY_OFFER_CHANGED', connection_id: '00000000-0000-4000-8000-00000000a0a1' },
+    ]);
     // The listing change names a seller no connection has: kept, not lost.
     const unrouted = join(home.quarantine, 'notifications-unrouted');
     expect(existsSync(unrouted) && readdirSync(unrouted).length).toBe(2);

@@ -17,7 +17,15 @@ export interface ActionContext {
 }
 
 /** Where an action ends after a run or a check (the worker sets IN_PROGRESS, BLOCKED_NO_TOKENS and CANCELED itself). */
-export type OutcomeStatus = Extract<ActionStatus, 'COMPLETED' | 'PARTIALLY_COMPLETED' | 'COMPLETED_WITH_ISSUES' | 'ERROR' | 'BLOCKED_INVALID_INPUT' | 'WAITING_EXTERNAL_PROCESSING'>;
+export type OutcomeStatus = Extract<
+  ActionStatus,
+  | 'COMPLETED'
+  | 'PARTIALLY_COMPLETED'
+  | 'COMPLETED_WITH_ISSUES'
+  | 'ERROR'
+  | 'BLOCKED_INVALID_INPUT'
+  | 'WAITING_EXTERNAL_PROCESSING'
+>;
 
 /** How a run or a check ended: the status, what GET /actions/{id} answers as `result`, the `error`, and what to check next. */
 export interface ActionOutcome {
@@ -49,7 +57,8 @@ export const define = <S extends z.ZodType>(
 ): ActionDefinition<z.output<S>> => ({ schema: schema as z.ZodType<z.output<S>>, run, ...(check ? { check } : {}) });
 
 /** The valid example a type's schema carries in its metadata (served in its JSON Schema's `examples`). */
-export const exampleOf = (definition: ActionDefinition): Record<string, unknown> => (definition.schema.meta() as { examples: Record<string, unknown>[] }).examples[0]!;
+export const exampleOf = (definition: ActionDefinition): Record<string, unknown> =>
+  (definition.schema.meta() as { examples: Record<string, unknown>[] }).examples[0]!;
 
 /** A finished read or write: COMPLETED with its result. */
 export const completed = (result: unknown): ActionOutcome => ({ status: 'COMPLETED', result });
@@ -59,11 +68,22 @@ export const completed = (result: unknown): ActionOutcome => ({ status: 'COMPLET
  * some is PARTIALLY_COMPLETED, none is BLOCKED_INVALID_INPUT when the marketplace refused each item's input (else
  * ERROR); items done with warnings make it COMPLETED_WITH_ISSUES. `result.items` lists each item's own result.
  */
-export function batchOutcome(items: { ok: boolean; warnings?: unknown[]; invalid?: boolean }[], result: Record<string, unknown>): ActionOutcome {
+export function batchOutcome(
+  items: { ok: boolean; warnings?: unknown[]; invalid?: boolean }[],
+  result: Record<string, unknown>,
+): ActionOutcome {
   const done = items.filter((i) => i.ok).length;
   if (items.length > 0 && done === 0) {
     const invalid = items.every((i) => i.invalid !== false);
-    return { status: invalid ? 'BLOCKED_INVALID_INPUT' : 'ERROR', result, error: { status: 400, code: invalid ? 'INVALID_INPUT' : 'UPSTREAM_ERROR', message: `the marketplace refused all ${items.length} items: see result.items` } };
+    return {
+      status: invalid ? 'BLOCKED_INVALID_INPUT' : 'ERROR',
+      result,
+      error: {
+        status: 400,
+        code: invalid ? 'INVALID_INPUT' : 'UPSTREAM_ERROR',
+        message: `the marketplace refused all ${items.length} items: see result.items`,
+      },
+    };
   }
   if (done < items.length) return { status: 'PARTIALLY_COMPLETED', result };
   if (items.some((i) => (i.warnings?.length ?? 0) > 0)) return { status: 'COMPLETED_WITH_ISSUES', result };
@@ -71,4 +91,8 @@ export function batchOutcome(items: { ok: boolean; warnings?: unknown[]; invalid
 }
 
 /** Waits for the marketplace to finish: `check` looks at `externalId` again after `checkAfterMs`. */
-export const waiting = (externalId: string, result: unknown, checkAfterMs = 30_000): ActionOutcome => ({ status: 'WAITING_EXTERNAL_PROCESSING', result, waitFor: { externalId, checkAfterMs } });
+export const waiting = (externalId: string, result: unknown, checkAfterMs = 30_000): ActionOutcome => ({
+  status: 'WAITING_EXTERNAL_PROCESSING',
+  result,
+  waitFor: { externalId, checkAfterMs },
+});

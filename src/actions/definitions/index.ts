@@ -9,7 +9,16 @@ import { ordersActions } from './orders.ts';
 import { pricingActions } from './pricing.ts';
 import { vendorActions } from './vendor.ts';
 
-const groups = { ...listingsActions, ...pricingActions, ...ordersActions, ...feedActions, ...aplusActions, ...adsActions, ...mcfActions, ...vendorActions };
+const groups = {
+  ...listingsActions,
+  ...pricingActions,
+  ...ordersActions,
+  ...feedActions,
+  ...aplusActions,
+  ...adsActions,
+  ...mcfActions,
+  ...vendorActions,
+};
 const missing = actionTypes.filter((type) => !groups[type]);
 if (missing.length > 0) throw new Error(`action types without a definition: ${missing.join(', ')}`);
 

@@ -31,14 +31,21 @@ export interface ConsoleDeps {
 
 const require = createRequire(import.meta.url);
 const assets: Record<string, { type: string; body: () => string }> = {
-  'uplot.min.js': { type: 'text/javascript; charset=utf-8', body: () => readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8') },
-  'uplot.min.css': { type: 'text/css; charset=utf-8', body: () => readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8') },
+  'uplot.min.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: () => readFileSync(require.resolve('uplot/dist/uPlot.iife.min.js'), 'utf8'),
+  },
+  'uplot.min.css': {
+    type: 'text/css; charset=utf-8',
+    body: () => readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8'),
+  },
   'console.js': { type: 'text/javascript; charset=utf-8', body: () => consoleScript },
 };
 
 const security = {
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
@@ -71,7 +78,10 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
   const now = () => new Date(deps.now?.() ?? Date.now());
   // The published figures are read again soon after each publish, not by the first page that needs them.
   let warmer: NodeJS.Timeout | undefined;
-  const warm = () => void snapshotFigures(deps.home, now().toISOString().slice(0, 10)).catch((error) => app.log.warn({ err: error }, 'console: reading the published figures failed'));
+  const warm = () =>
+    void snapshotFigures(deps.home, now().toISOString().slice(0, 10)).catch((error) =>
+      app.log.warn({ err: error }, 'console: reading the published figures failed'),
+    );
   app.addHook('onReady', async () => {
     warm();
     warmer = setInterval(warm, 2000).unref();
@@ -86,19 +96,30 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
     return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(cached.get(name));
   });
 
-  const send = (reply: FastifyReply, status: number, body: string) => reply.code(status).headers(security).type('text/html; charset=utf-8').send(body);
+  const send = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).headers(security).type('text/html; charset=utf-8').send(body);
   const loginPage = (next: string, error?: string) =>
-    page('Sign in to mktdata', `${error ? `<p role="alert" style="color:#cf222e">${html(error)}</p>` : ''}
+    page(
+      'Sign in to mktdata',
+      `${error ? `<p role="alert" style="color:#cf222e">${html(error)}</p>` : ''}
 <form method="post" action="/login"><p><label for="key">API key of your organization, or the operator key</label><br>
 <input type="password" id="key" name="key" autocomplete="current-password" required style="width:100%;max-width:28em"></p>
-<input type="hidden" name="next" value="${html(next)}"><p><button type="submit">Sign in</button></p></form>`);
+<input type="hidden" name="next" value="${html(next)}"><p><button type="submit">Sign in</button></p></form>`,
+    );
 
-  app.get('/login', { schema: { hide: true } }, async (request, reply) => send(reply, 200, loginPage(localPath(param(request.query, 'next', 2048)))));
+  app.get('/login', { schema: { hide: true } }, async (request, reply) =>
+    send(reply, 200, loginPage(localPath(param(request.query, 'next', 2048)))),
+  );
   app.post('/login', { schema: { hide: true } }, async (request, reply) => {
     const form = loginForm.safeParse(request.body);
     if (!form.success) return send(reply, 400, loginPage('/', 'Enter a key (at most 512 characters).'));
     const hash = hashApiKey(form.data.key);
-    if (!(await scopeOfHash(console.resolver, hash))) return send(reply, 401, loginPage(localPath(form.data.next), 'That key is neither an API key of an organization nor the operator key.'));
+    if (!(await scopeOfHash(console.resolver, hash)))
+      return send(
+        reply,
+        401,
+        loginPage(localPath(form.data.next), 'That key is neither an API key of an organization nor the operator key.'),
+      );
     startSession(console.resolver, request, reply, hash);
     return reply.code(303).header('location', localPath(form.data.next)).send();
   });
@@ -108,7 +129,15 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
   });
 
   /** A page for a signed-in scope; without one, GETs go to the sign-in page and other methods get a 401. */
-  const guarded = (path: string, title: string, render: (ctx: PageContext, request: FastifyRequest) => Promise<string | null | { redirect: string } | { title: string; body: string }>, options: { method?: 'GET' | 'POST'; scripts?: boolean } = {}) =>
+  const guarded = (
+    path: string,
+    title: string,
+    render: (
+      ctx: PageContext,
+      request: FastifyRequest,
+    ) => Promise<string | null | { redirect: string } | { title: string; body: string }>,
+    options: { method?: 'GET' | 'POST'; scripts?: boolean } = {},
+  ) =>
     app.route({
       method: options.method ?? 'GET',
       url: path,
@@ -116,21 +145,39 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
       handler: async (request, reply) => {
         const scope = await requestScope(console.resolver, request);
         if (!scope) {
-          if (request.method === 'GET') return reply.code(303).header('location', `/login?next=${encodeURIComponent(request.url)}`).send();
+          if (request.method === 'GET')
+            return reply
+              .code(303)
+              .header('location', `/login?next=${encodeURIComponent(request.url)}`)
+              .send();
           return send(reply, 401, page('Not signed in', '<p><a href="/login">Sign in</a> first.</p>'));
         }
         const origin = request.headers.origin;
-        if (request.method === 'POST' && origin && !sameHost(origin, request.host)) return send(reply, 403, page('Refused', '<p>A form of another site cannot act here.</p>'));
-        const ctx: PageContext = { wh: deps.wh, home: deps.home, scope, now: now(), pipelines: deps.runNow ? pipelineNames : undefined };
+        if (request.method === 'POST' && origin && !sameHost(origin, request.host))
+          return send(reply, 403, page('Refused', '<p>A form of another site cannot act here.</p>'));
+        const ctx: PageContext = {
+          wh: deps.wh,
+          home: deps.home,
+          scope,
+          now: now(),
+          pipelines: deps.runNow ? pipelineNames : undefined,
+        };
         try {
           const body = await render(ctx, request);
-          if (body === null) return send(reply, 404, consolePage(scope, path, 'Not found', '<p>Nothing here for your key.</p>'));
-          if (typeof body === 'object' && 'redirect' in body) return reply.code(303).header('location', body.redirect).send();
-          if (typeof body === 'object') return send(reply, 200, consolePage(scope, path, body.title, body.body, options));
+          if (body === null)
+            return send(reply, 404, consolePage(scope, path, 'Not found', '<p>Nothing here for your key.</p>'));
+          if (typeof body === 'object' && 'redirect' in body)
+            return reply.code(303).header('location', body.redirect).send();
+          if (typeof body === 'object')
+            return send(reply, 200, consolePage(scope, path, body.title, body.body, options));
           return send(reply, 200, consolePage(scope, path, title, body, options));
         } catch (error) {
           if (!(error instanceof MktdataError) || error.status >= 500) throw error;
-          return send(reply, error.status, consolePage(scope, path, 'Refused', `<p role="alert" class="error">${html(error.message)}</p>`));
+          return send(
+            reply,
+            error.status,
+            consolePage(scope, path, 'Refused', `<p role="alert" class="error">${html(error.message)}</p>`),
+          );
         }
       },
     });
@@ -142,34 +189,61 @@ export async function consoleRoutes(app: FastifyInstance, deps: AppDeps, console
   };
   const titles = new Map<string, string>(consolePages.map((p) => [p.path, p.title]));
   guarded('/', titles.get('/')!, (ctx) => connectionsPage(ctx), { scripts: true });
-  guarded('/runs', titles.get('/runs')!, (ctx, request) => runsPage(ctx, param(request.query, 'queued', 300) || undefined), { scripts: true });
+  guarded(
+    '/runs',
+    titles.get('/runs')!,
+    (ctx, request) => runsPage(ctx, param(request.query, 'queued', 300) || undefined),
+    { scripts: true },
+  );
   guarded('/runs/:id', 'Run', (ctx, request) => runPage(ctx, param(request.params, 'id')));
   // "Run now": a pipeline (or every one) queued as at a refresh time; a connection's tables refreshed now.
-  guarded('/runs/now', 'Run now', async (_ctx, request) => {
-    const pipeline = param(request.body, 'pipeline');
-    if (pipeline && !pipelineNames.includes(pipeline)) throw new MktdataError('ERR_INPUT_INVALID', { where: 'pipeline', reason: `no pipeline ${pipeline}` });
-    const queued = runNow({ pipeline: pipeline || undefined, trigger: 'console' });
-    return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
-  }, { method: 'POST' });
-  guarded('/connections/:id/refresh', 'Refresh now', async (ctx, request) => {
-    const id = param(request.params, 'id');
-    if (!(await scopeConnections(ctx)).some((c) => c.id === id)) return null;
-    const queued = runNow({ trigger: 'console', refresh: [id] });
-    return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
-  }, { method: 'POST' });
+  guarded(
+    '/runs/now',
+    'Run now',
+    async (_ctx, request) => {
+      const pipeline = param(request.body, 'pipeline');
+      if (pipeline && !pipelineNames.includes(pipeline))
+        throw new MktdataError('ERR_INPUT_INVALID', { where: 'pipeline', reason: `no pipeline ${pipeline}` });
+      const queued = runNow({ pipeline: pipeline || undefined, trigger: 'console' });
+      return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
+    },
+    { method: 'POST' },
+  );
+  guarded(
+    '/connections/:id/refresh',
+    'Refresh now',
+    async (ctx, request) => {
+      const id = param(request.params, 'id');
+      if (!(await scopeConnections(ctx)).some((c) => c.id === id)) return null;
+      const queued = runNow({ trigger: 'console', refresh: [id] });
+      return { redirect: `/runs?queued=${encodeURIComponent(queued.join(','))}` };
+    },
+    { method: 'POST' },
+  );
   guarded('/tables', titles.get('/tables')!, async (ctx) => tablesPage(ctx, await console.freshness()));
-  guarded('/quarantine', titles.get('/quarantine')!, (ctx, request) => quarantinePage(ctx, param(request.query, 'retried', 300) || undefined));
-  guarded('/quarantine/:id/retry', 'Retry', async (ctx, request) => {
-    const name = await retryRefusedFile(ctx, param(request.params, 'id'));
-    return { redirect: `/quarantine?retried=${encodeURIComponent(name)}` };
-  }, { method: 'POST' });
+  guarded('/quarantine', titles.get('/quarantine')!, (ctx, request) =>
+    quarantinePage(ctx, param(request.query, 'retried', 300) || undefined),
+  );
+  guarded(
+    '/quarantine/:id/retry',
+    'Retry',
+    async (ctx, request) => {
+      const name = await retryRefusedFile(ctx, param(request.params, 'id'));
+      return { redirect: `/quarantine?retried=${encodeURIComponent(name)}` };
+    },
+    { method: 'POST' },
+  );
   guarded('/exports', titles.get('/exports')!, (ctx) => exportsPage(ctx));
   guarded('/webhooks', titles.get('/webhooks')!, (ctx) => webhooksPage(ctx));
-  guarded('/catalog', titles.get('/catalog')!, async (_ctx, request) => catalogIndexPage(param(request.query, 'q', 200)), { scripts: true });
+  guarded(
+    '/catalog',
+    titles.get('/catalog')!,
+    async (_ctx, request) => catalogIndexPage(param(request.query, 'q', 200)),
+    { scripts: true },
+  );
   guarded('/catalog/:table', 'Catalog', async (_ctx, request) => {
     const name = param(request.params, 'table');
     const body = catalogTablePage(name, (await console.freshness()).get(name));
     return body === null ? null : { title: name, body };
   });
 }
-

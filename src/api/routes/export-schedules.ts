@@ -3,12 +3,22 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogSources } from '../../catalog/catalog.ts';
 import { MktdataError } from '../../errors.ts';
 import type { ExportRequest } from '../../exports/export-request.ts';
-import { createSchedule, requireSchedule, updateSchedule, type RelativePeriod, type ScheduleRow } from '../../exports/export-schedules.ts';
+import {
+  createSchedule,
+  requireSchedule,
+  updateSchedule,
+  type RelativePeriod,
+  type ScheduleRow,
+} from '../../exports/export-schedules.ts';
 import type { AppDeps, ExportServices } from '../app.ts';
 import { ApiNotFoundResponse, noContent, keyProtectedErrors } from '../schemas/common.ts';
 import { downloadUrl } from './exports.ts';
 import {
-  ExportScheduleRequest, ExportScheduleWithIntegrationsResponse, ExportSchedulesResponse, scheduleParams, schedulesListQuery,
+  ExportScheduleRequest,
+  ExportScheduleWithIntegrationsResponse,
+  ExportSchedulesResponse,
+  scheduleParams,
+  schedulesListQuery,
 } from '../schemas/exports.ts';
 
 const security = [{ serviceApiKey: [] }];
@@ -42,7 +52,11 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
       sourceId: source.id,
       sourceName: source.name,
       tableName: source.tableName,
-      integrations: (JSON.parse(row.integrations) as { id: string; url: string }[]).map((i) => ({ id: i.id, type: 'WEBHOOK' as const, url: i.url })),
+      integrations: (JSON.parse(row.integrations) as { id: string; url: string }[]).map((i) => ({
+        id: i.id,
+        type: 'WEBHOOK' as const,
+        url: i.url,
+      })),
       nextRunAt: services.schedules.nextRun(row.id)?.toISOString() ?? null,
       lastExportId: last?.id ?? null,
       createdAt: new Date(row.created_at).toISOString(),
@@ -53,21 +67,46 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
 
   api.get(
     '/exports/schedules',
-    { config: { auth: true }, schema: { tags, security, querystring: schedulesListQuery, response: { 200: ExportSchedulesResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        querystring: schedulesListQuery,
+        response: { 200: ExportSchedulesResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const { active, page, pageSize } = request.query;
       // Only API-created schedules are listed (spec document 000, "Export schedule").
-      let base = wh.db.selectFrom('control.export_schedules').where('organization_id', '=', request.organizationId).where('creator', '=', 'API');
+      let base = wh.db
+        .selectFrom('control.export_schedules')
+        .where('organization_id', '=', request.organizationId)
+        .where('creator', '=', 'API');
       if (active !== undefined) base = base.where('active', '=', active);
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy('created_at').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const rows = await base
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
       return { items: await Promise.all(rows.map(response)), page, pageSize, totalCount: Number(total.n) };
     },
   );
 
   api.post(
     '/exports/schedules',
-    { config: { auth: true }, schema: { tags, security, body: ExportScheduleRequest, response: { 201: ExportScheduleWithIntegrationsResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        body: ExportScheduleRequest,
+        response: { 201: ExportScheduleWithIntegrationsResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       const row = await createSchedule(wh, request.organizationId, request.body, now(), services.schedules.networks);
       services.schedules.arm(row);
@@ -83,9 +122,19 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
 
   api.put(
     '/exports/schedules/:scheduleId',
-    { config: { auth: true }, schema: { tags, security, params: scheduleParams, body: ExportScheduleRequest, response: one } },
+    {
+      config: { auth: true },
+      schema: { tags, security, params: scheduleParams, body: ExportScheduleRequest, response: one },
+    },
     async (request) => {
-      const row = await updateSchedule(wh, request.organizationId, request.params.scheduleId, request.body, now(), services.schedules.networks);
+      const row = await updateSchedule(
+        wh,
+        request.organizationId,
+        request.params.scheduleId,
+        request.body,
+        now(),
+        services.schedules.networks,
+      );
       services.schedules.arm(row);
       return response(row);
     },
@@ -93,7 +142,15 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
 
   api.delete(
     '/exports/schedules/:scheduleId',
-    { config: { auth: true }, schema: { tags, security, params: scheduleParams, response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: scheduleParams,
+        response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       const row = await requireSchedule(wh, request.organizationId, request.params.scheduleId);
       await wh.db.deleteFrom('control.export_schedules').where('id', '=', row.id).execute();
@@ -104,7 +161,10 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
 
   api.get(
     '/exports/schedules/:scheduleId/latest',
-    { config: { auth: true }, schema: { tags, security, params: scheduleParams, response: { 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: { tags, security, params: scheduleParams, response: { 404: ApiNotFoundResponse, ...keyProtectedErrors } },
+    },
     async (request, reply) => {
       const row = await requireSchedule(wh, request.organizationId, request.params.scheduleId);
       // The newest export of the schedule whose file can still be downloaded.

@@ -14,15 +14,27 @@ import { fileExtensions } from '../../exports/write-export.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
 import { ApiNotFoundResponse, noContent, ExportSourcesResponse, keyProtectedErrors } from '../schemas/common.ts';
 import {
-  ApiForbiddenResponse, ApiNoTokensResponse, ExportRawNotCompletedResponse, ExportRequest, ExportResponse, ExportsResponse,
-  downloadQuery, exportParams, exportSourcesQuery, exportsListQuery,
+  ApiForbiddenResponse,
+  ApiNoTokensResponse,
+  ExportRawNotCompletedResponse,
+  ExportRequest,
+  ExportResponse,
+  ExportsResponse,
+  downloadQuery,
+  exportParams,
+  exportSourcesQuery,
+  exportsListQuery,
 } from '../schemas/exports.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Exports'];
 /** Seconds a client should wait before polling `/raw` again. */
 const pollSeconds = 5;
-const contentTypes = { CSV: 'text/csv; charset=utf-8', JSON: 'application/json; charset=utf-8', PARQUET: 'application/vnd.apache.parquet' };
+const contentTypes = {
+  CSV: 'text/csv; charset=utf-8',
+  JSON: 'application/json; charset=utf-8',
+  PARQUET: 'application/vnd.apache.parquet',
+};
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 const num = (value: number | string | null) => (value === null ? null : Number(value));
@@ -55,7 +67,15 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
 
   api.post(
     '/exports',
-    { config: { auth: true }, schema: { tags, security, body: ExportRequest, response: { 202: ExportResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        body: ExportRequest,
+        response: { 202: ExportResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       const row = await createExport(wh, request.organizationId, request.body, { kind: 'API' }, now());
       if (row.status === 'PENDING') services.worker.enqueue(row.id);
@@ -65,20 +85,42 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
 
   api.get(
     '/exports',
-    { config: { auth: true }, schema: { tags, security, querystring: exportsListQuery, response: { 200: ExportsResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        querystring: exportsListQuery,
+        response: { 200: ExportsResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const { exportIds, page, pageSize } = request.query;
       let base = wh.db.selectFrom('control.exports').where('organization_id', '=', request.organizationId);
       if (exportIds) base = base.where('id', 'in', exportIds.length ? exportIds : ['']);
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const rows = await base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
       return { items: rows.map(exportResponse), page, pageSize, totalCount: Number(total.n) };
     },
   );
 
   api.get(
     '/exports/sources',
-    { config: { auth: true }, schema: { tags, security, querystring: exportSourcesQuery, response: { 200: ExportSourcesResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        querystring: exportSourcesQuery,
+        response: { 200: ExportSourcesResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const { sellerOrVendorIds, enabled, ...filter } = request.query;
       const ids = [...new Set(sellerOrVendorIds)];
@@ -93,10 +135,17 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
         .filter((source) => accounts.every((a) => availableTo(source, a.type)))
         .map((source) => ({ ...source, enabled: enabledFor(source) }))
         .filter((source) => enabled === undefined || enabled === source.enabled);
-      const recommendedSources = sources.filter((s) => s.defaultDataset).map(({ id, name, tableName }) => ({ id, name, tableName }));
+      const recommendedSources = sources
+        .filter((s) => s.defaultDataset)
+        .map(({ id, name, tableName }) => ({ id, name, tableName }));
       const historical = ids.filter((id) => stageOf(id) === 'SECOND_STAGE');
       const notice = historical.length
-        ? { historicalDataStillLoadingNotice: { message: 'Older data is still loading for some sellers or vendors; exports cover what is loaded.', sellerOrVendorIds: historical } }
+        ? {
+            historicalDataStillLoadingNotice: {
+              message: 'Older data is still loading for some sellers or vendors; exports cover what is loaded.',
+              sellerOrVendorIds: historical,
+            },
+          }
         : {};
       return { sources, recommendedSources, ...notice };
     },
@@ -104,7 +153,15 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
 
   api.get(
     '/exports/:exportId',
-    { config: { auth: true }, schema: { tags, security, params: exportParams, response: { 200: ExportResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: exportParams,
+        response: { 200: ExportResponse, 402: ApiNoTokensResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const row = await requireExport(wh, request.organizationId, request.params.exportId);
       // Spec document 000, "Errors": reading an export answers 402 while the organization has no tokens left.
@@ -115,7 +172,15 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
 
   api.delete(
     '/exports/:exportId',
-    { config: { auth: true }, schema: { tags, security, params: exportParams, response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: exportParams,
+        response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       await deleteExport(wh, deps.home, request.organizationId, request.params.exportId);
       return reply.status(204).send(null);
@@ -127,8 +192,16 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
     {
       config: { auth: true },
       schema: {
-        tags, security, params: exportParams,
-        response: { 202: ExportRawNotCompletedResponse, 404: ApiNotFoundResponse, 410: ExportRawNotCompletedResponse, 422: ExportRawNotCompletedResponse, ...keyProtectedErrors },
+        tags,
+        security,
+        params: exportParams,
+        response: {
+          202: ExportRawNotCompletedResponse,
+          404: ApiNotFoundResponse,
+          410: ExportRawNotCompletedResponse,
+          422: ExportRawNotCompletedResponse,
+          ...keyProtectedErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -139,7 +212,11 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
         return notCompleted(request, reply, row, 202, 'EXPORT_NOT_READY', message, { retryAfterSeconds: pollSeconds });
       }
       if (row.status !== 'COMPLETED') {
-        const error = new MktdataError('ERR_EXPORT_FAILED', { id: row.id, status: row.status, reason: row.error ?? 'no reason recorded' });
+        const error = new MktdataError('ERR_EXPORT_FAILED', {
+          id: row.id,
+          status: row.status,
+          reason: row.error ?? 'no reason recorded',
+        });
         return notCompleted(request, reply, row, 422, error.code, error.message);
       }
       if (!fileAvailable(row, now())) {
@@ -154,13 +231,29 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
     '/exports/:exportId/download',
     {
       schema: {
-        tags, summary: 'The file behind a signed link from /raw (no key)', params: exportParams, querystring: downloadQuery,
-        response: { 200: z.unknown().describe('The export file (CSV, JSON or Parquet).'), 403: ApiForbiddenResponse, 404: ApiNotFoundResponse, 410: ApiNotFoundResponse },
+        tags,
+        summary: 'The file behind a signed link from /raw (no key)',
+        params: exportParams,
+        querystring: downloadQuery,
+        response: {
+          200: z.unknown().describe('The export file (CSV, JSON or Parquet).'),
+          403: ApiForbiddenResponse,
+          404: ApiNotFoundResponse,
+          410: ApiNotFoundResponse,
+        },
       },
     },
     async (request, reply) => {
       const { exportId } = request.params;
-      if (!verifyDownload(services.signingKey, exportId, request.query.expires, request.query.signature, services.worker.now())) {
+      if (
+        !verifyDownload(
+          services.signingKey,
+          exportId,
+          request.query.expires,
+          request.query.signature,
+          services.worker.now(),
+        )
+      ) {
         throw new MktdataError('ERR_EXPORT_SIGNATURE_INVALID', { id: exportId });
       }
       const row = await wh.db.selectFrom('control.exports').selectAll().where('id', '=', exportId).executeTakeFirst();
@@ -169,14 +262,22 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       const path = join(deps.home.exports, row.file_name!);
       return reply
         .type(contentTypes[row.output_type])
-        .header('content-disposition', `attachment; filename="${row.table_name}-${row.id}.${fileExtensions[row.output_type]}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${row.table_name}-${row.id}.${fileExtensions[row.output_type]}"`,
+        )
         .header('content-length', String(row.file_size_bytes))
         .send(createReadStream(path));
     },
   );
 
   function fileAvailable(row: ExportRow, at: Date): boolean {
-    return Boolean(row.file_name && row.expires_at && new Date(row.expires_at) > at && existsSync(join(deps.home.exports, row.file_name)));
+    return Boolean(
+      row.file_name &&
+      row.expires_at &&
+      new Date(row.expires_at) > at &&
+      existsSync(join(deps.home.exports, row.file_name)),
+    );
   }
 }
 
@@ -186,7 +287,26 @@ export function downloadUrl(request: FastifyRequest, services: ExportServices, e
   return `${request.protocol}://${request.host}${apiPrefix}/exports/${exportId}/download?${signDownload(services.signingKey, exportId, expires)}`;
 }
 
-function notCompleted(request: FastifyRequest, reply: FastifyReply, row: ExportRow, status: 202 | 410 | 422, code: string, message: string, extra = {}) {
+function notCompleted(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  row: ExportRow,
+  status: 202 | 410 | 422,
+  code: string,
+  message: string,
+  extra = {},
+) {
   const error = { 202: 'Accepted', 410: 'Gone', 422: 'Unprocessable Entity' }[status];
-  return reply.status(status).send({ statusCode: status, error, code, message, requestId: request.id, exportId: row.id, status: row.status, ...extra });
+  return reply
+    .status(status)
+    .send({
+      statusCode: status,
+      error,
+      code,
+      message,
+      requestId: request.id,
+      exportId: row.id,
+      status: row.status,
+      ...extra,
+    });
 }

@@ -5,15 +5,30 @@ import { z } from 'zod';
 import { MktdataError } from '../../errors.ts';
 import { signLink, verifyLink, type LinkPurpose } from '../../exports/signed-url.ts';
 import {
-  createDataFile, deleteDataFile, requireDownloadable, fileFormats, findDataFile, listDataFiles, maxFileBytes, requireDataFile, statusAt,
-  uploadDataFile, type DataFileRow,
+  createDataFile,
+  deleteDataFile,
+  requireDownloadable,
+  fileFormats,
+  findDataFile,
+  listDataFiles,
+  maxFileBytes,
+  requireDataFile,
+  statusAt,
+  uploadDataFile,
+  type DataFileRow,
 } from '../../files/data-files.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
 import { ApiBadRequestResponse, ApiNotFoundResponse, keyProtectedErrors, noContent } from '../schemas/common.ts';
 import { ApiForbiddenResponse, downloadQuery } from '../schemas/exports.ts';
 import {
-  ApiConflictResponse, ApiContentTooLargeResponse, CreateDataFileRequest, DataFileCreateResponse, DataFileResponse, DataFilesResponse,
-  dataFilesQuery, fileParams,
+  ApiConflictResponse,
+  ApiContentTooLargeResponse,
+  CreateDataFileRequest,
+  DataFileCreateResponse,
+  DataFileResponse,
+  DataFilesResponse,
+  dataFilesQuery,
+  fileParams,
 } from '../schemas/files.ts';
 
 const security = [{ serviceApiKey: [] }];
@@ -55,35 +70,72 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
     {
       bodyLimit: createBodyLimit,
       config: { auth: true },
-      schema: { tags, security, body: CreateDataFileRequest, response: { 201: DataFileCreateResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } },
+      schema: {
+        tags,
+        security,
+        body: CreateDataFileRequest,
+        response: { 201: DataFileCreateResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
     },
     async (request, reply) => {
       const at = now();
       const row = await createDataFile(wh, home, request.organizationId, request.body, at);
       const upload = fileLink(request, services, 'file-upload', row.id);
-      return reply.status(201).send({ ...dataFileResponse(row, at), uploadUrl: upload.url, uploadUrlExpiresAt: upload.expiresAt });
+      return reply
+        .status(201)
+        .send({ ...dataFileResponse(row, at), uploadUrl: upload.url, uploadUrlExpiresAt: upload.expiresAt });
     },
   );
 
   api.get(
     '/files',
-    { config: { auth: true }, schema: { tags, security, querystring: dataFilesQuery, response: { 200: DataFilesResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        querystring: dataFilesQuery,
+        response: { 200: DataFilesResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const at = now();
       const { rows, totalCount } = await listDataFiles(wh, request.organizationId, request.query, at);
-      return { items: rows.map((row) => dataFileResponse(row, at)), page: request.query.page, pageSize: request.query.pageSize, totalCount };
+      return {
+        items: rows.map((row) => dataFileResponse(row, at)),
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+        totalCount,
+      };
     },
   );
 
   api.get(
     '/files/:fileId',
-    { config: { auth: true }, schema: { tags, security, params: fileParams, response: { 200: DataFileResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
-    async (request) => dataFileResponse(await requireDataFile(wh, request.organizationId, request.params.fileId), now()),
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: fileParams,
+        response: { 200: DataFileResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
+    async (request) =>
+      dataFileResponse(await requireDataFile(wh, request.organizationId, request.params.fileId), now()),
   );
 
   api.delete(
     '/files/:fileId',
-    { config: { auth: true }, schema: { tags, security, params: fileParams, response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: fileParams,
+        response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       await deleteDataFile(wh, home, request.organizationId, request.params.fileId, now());
       return reply.status(204).send(null);
@@ -92,7 +144,10 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
 
   api.get(
     '/files/:fileId/download',
-    { config: { auth: true }, schema: { tags, security, params: fileParams, response: { 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: { tags, security, params: fileParams, response: { 404: ApiNotFoundResponse, ...keyProtectedErrors } },
+    },
     async (request, reply) => {
       const row = await requireDataFile(wh, request.organizationId, request.params.fileId);
       requireDownloadable(home, row, now());
@@ -104,8 +159,15 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
     '/files/:fileId/content',
     {
       schema: {
-        tags, summary: 'The bytes behind a signed link from /download (no key)', params: fileParams, querystring: downloadQuery,
-        response: { 200: z.unknown().describe('The file (image/png, image/jpeg or image/tiff).'), 403: ApiForbiddenResponse, 404: ApiNotFoundResponse },
+        tags,
+        summary: 'The bytes behind a signed link from /download (no key)',
+        params: fileParams,
+        querystring: downloadQuery,
+        response: {
+          200: z.unknown().describe('The file (image/png, image/jpeg or image/tiff).'),
+          403: ApiForbiddenResponse,
+          404: ApiNotFoundResponse,
+        },
       },
     },
     async (request, reply) => {
@@ -116,7 +178,10 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
       const { contentType, extension } = fileFormats[row.type];
       return reply
         .type(contentType)
-        .header('content-disposition', `attachment; filename="${row.id}.${extension}"; filename*=UTF-8''${encodeFilename(row.name)}`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${row.id}.${extension}"; filename*=UTF-8''${encodeFilename(row.name)}`,
+        )
         .header('content-length', String(row.size_bytes))
         .send(createReadStream(path));
     },
@@ -125,16 +190,34 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
   // The upload takes raw bytes of any content-type: its own parsers, in a plugin of its own.
   await api.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxFileBytes }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxFileBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     scope.withTypeProvider<ZodTypeProvider>().put(
       '/files/:fileId/content',
       {
         bodyLimit: maxFileBytes,
         // The signature is checked before the body is read: a forged link does not get to send 20 MiB.
-        onRequest: async (request) => requireLink(services, 'file-upload', (request.params as { fileId: string }).fileId, request.query as Record<string, unknown>),
+        onRequest: async (request) =>
+          requireLink(
+            services,
+            'file-upload',
+            (request.params as { fileId: string }).fileId,
+            request.query as Record<string, unknown>,
+          ),
         schema: {
-          tags, summary: 'The one upload of a file\'s raw bytes, through the signed uploadUrl (no key)', params: fileParams, querystring: downloadQuery,
-          response: { 200: DataFileResponse, 400: ApiBadRequestResponse, 403: ApiForbiddenResponse, 404: ApiNotFoundResponse, 409: ApiConflictResponse, 413: ApiContentTooLargeResponse },
+          tags,
+          summary: "The one upload of a file's raw bytes, through the signed uploadUrl (no key)",
+          params: fileParams,
+          querystring: downloadQuery,
+          response: {
+            200: DataFileResponse,
+            400: ApiBadRequestResponse,
+            403: ApiForbiddenResponse,
+            404: ApiNotFoundResponse,
+            409: ApiConflictResponse,
+            413: ApiContentTooLargeResponse,
+          },
         },
       },
       async (request) => {
@@ -147,7 +230,12 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
 }
 
 /** An absolute, key-less link to a file's bytes for one purpose, signed and valid for the configured minutes. */
-function fileLink(request: FastifyRequest, services: ExportServices, purpose: LinkPurpose, id: string): { url: string; expiresAt: string } {
+function fileLink(
+  request: FastifyRequest,
+  services: ExportServices,
+  purpose: LinkPurpose,
+  id: string,
+): { url: string; expiresAt: string } {
   const expires = Math.floor((services.worker.now() + services.signedUrlTtlMs) / 1000);
   const url = `${request.protocol}://${request.host}${apiPrefix}/files/${id}/content?${signLink(services.signingKey, purpose, id, expires)}`;
   return { url, expiresAt: new Date(expires * 1000).toISOString() };
@@ -156,9 +244,13 @@ function fileLink(request: FastifyRequest, services: ExportServices, purpose: Li
 /** Refuses a link whose signature is not this server's for that purpose and file, or has expired (403). */
 function requireLink(services: ExportServices, purpose: LinkPurpose, id: string, query: Record<string, unknown>): void {
   const { expires, signature } = query;
-  const valid = typeof expires === 'string' && typeof signature === 'string' && verifyLink(services.signingKey, purpose, id, expires, signature, services.worker.now());
+  const valid =
+    typeof expires === 'string' &&
+    typeof signature === 'string' &&
+    verifyLink(services.signingKey, purpose, id, expires, signature, services.worker.now());
   if (!valid) throw new MktdataError('ERR_FILE_SIGNATURE_INVALID', { id });
 }
 
 /** A name as an RFC 8187 `filename*` value: UTF-8, percent-encoded beyond the few characters it allows. */
-const encodeFilename = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeFilename = (name: string) =>
+  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

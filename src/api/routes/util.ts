@@ -6,7 +6,12 @@ import { MktdataError } from '../../errors.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
 import { accountLinks } from '../../control/account-links.ts';
 import type { AppDeps } from '../app.ts';
-import { SellersAndVendorsResponseDto, UtilityOrganizationResponseDto, keyProtectedErrors, sellersAndVendorsQuery } from '../schemas/common.ts';
+import {
+  SellersAndVendorsResponseDto,
+  UtilityOrganizationResponseDto,
+  keyProtectedErrors,
+  sellersAndVendorsQuery,
+} from '../schemas/common.ts';
 
 const security = [{ serviceApiKey: [] }];
 
@@ -16,7 +21,10 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/util/organization',
-    { config: { auth: true }, schema: { tags: ['Utility'], security, response: { 200: UtilityOrganizationResponseDto, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: { tags: ['Utility'], security, response: { 200: UtilityOrganizationResponseDto, ...keyProtectedErrors } },
+    },
     async (request) => {
       const org = await deps.wh.db
         .selectFrom('control.organizations')
@@ -28,7 +36,11 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
         id: org.id,
         name: org.name,
         tokenBalance: org.token_balance === null ? null : Number(org.token_balance),
-        limits: { requestsPerSecond: deps.requestsPerSecond ?? 2, exportsPageSizeMax: 25, sellersAndVendorsPageSizeMax: 100 },
+        limits: {
+          requestsPerSecond: deps.requestsPerSecond ?? 2,
+          exportsPageSizeMax: 25,
+          sellersAndVendorsPageSizeMax: 100,
+        },
       };
     },
   );
@@ -37,22 +49,43 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
     '/util/sellers-and-vendors',
     {
       config: { auth: true },
-      schema: { tags: ['Utility'], security, querystring: sellersAndVendorsQuery, response: { 200: SellersAndVendorsResponseDto, ...keyProtectedErrors } },
+      schema: {
+        tags: ['Utility'],
+        security,
+        querystring: sellersAndVendorsQuery,
+        response: { 200: SellersAndVendorsResponseDto, ...keyProtectedErrors },
+      },
     },
     async (request) => {
       const { page, pageSize, query, marketplaceCountryCode } = request.query;
       const marketplaces = loadMarketplaces();
       // UK and GB both mean the United Kingdom marketplace.
       const country = marketplaceCountryCode?.toUpperCase() === 'UK' ? 'GB' : marketplaceCountryCode?.toUpperCase();
-      const marketplaceIds = country ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId) : null;
+      const marketplaceIds = country
+        ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId)
+        : null;
       let base = deps.wh.db.selectFrom('control.connections').where('organization_id', '=', request.organizationId);
       if (query) base = base.where(sql<boolean>`contains(lower(name), ${query.toLowerCase()})`);
       if (marketplaceIds) base = base.where('marketplace_id', 'in', marketplaceIds.length > 0 ? marketplaceIds : ['']);
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const rows = await base
+        .selectAll()
+        .orderBy('name')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
       const stageOf = await initialLoadStages(deps.wh, deps.home);
       const links = await accountLinks(deps.wh, rows);
-      const granted = new Set((await deps.wh.db.selectFrom('control.connection_access').select('connection_id').where('access_level', '=', 'READ_AND_WRITE').execute()).map((r) => r.connection_id));
+      const granted = new Set(
+        (
+          await deps.wh.db
+            .selectFrom('control.connection_access')
+            .select('connection_id')
+            .where('access_level', '=', 'READ_AND_WRITE')
+            .execute()
+        ).map((r) => r.connection_id),
+      );
       const items = rows.map((c) => {
         const marketplace = marketplaces.get(c.marketplace_id)!;
         return {
@@ -64,7 +97,12 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
           marketplaceCountryCode: marketplace.countryCode,
           marketplaceCountryName: marketplace.countryName,
           marketplaceSellerId: c.seller_id,
-          connections: [{ type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS', createdAt: new Date(String(c.created_at)).toISOString() }],
+          connections: [
+            {
+              type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS',
+              createdAt: new Date(String(c.created_at)).toISOString(),
+            },
+          ],
           // READ unless the seller granted write access (`mktdata connections access`), which live actions need.
           accessLevel: granted.has(c.id) ? ('READ_AND_WRITE' as const) : ('READ' as const),
           initialLoadStage: stageOf(c.id),
@@ -74,4 +112,3 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 }
-

@@ -3,7 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MktdataError } from '../../errors.ts';
 import { checkWebhookUrl, type Networks } from '../../webhooks/address.ts';
-import { createSubscription, deleteSubscription, getSubscription, listSubscriptions, messageTypes } from '../../webhooks/subscriptions.ts';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  messageTypes,
+} from '../../webhooks/subscriptions.ts';
 import type { AppDeps } from '../app.ts';
 import { ApiNotFoundResponse, keyProtectedErrors, named, noContent, pageParam } from '../schemas/common.ts';
 
@@ -11,12 +17,32 @@ const security = [{ serviceApiKey: [] }];
 const tags = ['Webhooks'];
 const messageType = z.enum(messageTypes as [string, ...string[]]);
 
-export const WebhookSubscriptionRequest = named('WebhookSubscriptionRequest', z.object({
-  url: z.url().max(2048).describe('https, or http to a loopback address for development. Only public addresses are reached unless the operator allows a network.'),
-  messageTypes: z.array(messageType).min(1).max(messageTypes.length).optional()
-    .describe('The messages wanted (GET /spec/webhook-scheme). Default: every type that is not highVolume; highVolume types only when named.'),
-  sellerOrVendorIds: z.array(z.string().min(1).max(64)).max(1000).optional().describe('Only events of these connections. Default: every connection of the organization.'),
-}).strict());
+export const WebhookSubscriptionRequest = named(
+  'WebhookSubscriptionRequest',
+  z
+    .object({
+      url: z
+        .url()
+        .max(2048)
+        .describe(
+          'https, or http to a loopback address for development. Only public addresses are reached unless the operator allows a network.',
+        ),
+      messageTypes: z
+        .array(messageType)
+        .min(1)
+        .max(messageTypes.length)
+        .optional()
+        .describe(
+          'The messages wanted (GET /spec/webhook-scheme). Default: every type that is not highVolume; highVolume types only when named.',
+        ),
+      sellerOrVendorIds: z
+        .array(z.string().min(1).max(64))
+        .max(1000)
+        .optional()
+        .describe('Only events of these connections. Default: every connection of the organization.'),
+    })
+    .strict(),
+);
 
 const subscriptionFields = {
   id: z.string(),
@@ -24,34 +50,49 @@ const subscriptionFields = {
   messageTypes: z.array(z.string()),
   sellerOrVendorIds: z.array(z.string()).nullable(),
   status: z.enum(['ACTIVE', 'DISABLED']),
-  disabledReason: z.string().nullable().describe('Why deliveries stopped: they failed for 24 hours. `mktdata webhooks replay` enables it again.'),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe('Why deliveries stopped: they failed for 24 hours. `mktdata webhooks replay` enables it again.'),
   createdAt: z.string(),
 };
 export const WebhookSubscriptionResponse = named('WebhookSubscriptionResponse', z.object(subscriptionFields));
-export const WebhookSubscriptionCreatedResponse = named('WebhookSubscriptionCreatedResponse', z.object({
-  ...subscriptionFields,
-  secret: z.string().describe('The signing secret (Standard Webhooks, `whsec_…`), shown this once.'),
-}));
-export const WebhookSubscriptionsResponse = named('WebhookSubscriptionsResponse', z.object({ items: z.array(WebhookSubscriptionResponse) }));
+export const WebhookSubscriptionCreatedResponse = named(
+  'WebhookSubscriptionCreatedResponse',
+  z.object({
+    ...subscriptionFields,
+    secret: z.string().describe('The signing secret (Standard Webhooks, `whsec_…`), shown this once.'),
+  }),
+);
+export const WebhookSubscriptionsResponse = named(
+  'WebhookSubscriptionsResponse',
+  z.object({ items: z.array(WebhookSubscriptionResponse) }),
+);
 
-export const WebhookDeliveryResponse = named('WebhookDeliveryResponse', z.object({
-  id: z.string(),
-  webhookId: z.string().describe('The `webhook-id` header: the same on every attempt and replay of one event.'),
-  messageType: z.string(),
-  status: z.enum(['PENDING', 'DELIVERED', 'FAILED', 'CANCELED']),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable().describe('The receiver\'s last HTTP status; null when no answer came.'),
-  lastError: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  createdAt: z.string(),
-  deliveredAt: z.string().nullable(),
-}));
-export const WebhookDeliveriesResponse = named('WebhookDeliveriesResponse', z.object({
-  items: z.array(WebhookDeliveryResponse),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  totalCount: z.number().int(),
-}));
+export const WebhookDeliveryResponse = named(
+  'WebhookDeliveryResponse',
+  z.object({
+    id: z.string(),
+    webhookId: z.string().describe('The `webhook-id` header: the same on every attempt and replay of one event.'),
+    messageType: z.string(),
+    status: z.enum(['PENDING', 'DELIVERED', 'FAILED', 'CANCELED']),
+    attempts: z.number().int(),
+    lastStatus: z.number().int().nullable().describe("The receiver's last HTTP status; null when no answer came."),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    createdAt: z.string(),
+    deliveredAt: z.string().nullable(),
+  }),
+);
+export const WebhookDeliveriesResponse = named(
+  'WebhookDeliveriesResponse',
+  z.object({
+    items: z.array(WebhookDeliveryResponse),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalCount: z.number().int(),
+  }),
+);
 
 const idParams = z.object({ id: z.string().max(64) });
 const deliveriesQuery = z.object({ page: pageParam(999_999_999, 1), pageSize: pageParam(100, 25) }).strict();
@@ -61,7 +102,10 @@ export async function checkSubscriptionUrl(url: string, networks: Networks): Pro
   const { protocol, hostname } = new URL(url);
   const loopback = /^(localhost|127(\.\d+){3}|\[::1\])$/i.test(hostname);
   if (protocol !== 'https:' && !(protocol === 'http:' && loopback)) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: 'url', reason: `${url}: use https (http only to a loopback address, for development)` });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'url',
+      reason: `${url}: use https (http only to a loopback address, for development)`,
+    });
   }
   await checkWebhookUrl(url, networks, 'url');
 }
@@ -73,7 +117,15 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps, network
 
   api.post(
     '/webhooks',
-    { config: { auth: true }, schema: { tags, security, body: WebhookSubscriptionRequest, response: { 201: WebhookSubscriptionCreatedResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        body: WebhookSubscriptionRequest,
+        response: { 201: WebhookSubscriptionCreatedResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       await checkSubscriptionUrl(request.body.url, networks);
       return reply.status(201).send(await createSubscription(deps.wh, request.organizationId, request.body, now()));
@@ -82,13 +134,26 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps, network
 
   api.get(
     '/webhooks',
-    { config: { auth: true }, schema: { tags, security, response: { 200: WebhookSubscriptionsResponse, ...keyProtectedErrors } } },
-    async (request) => ({ items: (await listSubscriptions(deps.wh, request.organizationId)).map(({ organizationId: _o, ...s }) => s) }),
+    {
+      config: { auth: true },
+      schema: { tags, security, response: { 200: WebhookSubscriptionsResponse, ...keyProtectedErrors } },
+    },
+    async (request) => ({
+      items: (await listSubscriptions(deps.wh, request.organizationId)).map(({ organizationId: _o, ...s }) => s),
+    }),
   );
 
   api.delete(
     '/webhooks/:id',
-    { config: { auth: true }, schema: { tags, security, params: idParams, response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: idParams,
+        response: { 204: noContent, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request, reply) => {
       await deleteSubscription(deps.wh, request.organizationId, request.params.id, now());
       return reply.status(204).send(null);
@@ -97,16 +162,42 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps, network
 
   api.get(
     '/webhooks/:id/deliveries',
-    { config: { auth: true }, schema: { tags, security, params: idParams, querystring: deliveriesQuery, response: { 200: WebhookDeliveriesResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors } } },
+    {
+      config: { auth: true },
+      schema: {
+        tags,
+        security,
+        params: idParams,
+        querystring: deliveriesQuery,
+        response: { 200: WebhookDeliveriesResponse, 404: ApiNotFoundResponse, ...keyProtectedErrors },
+      },
+    },
     async (request) => {
       const { id } = await getSubscription(deps.wh, request.organizationId, request.params.id);
       const { page, pageSize } = request.query;
-      const base = deps.wh.db.selectFrom('control.webhook_deliveries as d').innerJoin('control.webhook_events as e', 'e.id', 'd.event_id').where('d.subscription_id', '=', id);
+      const base = deps.wh.db
+        .selectFrom('control.webhook_deliveries as d')
+        .innerJoin('control.webhook_events as e', 'e.id', 'd.event_id')
+        .where('d.subscription_id', '=', id);
       const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
       const rows = await base
-        .select(['d.id', 'd.event_id', 'e.message_type', 'd.status', 'd.attempts', 'd.last_status', 'd.last_error', 'd.next_attempt_at', 'd.created_at', 'd.delivered_at'])
-        .orderBy('e.seq', 'desc').orderBy('d.created_at', 'desc').orderBy('d.id')
-        .limit(pageSize).offset((page - 1) * pageSize)
+        .select([
+          'd.id',
+          'd.event_id',
+          'e.message_type',
+          'd.status',
+          'd.attempts',
+          'd.last_status',
+          'd.last_error',
+          'd.next_attempt_at',
+          'd.created_at',
+          'd.delivered_at',
+        ])
+        .orderBy('e.seq', 'desc')
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
         .execute();
       const iso = (v: string | null) => (v === null ? null : new Date(v).toISOString());
       return {

@@ -6,7 +6,11 @@ export const named = <T extends z.ZodType>(id: string, schema: T): T => {
   return schema;
 };
 
-export const errorIssue = z.object({ path: z.array(z.union([z.string(), z.number()])), code: z.string(), message: z.string() });
+export const errorIssue = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  code: z.string(),
+  message: z.string(),
+});
 
 /** The error body of API.md, shared by every error status. */
 export const apiError = z.object({
@@ -28,7 +32,11 @@ export const ApiInternalErrorResponse = named('ApiInternalErrorResponse', apiErr
 export const noContent = z.null().describe('No content');
 
 /** Responses every key-protected endpoint can give besides its own. */
-export const keyProtectedErrors = { 400: ApiBadRequestResponse, 401: ApiUnauthorizedResponse, 429: ApiRateLimitResponse };
+export const keyProtectedErrors = {
+  400: ApiBadRequestResponse,
+  401: ApiUnauthorizedResponse,
+  429: ApiRateLimitResponse,
+};
 
 export const sourceType = z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']);
 
@@ -37,7 +45,11 @@ export const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'tr
 
 export const catalogFilterQuery = z
   .object({
-    query: z.string().max(256).optional().describe('One short keyword: matches display name, table name, id, aliases, descriptions and columns.'),
+    query: z
+      .string()
+      .max(256)
+      .optional()
+      .describe('One short keyword: matches display name, table name, id, aliases, descriptions and columns.'),
     sourceType: sourceType.optional(),
     containsPii: booleanQuery.optional(),
   })
@@ -58,53 +70,92 @@ const fetchPeriod = z.object({
   shiftDays: z.number().int().optional(),
 });
 
-export const CatalogSourceEntry = named('CatalogSourceEntry', z.object({
-  id: z.string().regex(/^[0-9a-f]{64}$/),
-  name: z.string(),
-  tableName: z.string(),
-  type: sourceType,
-  columns: z.array(column),
-  userManaged: z.boolean(),
-  isPremium: z.boolean(),
-  defaultDataset: z.boolean(),
-  enabled: z.boolean(),
-  rowCountBilling: z.boolean(),
-  description: z.string(),
-  requiresDatePeriod: z.boolean(),
-  issues: z.array(z.object({ title: z.string(), description: z.string() })),
-  fetchPeriods: z.array(fetchPeriod),
-  dataAvailability: z.object({ type: z.enum(['INTRADAY', 'REAL_TIME']), description: z.string(), refreshAt: z.string() }).optional(),
-  sources: z.array(z.string()),
-  containsPii: z.boolean(),
-  initialLoadProgress: z.null(),
-  searchAliases: z.array(z.string()).optional(),
-  relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) })).optional(),
-  freshness: z.object({
-    lastRefreshedAt: z.string().nullable().describe('End of the latest run that rebuilt and published the table (ISO, UTC).'),
-    finalThrough: z.string().nullable().describe('Last date that scheduled refreshes no longer change (restatement window); null for snapshots.'),
-    lastFetchedAt: z.string().nullable().describe('When the live connectors last fetched one of its sources (ISO, UTC); null when it is fed by dropped files only.'),
-    failedFetches: z.number().int().describe('Requests for its sources that failed and wait for a retry, or were given up in the last 7 days: see `mktdata runs`.'),
-  }).optional().describe('mktdata extension: how fresh the published table is.'),
-}));
-
-export const ExportSourcesResponse = named('ExportSourcesResponse', z.object({
-  sources: z.array(CatalogSourceEntry),
-  recommendedSources: z.array(z.object({ id: z.string(), name: z.string(), tableName: z.string() }))
-    .describe('The default datasets among the matches: where to start.'),
-  historicalDataStillLoadingNotice: z.object({ message: z.string(), sellerOrVendorIds: z.array(z.string()) }).optional()
-    .describe('Present on GET /exports/sources while a selected seller or vendor is still loading its history (SECOND_STAGE).'),
-}));
-
-export const UtilityOrganizationResponseDto = named('UtilityOrganizationResponseDto', z.object({
-  id: z.string(),
-  name: z.string(),
-  tokenBalance: z.number().int().nullable().describe('null: unmetered (a self-hosted organization made without tokens); its usage is still recorded.'),
-  limits: z.object({
-    requestsPerSecond: z.number(),
-    exportsPageSizeMax: z.number().int(),
-    sellersAndVendorsPageSizeMax: z.number().int(),
+export const CatalogSourceEntry = named(
+  'CatalogSourceEntry',
+  z.object({
+    id: z.string().regex(/^[0-9a-f]{64}$/),
+    name: z.string(),
+    tableName: z.string(),
+    type: sourceType,
+    columns: z.array(column),
+    userManaged: z.boolean(),
+    isPremium: z.boolean(),
+    defaultDataset: z.boolean(),
+    enabled: z.boolean(),
+    rowCountBilling: z.boolean(),
+    description: z.string(),
+    requiresDatePeriod: z.boolean(),
+    issues: z.array(z.object({ title: z.string(), description: z.string() })),
+    fetchPeriods: z.array(fetchPeriod),
+    dataAvailability: z
+      .object({ type: z.enum(['INTRADAY', 'REAL_TIME']), description: z.string(), refreshAt: z.string() })
+      .optional(),
+    sources: z.array(z.string()),
+    containsPii: z.boolean(),
+    initialLoadProgress: z.null(),
+    searchAliases: z.array(z.string()).optional(),
+    relatedActions: z.array(z.object({ type: z.string(), relation: z.enum(['writes', 'live']) })).optional(),
+    freshness: z
+      .object({
+        lastRefreshedAt: z
+          .string()
+          .nullable()
+          .describe('End of the latest run that rebuilt and published the table (ISO, UTC).'),
+        finalThrough: z
+          .string()
+          .nullable()
+          .describe('Last date that scheduled refreshes no longer change (restatement window); null for snapshots.'),
+        lastFetchedAt: z
+          .string()
+          .nullable()
+          .describe(
+            'When the live connectors last fetched one of its sources (ISO, UTC); null when it is fed by dropped files only.',
+          ),
+        failedFetches: z
+          .number()
+          .int()
+          .describe(
+            'Requests for its sources that failed and wait for a retry, or were given up in the last 7 days: see `mktdata runs`.',
+          ),
+      })
+      .optional()
+      .describe('mktdata extension: how fresh the published table is.'),
   }),
-}));
+);
+
+export const ExportSourcesResponse = named(
+  'ExportSourcesResponse',
+  z.object({
+    sources: z.array(CatalogSourceEntry),
+    recommendedSources: z
+      .array(z.object({ id: z.string(), name: z.string(), tableName: z.string() }))
+      .describe('The default datasets among the matches: where to start.'),
+    historicalDataStillLoadingNotice: z
+      .object({ message: z.string(), sellerOrVendorIds: z.array(z.string()) })
+      .optional()
+      .describe(
+        'Present on GET /exports/sources while a selected seller or vendor is still loading its history (SECOND_STAGE).',
+      ),
+  }),
+);
+
+export const UtilityOrganizationResponseDto = named(
+  'UtilityOrganizationResponseDto',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    tokenBalance: z
+      .number()
+      .int()
+      .nullable()
+      .describe('null: unmetered (a self-hosted organization made without tokens); its usage is still recorded.'),
+    limits: z.object({
+      requestsPerSecond: z.number(),
+      exportsPageSizeMax: z.number().int(),
+      sellersAndVendorsPageSizeMax: z.number().int(),
+    }),
+  }),
+);
 
 /**
  * A page number or size: a whole number (decimal digits; not `1e3`, `0x10` or `1.5`) within its range; a whole
@@ -128,39 +179,56 @@ export const sellersAndVendorsQuery = z
   })
   .strict();
 
-const AccountLink = named('AccountLink', z.object({
-  status: z.enum(['CONNECTED', 'NEEDS_REAUTHORIZATION', 'FILES']).describe('FILES: fed by reports landed by hand.'),
-  connectedAt: z.string(),
-  accessLevel: z.enum(['READ']),
-}).nullable());
+const AccountLink = named(
+  'AccountLink',
+  z
+    .object({
+      status: z.enum(['CONNECTED', 'NEEDS_REAUTHORIZATION', 'FILES']).describe('FILES: fed by reports landed by hand.'),
+      connectedAt: z.string(),
+      accessLevel: z.enum(['READ']),
+    })
+    .nullable(),
+);
 
-export const SellerOrVendor = named('SellerOrVendor', z.object({
-  id: z.string().describe('The sellerOrVendorId (clients read `id`).'),
-  sellerOrVendorId: z.string(),
-  name: z.string(),
-  accountType: z.enum(['SELLER', 'VENDOR', 'ADS_ONLY', 'UNCONNECTED']),
-  sellerCentralConnection: AccountLink,
-  vendorCentralConnection: AccountLink,
-  mktAdsConnection: AccountLink,
-  mktDspConnection: z.null().describe('No DSP connector exists: always null.'),
-  rowCount: z.number().int().describe('Rows landed for the connection, every source together.'),
-  marketplaceId: z.string(),
-  marketplaceCountryCode: z.string(),
-  marketplaceCountryName: z.string(),
-  marketplaceSellerId: z.string().nullable(),
-  connections: z.array(z.object({ type: sourceType, createdAt: z.string() })),
-  accessLevel: z.enum(['READ', 'READ_AND_WRITE']),
-  initialLoadStage: z.enum(['FIRST_STAGE', 'SECOND_STAGE', 'COMPLETE']),
-}));
+export const SellerOrVendor = named(
+  'SellerOrVendor',
+  z.object({
+    id: z.string().describe('The sellerOrVendorId (clients read `id`).'),
+    sellerOrVendorId: z.string(),
+    name: z.string(),
+    accountType: z.enum(['SELLER', 'VENDOR', 'ADS_ONLY', 'UNCONNECTED']),
+    sellerCentralConnection: AccountLink,
+    vendorCentralConnection: AccountLink,
+    mktAdsConnection: AccountLink,
+    mktDspConnection: z.null().describe('No DSP connector exists: always null.'),
+    rowCount: z.number().int().describe('Rows landed for the connection, every source together.'),
+    marketplaceId: z.string(),
+    marketplaceCountryCode: z.string(),
+    marketplaceCountryName: z.string(),
+    marketplaceSellerId: z.string().nullable(),
+    connections: z.array(z.object({ type: sourceType, createdAt: z.string() })),
+    accessLevel: z.enum(['READ', 'READ_AND_WRITE']),
+    initialLoadStage: z.enum(['FIRST_STAGE', 'SECOND_STAGE', 'COMPLETE']),
+  }),
+);
 
-export const SellersAndVendorsResponseDto = named('SellersAndVendorsResponseDto', z.object({
-  items: z.array(SellerOrVendor),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  totalCount: z.number().int(),
-}));
+export const SellersAndVendorsResponseDto = named(
+  'SellersAndVendorsResponseDto',
+  z.object({
+    items: z.array(SellerOrVendor),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalCount: z.number().int(),
+  }),
+);
 
-const eventField: z.ZodType<{ name: string; type: 'STRING' | 'NUMBER' | 'JSON' | 'OBJECT_LIST'; optional: boolean; description?: string; fields?: unknown[] }> = z.lazy(() =>
+const eventField: z.ZodType<{
+  name: string;
+  type: 'STRING' | 'NUMBER' | 'JSON' | 'OBJECT_LIST';
+  optional: boolean;
+  description?: string;
+  fields?: unknown[];
+}> = z.lazy(() =>
   z.object({
     name: z.string(),
     type: z.enum(['STRING', 'NUMBER', 'JSON', 'OBJECT_LIST']),
@@ -170,35 +238,68 @@ const eventField: z.ZodType<{ name: string; type: 'STRING' | 'NUMBER' | 'JSON' |
   }),
 );
 
-export const WebhookSchemeResponse = named('WebhookSchemeResponse', z.object({
-  messages: z.array(z.object({
-    messageType: z.string(),
-    description: z.string(),
-    highVolume: z.literal(true).optional(),
-    availabilityNote: z.string().optional(),
-    prerequisites: z.string().optional(),
-    summary: z.object({ description: z.string(), fields: z.array(eventField) }),
-    details: z.object({ description: z.string(), fields: z.array(eventField) }),
-  })),
-}));
+export const WebhookSchemeResponse = named(
+  'WebhookSchemeResponse',
+  z.object({
+    messages: z.array(
+      z.object({
+        messageType: z.string(),
+        description: z.string(),
+        highVolume: z.literal(true).optional(),
+        availabilityNote: z.string().optional(),
+        prerequisites: z.string().optional(),
+        summary: z.object({ description: z.string(), fields: z.array(eventField) }),
+        details: z.object({ description: z.string(), fields: z.array(eventField) }),
+      }),
+    ),
+  }),
+);
 
 export const tableFileParams = z.object({ file: z.string() });
 
-export const CreatePublicInvitationRequest = named('CreatePublicInvitationRequest', z.object({
-  accountType: z.enum(['SELLER', 'VENDOR']).default('SELLER').describe('Kind of account the invited party connects.'),
-  name: z.string().trim().min(1).max(256).optional().describe('Suggested name of the connection, shown pre-filled.'),
-  marketplaceCountryCode: z.string().length(2).optional().describe('Suggested marketplace (UK and GB both mean the United Kingdom).'),
-}).strict());
+export const CreatePublicInvitationRequest = named(
+  'CreatePublicInvitationRequest',
+  z
+    .object({
+      accountType: z
+        .enum(['SELLER', 'VENDOR'])
+        .default('SELLER')
+        .describe('Kind of account the invited party connects.'),
+      name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe('Suggested name of the connection, shown pre-filled.'),
+      marketplaceCountryCode: z
+        .string()
+        .length(2)
+        .optional()
+        .describe('Suggested marketplace (UK and GB both mean the United Kingdom).'),
+    })
+    .strict(),
+);
 
-export const CreatePublicInvitationResponse = named('CreatePublicInvitationResponse', z.object({
-  invitationId: z.string(),
-  url: z.string().describe('Public link (no key needed) to a page where the seller or vendor registers the connection.'),
-  accountType: z.enum(['SELLER', 'VENDOR']),
-  expiresAt: z.string().describe('The link stops working after this time (7 days after creation).'),
-}));
+export const CreatePublicInvitationResponse = named(
+  'CreatePublicInvitationResponse',
+  z.object({
+    invitationId: z.string(),
+    url: z
+      .string()
+      .describe('Public link (no key needed) to a page where the seller or vendor registers the connection.'),
+    accountType: z.enum(['SELLER', 'VENDOR']),
+    expiresAt: z.string().describe('The link stops working after this time (7 days after creation).'),
+  }),
+);
 
 export const invitationForm = z.object({
   name: z.string().trim().min(1, 'a name is required').max(256),
   marketplaceId: z.string().trim().min(1, 'choose a marketplace'),
-  sellerId: z.string().trim().max(64).optional().transform((v) => (v ? v : undefined)),
+  sellerId: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
 });

@@ -10,11 +10,15 @@ function printResult(r: ModelResult): void {
   const mark = r.status === 'success' ? 'ok     ' : r.status === 'error' ? 'ERROR  ' : 'skipped';
   const detail = r.status === 'success' ? `${r.rows} rows, ${r.ms} ms` : r.error;
   console.log(`${mark} ${r.model}  ${detail}`);
-  for (const f of r.findings) console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${f.name}: ${f.badRows} bad row(s)`);
+  for (const f of r.findings)
+    console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${f.name}: ${f.badRows} bad row(s)`);
 }
 
 /** Runs the models, publishes the snapshot and prints one line per model; throws when a model failed. */
-export async function build(wh: Warehouse, options: RunOptions): Promise<{ results: ModelResult[]; published: PublishResult }> {
+export async function build(
+  wh: Warehouse,
+  options: RunOptions,
+): Promise<{ results: ModelResult[]; published: PublishResult }> {
   let bar = progress('build', 0);
   const results = await runModels(wh, {
     ...options,

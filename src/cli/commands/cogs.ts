@@ -15,10 +15,19 @@ export const rebuildLines = (rebuild: CogsRebuild) =>
 export async function importCogs(wh: Warehouse, connectionId: string, file: string): Promise<void> {
   const connection = await requireConnection(wh, connectionId);
   if (connection.type !== 'SELLER_CENTRAL') {
-    throw new MktdataError('ERR_CONNECTION_TYPE', { id: connectionId, type: connection.type, what: 'unit costs', needed: 'SELLER_CENTRAL' });
+    throw new MktdataError('ERR_CONNECTION_TYPE', {
+      id: connectionId,
+      type: connection.type,
+      what: 'unit costs',
+      needed: 'SELLER_CENTRAL',
+    });
   }
   const [result] = await ingest(wh, connectionId, 'cogs', [file]);
   if (result?.status !== 'landed') return;
-  const first = await wh.db.selectFrom('control.cogs').select((eb) => eb.fn.min('from_date').as('from')).where('file_id', '=', result.fileId).executeTakeFirst();
+  const first = await wh.db
+    .selectFrom('control.cogs')
+    .select((eb) => eb.fn.min('from_date').as('from'))
+    .where('file_id', '=', result.fileId)
+    .executeTakeFirst();
   if (first?.from) for (const line of rebuildLines(cogsRebuild(String(first.from).slice(0, 10)))) console.log(line);
 }

@@ -23,12 +23,20 @@ export interface CredentialsOptions {
 /** The refresh token of `connections credentials` (MKTDATA_REFRESH_TOKEN or standard input), checked, kept in `secrets`. */
 export async function readRefreshToken(o: CredentialsOptions, secrets: Record<string, string>): Promise<string> {
   if (o.api === 'ads' && !o.profileId) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: '--profile-id', reason: 'Ads API credentials need the advertising profile of the connection\'s marketplace (GET /v2/profiles lists them)' });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--profile-id',
+      reason:
+        "Ads API credentials need the advertising profile of the connection's marketplace (GET /v2/profiles lists them)",
+    });
   }
-  if (o.api === 'sp-api' && o.profileId) throw new MktdataError('ERR_INPUT_INVALID', { where: '--profile-id', reason: 'only for --api ads' });
+  if (o.api === 'sp-api' && o.profileId)
+    throw new MktdataError('ERR_INPUT_INVALID', { where: '--profile-id', reason: 'only for --api ads' });
   const refreshToken = await readSecret('MKTDATA_REFRESH_TOKEN', `${o.api} refresh token`);
   if (!/^Atzr\|/.test(refreshToken)) {
-    throw new MktdataError('ERR_INPUT_INVALID', { where: 'refresh token', reason: 'a Login with Amazon refresh token starts with "Atzr|"' });
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'refresh token',
+      reason: 'a Login with Amazon refresh token starts with "Atzr|"',
+    });
   }
   secrets.MKTDATA_REFRESH_TOKEN = refreshToken;
   return refreshToken;
@@ -43,27 +51,54 @@ export async function credentials(wh: Warehouse, o: CredentialsOptions, refreshT
   await requireConnection(wh, o.connection);
   if (o.remove || refreshToken === null) {
     const removed = await removeCredentials(wh, o.connection, o.api);
-    console.log(removed ? `removed the ${o.api} credentials of ${o.connection}; it is fed by dropped files only` : `${o.connection} had no ${o.api} credentials`);
+    console.log(
+      removed
+        ? `removed the ${o.api} credentials of ${o.connection}; it is fed by dropped files only`
+        : `${o.connection} had no ${o.api} credentials`,
+    );
     return;
   }
-  const stored = await setCredentials(wh, o.connection, { api: o.api, refreshToken, sellingPartnerId: o.sellingPartnerId ?? null, profileId: o.profileId ?? null });
-  console.log(`stored the ${o.api} credentials of ${o.connection} (encrypted); check them with \`mktdata connections test --connection ${o.connection}\``);
+  const stored = await setCredentials(wh, o.connection, {
+    api: o.api,
+    refreshToken,
+    sellingPartnerId: o.sellingPartnerId ?? null,
+    profileId: o.profileId ?? null,
+  });
+  console.log(
+    `stored the ${o.api} credentials of ${o.connection} (encrypted); check them with \`mktdata connections test --connection ${o.connection}\``,
+  );
   const serving = served();
   serving?.queueRuns('connected');
   const what = stored === 'new' ? 'its first load' : 'what it could not fetch before';
-  console.log(serving ? `${what} has started in the running server: \`mktdata runs\` follows it` : `${what} runs at the next \`mktdata run\` (at once when \`mktdata serve\` is running)`);
+  console.log(
+    serving
+      ? `${what} has started in the running server: \`mktdata runs\` follows it`
+      : `${what} runs at the next \`mktdata run\` (at once when \`mktdata serve\` is running)`,
+  );
 }
 
 /** `mktdata connections list`: every connection with its load stage and the state of its credentials (never the secrets). */
 export async function listConnections(wh: Warehouse, format: 'table' | 'json'): Promise<void> {
   const connections = await wh.db.selectFrom('control.connections').selectAll().orderBy('name').execute();
-  const stored = await wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'status_reason', 'updated_at']).execute();
+  const stored = await wh.db
+    .selectFrom('control.connection_credentials')
+    .select(['connection_id', 'api', 'status', 'status_reason', 'updated_at'])
+    .execute();
   const state = (id: string, api: Api) => {
     const row = stored.find((s) => s.connection_id === id && s.api === api);
     return row ? (row.status === 'active' ? 'active' : `needs re-authorization: ${row.status_reason ?? ''}`) : 'none';
   };
   const stageOf = await initialLoadStages(wh, wh.home);
-  const rows = connections.map((c) => [c.id, c.name, c.type, c.marketplace_id, c.seller_id, stageOf(c.id), state(c.id, 'sp-api'), state(c.id, 'ads')]);
+  const rows = connections.map((c) => [
+    c.id,
+    c.name,
+    c.type,
+    c.marketplace_id,
+    c.seller_id,
+    stageOf(c.id),
+    state(c.id, 'sp-api'),
+    state(c.id, 'ads'),
+  ]);
   const columns = ['id', 'name', 'type', 'marketplace', 'seller_id', 'load_stage', 'sp_api', 'ads'];
   printRows(format, columns, rows);
 }

@@ -18,7 +18,11 @@ export const demoDir = resolve(fileURLToPath(import.meta.url), '../../../../fixt
 
 /** The demo organization (created once) and a new API key for it. */
 async function demoOrganization(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
-  const org = await wh.db.selectFrom('control.organizations').select('id').where('name', '=', 'Demo organization').executeTakeFirst();
+  const org = await wh.db
+    .selectFrom('control.organizations')
+    .select('id')
+    .where('name', '=', 'Demo organization')
+    .executeTakeFirst();
   const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
   return { organizationId, key: await createApiKey(wh, organizationId) };
 }
@@ -29,7 +33,8 @@ const statuses: FetchEvent['status'][] = ['landed', 'empty', 'pending', 'failed'
 /** A model that failed or warned is worth a line; the rest are summed up per pipeline. */
 function printResult(r: ModelResult): void {
   if (r.status !== 'success') console.log(`${r.status === 'error' ? 'ERROR  ' : 'skipped'} ${r.model}  ${r.error}`);
-  for (const f of r.findings) console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${r.model} ${f.name}: ${f.badRows} bad row(s)`);
+  for (const f of r.findings)
+    console.log(`        ${f.severity === 'warn' ? 'warn' : 'fail'}: ${r.model} ${f.name}: ${f.badRows} bad row(s)`);
 }
 
 /** Runs every pipeline once through the connectors: the two sellers' first load. */
@@ -37,17 +42,31 @@ async function firstLoad(wh: Warehouse, demo: Awaited<ReturnType<typeof startDem
   const fetched = new Map<string, number>();
   const onFetched = (e: FetchEvent) => {
     fetched.set(e.status, (fetched.get(e.status) ?? 0) + 1);
-    if (e.status === 'failed' || e.status === 'abandoned') console.log(`fetch ${e.status}: ${e.request.source} ${e.request.from ?? ''}..${e.request.to ?? ''}: ${e.error}`);
+    if (e.status === 'failed' || e.status === 'abandoned')
+      console.log(`fetch ${e.status}: ${e.request.source} ${e.request.from ?? ''}..${e.request.to ?? ''}: ${e.error}`);
   };
   const fetcher = connectorFetcher(demo.connectors, { onFetched });
   const summaries: RunSummary[] = [];
   for (const pipeline of loadPipelines()) {
     const started = Date.now();
-    const summary = await runPipeline(wh, pipeline, { fetcher, deferPublish: true, onResult: printResult, onLanded: (r) => r.status === 'refused' && console.log(`refused ${r.source} ${r.file}: ${r.reason}`) });
+    const summary = await runPipeline(wh, pipeline, {
+      fetcher,
+      deferPublish: true,
+      onResult: printResult,
+      onLanded: (r) => r.status === 'refused' && console.log(`refused ${r.source} ${r.file}: ${r.reason}`),
+    });
     summaries.push(summary);
     const requests = [...fetched.values()].reduce((a, b) => a + b, 0);
-    const counts = requests === 0 ? 'nothing to fetch' : `${requests} upstream request(s) (${statuses.filter((s) => fetched.has(s)).map((s) => `${fetched.get(s)} ${s}`).join(', ')})`;
-    console.log(`${summary.status === 'success' ? 'ok     ' : 'FAILED '} ${pipeline.name}: ${counts}, ${summary.landed} document(s) landed, ${summary.windows.length} window(s) rebuilt, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const counts =
+      requests === 0
+        ? 'nothing to fetch'
+        : `${requests} upstream request(s) (${statuses
+            .filter((s) => fetched.has(s))
+            .map((s) => `${fetched.get(s)} ${s}`)
+            .join(', ')})`;
+    console.log(
+      `${summary.status === 'success' ? 'ok     ' : 'FAILED '} ${pipeline.name}: ${counts}, ${summary.landed} document(s) landed, ${summary.windows.length} window(s) rebuilt, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     fetched.clear();
   }
   await publishDeferred(wh, summaries);
@@ -66,7 +85,9 @@ export async function demo(home: Home, options: ServeOptions): Promise<void> {
     try {
       loaded = await demoOrganization(wh);
       await connectDemoSellers(wh, loaded.organizationId, market, demoDir);
-      console.log(`fake marketplace on ${market.fake.url}; first load of ${market.sellers.map((s) => s.name).join(' and ')} through the connectors (clock ${DEMO_SPEED}× real time)`);
+      console.log(
+        `fake marketplace on ${market.fake.url}; first load of ${market.sellers.map((s) => s.name).join(' and ')} through the connectors (clock ${DEMO_SPEED}× real time)`,
+      );
       await firstLoad(wh, market);
     } finally {
       await wh.close();
@@ -74,7 +95,12 @@ export async function demo(home: Home, options: ServeOptions): Promise<void> {
     // From here the scheduler fetches on real time: the next refresh times take in the day the clock skipped.
     market.clock.catchUp();
     const manifest = readManifest(home);
-    console.log(`\n${formatTable(['table', 'rows'], (manifest?.tables ?? []).map((t) => [t.name, String(t.rows)]))}`);
+    console.log(
+      `\n${formatTable(
+        ['table', 'rows'],
+        (manifest?.tables ?? []).map((t) => [t.name, String(t.rows)]),
+      )}`,
+    );
     console.log(`\norganization ${loaded.organizationId}\napi key (shown once): ${loaded.key}`);
     await printProfit(home);
     await serve(home, { ...options, connectors: market.connectors }, (api) => printTry(home, api, loaded.key));

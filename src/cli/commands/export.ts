@@ -28,7 +28,10 @@ export async function exportToFile(home: Home, o: ExportOptions): Promise<number
     try {
       base = JSON.parse(readFileSync(o.request, 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: o.request, reason: `not a readable JSON ExportRequest (${(error as Error).message})` });
+      throw new MktdataError('ERR_INPUT_INVALID', {
+        where: o.request,
+        reason: `not a readable JSON ExportRequest (${(error as Error).message})`,
+      });
     }
   }
   const input = {

@@ -27,8 +27,17 @@ export async function fakeMarketplace(options: FakeMarketplaceCommandOptions): P
   const realStart = Date.now();
   const clock = speed === 1 && start === undefined ? systemClock : scaledClock(speed, start ?? realStart, realStart);
   const sellers = demoSellers(options.openedOn);
-  const fake = await startFakeMarketplace({ sellers, clock, host: options.host, port: options.port, throttling: options.throttling });
-  const env = fakeMarketplaceEnv(fake, clock === systemClock ? undefined : { speed, start: start ?? realStart, realStart });
+  const fake = await startFakeMarketplace({
+    sellers,
+    clock,
+    host: options.host,
+    port: options.port,
+    throttling: options.throttling,
+  });
+  const env = fakeMarketplaceEnv(
+    fake,
+    clock === systemClock ? undefined : { speed, start: start ?? realStart, realStart },
+  );
   console.log(`fake marketplace listening on ${fake.url} (test applications and sellers only; stop with Ctrl-C)`);
   console.log('\n# point mktdata at it:');
   for (const [name, value] of Object.entries(env)) console.log(`export ${name}='${value}'`);

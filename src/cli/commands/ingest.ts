@@ -9,7 +9,12 @@ import { progress } from '../output.ts';
  * Lands files of one source for a connection and prints a line per file; a file that fails for another reason than
  * its content (a bug, a full disk) is reported beside the others, which still land. Throws when any did not land.
  */
-export async function ingest(wh: Warehouse, connectionId: string, sourceName: string, files: string[]): Promise<LandResult[]> {
+export async function ingest(
+  wh: Warehouse,
+  connectionId: string,
+  sourceName: string,
+  files: string[],
+): Promise<LandResult[]> {
   const source = findSource(sourceName);
   const connection = await requireConnection(wh, connectionId);
   const bar = progress(`ingest ${source.name}`, files.length);
@@ -20,7 +25,9 @@ export async function ingest(wh: Warehouse, connectionId: string, sourceName: st
     try {
       results.push(await landFile(wh, source, { id: connection.id, marketplaceId: connection.marketplace_id }, file));
     } catch (error) {
-      errors.push(`error    ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)} (nothing of it landed)`);
+      errors.push(
+        `error    ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)} (nothing of it landed)`,
+      );
     }
   }
   bar.stop();

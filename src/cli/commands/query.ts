@@ -7,7 +7,6 @@ import { copyOptions } from '../../exports/write-export.ts';
 import { withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable, type QueryFormat } from '../output.ts';
 
-
 /** Runs read-only SQL on the published snapshot and prints it; csv and json are written by DuckDB's COPY. */
 export async function query(home: Home, sqlText: string, format: QueryFormat): Promise<void> {
   await withSnapshot(home, async (sql) => {
@@ -20,7 +19,9 @@ export async function query(home: Home, sqlText: string, format: QueryFormat): P
     mkdirSync(home.tmp, { recursive: true });
     const file = join(home.tmp, `query-${randomUUID()}.${format}`);
     try {
-      await sql.run(`copy (${sqlText.replace(/;\s*$/, '')}) to '${file}' (${copyOptions[format === 'csv' ? 'CSV' : 'JSON']})`);
+      await sql.run(
+        `copy (${sqlText.replace(/;\s*$/, '')}) to '${file}' (${copyOptions[format === 'csv' ? 'CSV' : 'JSON']})`,
+      );
       await pipeline(createReadStream(file), process.stdout, { end: false });
     } finally {
       rmSync(file, { force: true });

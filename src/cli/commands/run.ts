@@ -20,17 +20,22 @@ function selected(name?: string): Pipeline[] {
   return name ? [findPipeline(pipelines, name)] : pipelines;
 }
 
-
 /** `mktdata plan`: the windows the next run would rebuild, and the files waiting in landing/. */
-export async function plan(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange; format: Format }): Promise<void> {
+export async function plan(
+  wh: Warehouse,
+  options: { pipeline?: string; backfill?: DateRange; format: Format },
+): Promise<void> {
   const rows: unknown[][] = [];
   for (const pipeline of selected(options.pipeline)) {
     const { windows } = await planRun(wh, pipeline, { backfill: options.backfill });
-    for (const w of windows) rows.push([pipeline.name, w.connectionId, w.table, w.kind, w.stage, w.from ?? 'whole table', w.to ?? '']);
+    for (const w of windows)
+      rows.push([pipeline.name, w.connectionId, w.table, w.kind, w.stage, w.from ?? 'whole table', w.to ?? '']);
   }
   printRows(options.format, ['pipeline', 'connection', 'table', 'kind', 'stage', 'from', 'to'], rows);
   if (options.format === 'table') {
-    const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
+    const connections = new Set(
+      (await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id),
+    );
     for (const { line } of waitingLines(wh, connections)) console.log(line);
   }
 }
@@ -52,7 +57,10 @@ function waitingLines(wh: Warehouse, connections: Set<string>): { line: string; 
         : !sources.includes(source)
           ? `no source is called ${source}; the sources are ${sources.join(', ')}`
           : null;
-      lines.push({ line: `landing/${connection}/${source}: ${count} file(s) ${problem ? `not landed: ${problem}` : 'to land'}`, problem: problem !== null });
+      lines.push({
+        line: `landing/${connection}/${source}: ${count} file(s) ${problem ? `not landed: ${problem}` : 'to land'}`,
+        problem: problem !== null,
+      });
     }
   }
   return lines;
@@ -66,14 +74,23 @@ function printFetch(e: FetchEvent): void {
   if (e.status === 'landed') console.log(`fetched  ${what}: ${e.rows} rows`);
   else if (e.status === 'empty') console.log(`fetched  ${what}: no data (${e.error})`);
   else if (e.status === 'pending') console.log(`waiting  ${what}: still processing upstream; the next run resumes it`);
-  else console.error(`${e.status === 'failed' ? 'failed ' : 'gave up'}  ${what}: ${e.error}${e.status === 'failed' ? ' (retried by a later run)' : ''}`);
+  else
+    console.error(
+      `${e.status === 'failed' ? 'failed ' : 'gave up'}  ${what}: ${e.error}${e.status === 'failed' ? ' (retried by a later run)' : ''}`,
+    );
 }
 
 /** `mktdata run`: each selected pipeline once; the run ids are printed last. Throws when a window failed. */
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
-  const onDownloaded = (r: FetchRequest) => console.log(`downloaded ${described(r)}: lands with this fetch's other documents`);
+  const onDownloaded = (r: FetchRequest) =>
+    console.log(`downloaded ${described(r)}: lands with this fetch's other documents`);
   // (Beside a running server, its connectors: their rate limits are the ones its own runs keep.)
-  const fetcher = await liveFetcher(wh, { connectors: served()?.connectors, onFetched: printFetch, onDownloaded, onWarning: (m) => console.error(`warning: ${m}`) });
+  const fetcher = await liveFetcher(wh, {
+    connectors: served()?.connectors,
+    onFetched: printFetch,
+    onDownloaded,
+    onWarning: (m) => console.error(`warning: ${m}`),
+  });
   const summaries: RunSummary[] = [];
   let failed = 0;
   let refused = 0;
@@ -86,7 +103,8 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
       deferPublish: true,
       onLanded: (r) => {
         if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
-        if (r.status === 'refused') console.error(`refused  ${r.source} ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
+        if (r.status === 'refused')
+          console.error(`refused  ${r.source} ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
       },
       onModel: (model, index, total) => {
         if (index === 0) bar = progress(`run ${pipeline.name}`, total);
@@ -97,7 +115,9 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     for (const w of summary.windows) {
       const range = w.from ? `${w.from}..${w.to}` : 'whole table';
       const size = `${w.rows !== null ? ` ${w.rows} rows` : ''}${w.ms != null ? `, ${w.ms} ms` : ''}`;
-      console.log(`${w.status.padEnd(7)} ${pipeline.name} ${w.table} ${w.connectionId} ${w.kind}${w.stage ? `/${w.stage}` : ''} ${range}${size}${w.error ? `: ${w.error}` : ''}`);
+      console.log(
+        `${w.status.padEnd(7)} ${pipeline.name} ${w.table} ${w.connectionId} ${w.kind}${w.stage ? `/${w.stage}` : ''} ${range}${size}${w.error ? `: ${w.error}` : ''}`,
+      );
     }
     if (summary.windows.length === 0) console.log(`${pipeline.name}: nothing new landed and nothing planned`);
     if (summary.status !== 'success') failed++;
@@ -108,32 +128,92 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
   const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
   const stray = waitingLines(wh, connections).filter((l) => l.problem);
   for (const { line } of stray) console.error(line);
-  for (const s of summaries.filter((s) => s.status !== 'success')) console.error(`${s.pipeline}: run ${s.status}, ${s.errors} error(s)`);
+  for (const s of summaries.filter((s) => s.status !== 'success'))
+    console.error(`${s.pipeline}: run ${s.status}, ${s.errors} error(s)`);
   for (const summary of summaries) console.log(summary.runId);
   if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
   if (refused + stray.length > 0) throw new MktdataError('ERR_INGEST_FAILED', { count: refused + stray.length });
 }
 
 /** `mktdata runs`: the windows of recent runs, newest first. */
-export async function runs(wh: Warehouse, options: { pipeline?: string; limit: number; format: Format }): Promise<void> {
+export async function runs(
+  wh: Warehouse,
+  options: { pipeline?: string; limit: number; format: Format },
+): Promise<void> {
   let query = wh.db.selectFrom('control.pipeline_runs').selectAll().orderBy('started_at', 'desc').limit(options.limit);
   if (options.pipeline) query = query.where('pipeline', '=', options.pipeline);
   const recent = await query.execute();
   const rows: unknown[][] = [];
   for (const r of recent) {
-    const windows = await wh.db.selectFrom('control.run_windows').selectAll().where('run_id', '=', r.id).orderBy('table_name').orderBy('connection_id').orderBy('date_from').execute();
+    const windows = await wh.db
+      .selectFrom('control.run_windows')
+      .selectAll()
+      .where('run_id', '=', r.id)
+      .orderBy('table_name')
+      .orderBy('connection_id')
+      .orderBy('date_from')
+      .execute();
     const base = [r.id, r.pipeline, String(r.started_at), r.status, r.errors === null ? null : Number(r.errors)];
     for (const w of windows) {
-      rows.push([...base, w.connection_id, w.table_name, w.kind, w.stage, w.date_from === null ? null : String(w.date_from), w.date_to === null ? null : String(w.date_to), w.status, w.row_count === null ? null : Number(w.row_count), w.ms === null ? null : Number(w.ms), w.error]);
+      rows.push([
+        ...base,
+        w.connection_id,
+        w.table_name,
+        w.kind,
+        w.stage,
+        w.date_from === null ? null : String(w.date_from),
+        w.date_to === null ? null : String(w.date_to),
+        w.status,
+        w.row_count === null ? null : Number(w.row_count),
+        w.ms === null ? null : Number(w.ms),
+        w.error,
+      ]);
     }
     // What the live connectors fetched for the run: one row per upstream request, the source in the table column.
-    const fetches = await wh.db.selectFrom('control.fetch_requests').selectAll().where('run_id', '=', r.id).orderBy('source').orderBy('connection_id').orderBy('date_from').execute();
-    if (windows.length === 0 && fetches.length === 0) rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
+    const fetches = await wh.db
+      .selectFrom('control.fetch_requests')
+      .selectAll()
+      .where('run_id', '=', r.id)
+      .orderBy('source')
+      .orderBy('connection_id')
+      .orderBy('date_from')
+      .execute();
+    if (windows.length === 0 && fetches.length === 0)
+      rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
     for (const f of fetches) {
-      const ms = f.requested_at && f.finished_at ? Date.parse(String(f.finished_at)) - Date.parse(String(f.requested_at)) : null;
-      rows.push([...base, f.connection_id, f.source, 'FETCH', f.stage, f.date_from === null ? null : String(f.date_from), f.date_to === null ? null : String(f.date_to), f.status, f.rows === null ? null : Number(f.rows), ms, f.error]);
+      const ms =
+        f.requested_at && f.finished_at ? Date.parse(String(f.finished_at)) - Date.parse(String(f.requested_at)) : null;
+      rows.push([
+        ...base,
+        f.connection_id,
+        f.source,
+        'FETCH',
+        f.stage,
+        f.date_from === null ? null : String(f.date_from),
+        f.date_to === null ? null : String(f.date_to),
+        f.status,
+        f.rows === null ? null : Number(f.rows),
+        ms,
+        f.error,
+      ]);
     }
   }
-  const columns = ['run', 'pipeline', 'started_at', 'run_status', 'run_errors', 'connection', 'table', 'kind', 'stage', 'from', 'to', 'status', 'rows', 'ms', 'error'];
+  const columns = [
+    'run',
+    'pipeline',
+    'started_at',
+    'run_status',
+    'run_errors',
+    'connection',
+    'table',
+    'kind',
+    'stage',
+    'from',
+    'to',
+    'status',
+    'rows',
+    'ms',
+    'error',
+  ];
   printRows(options.format, columns, rows);
 }

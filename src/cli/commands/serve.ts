@@ -53,33 +53,85 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
     let app: App | undefined;
     const log = () => app?.log ?? { info: console.log, warn: console.error, error: console.error };
-    const scheduler = new PipelineScheduler(wh, loadPipelines(), (message, error) => log().error({ err: error }, message), (run) =>
-      console.log(`pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed${run.errors > 0 ? `, ${run.errors} error(s)` : ''}`),
-      () => liveFetcher(wh, {
-        connectors,
-        onFetched: (e) => log().info({ source: e.request.source, connection: e.request.connectionId, from: e.request.from, to: e.request.to, status: e.status, rows: e.rows, error: e.error }, 'fetch'),
-        onDownloaded: (r) => log().info({ source: r.source, connection: r.connectionId, from: r.from, to: r.to, status: 'downloaded' }, 'fetch'),
-        onWarning: (message) => log().warn(message),
-      }),
+    const scheduler = new PipelineScheduler(
+      wh,
+      loadPipelines(),
+      (message, error) => log().error({ err: error }, message),
+      (run) =>
+        console.log(
+          `pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed${run.errors > 0 ? `, ${run.errors} error(s)` : ''}`,
+        ),
+      () =>
+        liveFetcher(wh, {
+          connectors,
+          onFetched: (e) =>
+            log().info(
+              {
+                source: e.request.source,
+                connection: e.request.connectionId,
+                from: e.request.from,
+                to: e.request.to,
+                status: e.status,
+                rows: e.rows,
+                error: e.error,
+              },
+              'fetch',
+            ),
+          onDownloaded: (r) =>
+            log().info(
+              { source: r.source, connection: r.connectionId, from: r.from, to: r.to, status: 'downloaded' },
+              'fetch',
+            ),
+          onWarning: (message) => log().warn(message),
+        }),
     );
     closing.push(() => scheduler.stop());
     const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
     const runNow = (request: RunRequest) => scheduler.request(request);
-    app = await buildApp({ wh, home, requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes, connectors, runNow, logger: serverLogger() });
+    app = await buildApp({
+      wh,
+      home,
+      requestsPerSecond,
+      exportWorkers,
+      exportRetentionHours,
+      signedUrlMinutes,
+      connectors,
+      runNow,
+      logger: serverLogger(),
+    });
     closing.push(() => closeGracefully(app!));
     const url = await listen(app, options);
     if (options.runCli) {
-      const admin = await startAdminChannel(home, options.runCli, { wh, connectors, exclusive: (work) => scheduler.exclusive(work), queueRuns: (trigger) => unserved(() => scheduler.request({ trigger })) }, (m) => app!.log.info(m));
+      const admin = await startAdminChannel(
+        home,
+        options.runCli,
+        {
+          wh,
+          connectors,
+          exclusive: (work) => scheduler.exclusive(work),
+          queueRuns: (trigger) => unserved(() => scheduler.request({ trigger })),
+        },
+        (m) => app!.log.info(m),
+      );
       closing.push(() => admin.close());
     }
     console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
-    console.log(`console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`);
+    console.log(
+      `console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`,
+    );
     onListening?.(`${url}/api/v1`);
     if (options.pipelines !== false) scheduler.start();
     // A first load a stopped server left unfinished (a seller connected just before) goes on at once.
     if (await unfinishedFirstLoads(wh)) scheduler.request({ trigger: 'connected' });
     const queue = connectors.config.notifications;
-    const poller = queue ? new NotificationPoller(wh, queue, (work) => scheduler.exclusive(work), (message) => app!.log.warn(message)) : undefined;
+    const poller = queue
+      ? new NotificationPoller(
+          wh,
+          queue,
+          (work) => scheduler.exclusive(work),
+          (message) => app!.log.warn(message),
+        )
+      : undefined;
     poller?.start();
     if (poller) closing.push(() => poller.stop());
     await new Promise<void>((resolve) => {
@@ -97,7 +149,11 @@ async function unfinishedFirstLoads(wh: Warehouse): Promise<boolean> {
   const found = await wh.db
     .selectFrom('control.connections as c')
     .select('c.id')
-    .where((eb) => eb.exists(eb.selectFrom('control.connection_credentials as k').select('k.api').whereRef('k.connection_id', '=', 'c.id')))
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('control.connection_credentials as k').select('k.api').whereRef('k.connection_id', '=', 'c.id'),
+      ),
+    )
     .where((eb) => eb.or([eb('c.initial_load_stage', 'is', null), eb('c.initial_load_stage', '<>', 'COMPLETE')]))
     .executeTakeFirst();
   return found !== undefined;
@@ -109,9 +165,14 @@ async function listen(app: App, options: { host: string; port: number }): Promis
     return await app.listen({ host: options.host, port: options.port });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new MktdataError('ERR_PORT_IN_USE', { host: options.host, port: options.port }, { cause: error });
+    if (code === 'EADDRINUSE')
+      throw new MktdataError('ERR_PORT_IN_USE', { host: options.host, port: options.port }, { cause: error });
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new MktdataError('ERR_INPUT_INVALID', { where: '--host/--port', reason: `cannot listen on ${options.host}:${options.port} (${code})` }, { cause: error });
+      throw new MktdataError(
+        'ERR_INPUT_INVALID',
+        { where: '--host/--port', reason: `cannot listen on ${options.host}:${options.port} (${code})` },
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -122,7 +183,11 @@ async function listen(app: App, options: { host: string; port: number }): Promis
  * schedules coordinated through it), the shared folder as its home, exports read from the shards' snapshots.
  * Pipelines run on the workers (`mktdata worker`), never here.
  */
-async function serveReplica(config: ScaleConfig, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
+async function serveReplica(
+  config: ScaleConfig,
+  options: ServeOptions,
+  onListening?: (apiUrl: string) => void,
+): Promise<void> {
   const store = await openSharedControl(config);
   const home = sharedHome(config);
   const wh = { home, db: store.db, sql: undefined as never, close: store.close };
@@ -134,8 +199,12 @@ async function serveReplica(config: ScaleConfig, options: ServeOptions, onListen
       await closeGracefully(app);
       throw error;
     });
-    console.log(`mktdata serving ${url}/api/v1 (API replica on the shared control plane, shared folder ${config.sharedDir}); stop with Ctrl-C`);
-    console.log(`console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`);
+    console.log(
+      `mktdata serving ${url}/api/v1 (API replica on the shared control plane, shared folder ${config.sharedDir}); stop with Ctrl-C`,
+    );
+    console.log(
+      `console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`,
+    );
     onListening?.(`${url}/api/v1`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -14,7 +14,11 @@ import { formatTable } from '../output.ts';
 /** The scale-out settings, or an error saying that this command needs them. */
 export function requireScaleConfig(command: string): ScaleConfig {
   const config = scaleConfig();
-  if (!config) throw new MktdataError('ERR_INPUT_INVALID', { where: 'MKTDATA_DATABASE_URL', reason: `\`mktdata ${command}\` runs in a scaled-out install only: set it to the shared PostgreSQL (docs/scale-out.md)` });
+  if (!config)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_DATABASE_URL',
+      reason: `\`mktdata ${command}\` runs in a scaled-out install only: set it to the shared PostgreSQL (docs/scale-out.md)`,
+    });
   return config;
 }
 
@@ -45,18 +49,35 @@ export interface WorkerCommandOptions {
 export async function worker(o: WorkerCommandOptions): Promise<void> {
   const config = requireScaleConfig('worker');
   // Leases are renewed every third of their time; pg-boss polls twice a second at most.
-  if (o.leaseSeconds < 3) throw new MktdataError('ERR_INPUT_INVALID', { where: '--lease-seconds', reason: `${o.leaseSeconds} is too short: at least 3` });
-  if (o.pollSeconds < 1) throw new MktdataError('ERR_INPUT_INVALID', { where: '--poll-seconds', reason: `${o.pollSeconds} is too short: at least 1` });
+  if (o.leaseSeconds < 3)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--lease-seconds',
+      reason: `${o.leaseSeconds} is too short: at least 3`,
+    });
+  if (o.pollSeconds < 1)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: '--poll-seconds',
+      reason: `${o.pollSeconds} is too short: at least 1`,
+    });
   const id = o.id ?? `${hostname()}-${process.pid}`;
   const store = await openSharedControl(config);
-  const boss = await openJobQueue(config.databaseUrl, config.shards, (error) => console.error(`job queue: ${error.message}`));
+  const boss = await openJobQueue(config.databaseUrl, config.shards, (error) =>
+    console.error(`job queue: ${error.message}`),
+  );
   const log = (message: string) => console.log(message);
   const shardWorker = new ShardWorker(store, boss, config, {
-    id, workDir: resolve(o.workDir), leaseMs: o.leaseSeconds * 1000, pollSeconds: o.pollSeconds, schedule: o.pipelines, log,
+    id,
+    workDir: resolve(o.workDir),
+    leaseMs: o.leaseSeconds * 1000,
+    pollSeconds: o.pollSeconds,
+    schedule: o.pipelines,
+    log,
     onRun: (r) => console.log(`${r.status.padEnd(7)} ${r.pipeline} ${r.shard} run ${r.runId}: ${r.windows} window(s)`),
   });
   await shardWorker.start();
-  console.log(`mktdata worker ${id}: ${config.shards.length} shards on ${config.sharedDir}, work folder ${resolve(o.workDir)}; stop with Ctrl-C`);
+  console.log(
+    `mktdata worker ${id}: ${config.shards.length} shards on ${config.sharedDir}, work folder ${resolve(o.workDir)}; stop with Ctrl-C`,
+  );
   await new Promise<void>((done) => {
     process.once('SIGINT', done);
     process.once('SIGTERM', done);
@@ -72,8 +93,15 @@ export async function runScaled(config: ScaleConfig, pipeline?: string): Promise
   const store: ControlStore & { close(): Promise<void> } = await openSharedControl(config);
   const boss = await openJobQueue(config.databaseUrl, config.shards);
   try {
-    const runs = await runDistributed(store, boss, config, names, (waiting) => console.error(`waiting for ${waiting.length} shard run(s): ${waiting.slice(0, 5).join(', ')}`));
-    console.log(formatTable(['pipeline', 'shard', 'status', 'windows', 'worker', 'error'], runs.map((r) => [r.pipeline, r.shard, r.status, r.windows, r.worker, r.error])));
+    const runs = await runDistributed(store, boss, config, names, (waiting) =>
+      console.error(`waiting for ${waiting.length} shard run(s): ${waiting.slice(0, 5).join(', ')}`),
+    );
+    console.log(
+      formatTable(
+        ['pipeline', 'shard', 'status', 'windows', 'worker', 'error'],
+        runs.map((r) => [r.pipeline, r.shard, r.status, r.windows, r.worker, r.error]),
+      ),
+    );
     for (const r of runs) console.log(r.runId);
     const failed = runs.filter((r) => r.status !== 'success').length;
     if (failed > 0) throw new MktdataError('ERR_RUN_FAILED', { count: failed });
@@ -84,13 +112,33 @@ export async function runScaled(config: ScaleConfig, pipeline?: string): Promise
 }
 
 /** `mktdata runs` in a scaled-out install: the shards' recent runs, newest first (their windows are in each shard's warehouse). */
-export async function shardRuns(config: ScaleConfig, o: { pipeline?: string; limit: number; format: 'table' | 'json' }): Promise<void> {
+export async function shardRuns(
+  config: ScaleConfig,
+  o: { pipeline?: string; limit: number; format: 'table' | 'json' },
+): Promise<void> {
   const store = await openSharedControl(config);
   try {
     let query = store.db.selectFrom('control.shard_runs').selectAll().orderBy('started_at', 'desc').limit(o.limit);
     if (o.pipeline) query = query.where('pipeline', '=', o.pipeline);
-    const rows = (await query.execute()).map((r) => ({ run: r.run_id, pipeline: r.pipeline, shard: r.shard, worker: r.worker, started_at: r.started_at, finished_at: r.finished_at, status: r.status, windows: r.windows, error: r.error }));
-    console.log(o.format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(Object.keys(rows[0] ?? { run: 0 }), rows.map((r) => Object.values(r))));
+    const rows = (await query.execute()).map((r) => ({
+      run: r.run_id,
+      pipeline: r.pipeline,
+      shard: r.shard,
+      worker: r.worker,
+      started_at: r.started_at,
+      finished_at: r.finished_at,
+      status: r.status,
+      windows: r.windows,
+      error: r.error,
+    }));
+    console.log(
+      o.format === 'json'
+        ? JSON.stringify(rows, null, 2)
+        : formatTable(
+            Object.keys(rows[0] ?? { run: 0 }),
+            rows.map((r) => Object.values(r)),
+          ),
+    );
   } finally {
     await store.close();
   }

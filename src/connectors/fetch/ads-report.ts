@@ -23,21 +23,50 @@ export async function fetchAdsReport(ctx: HandlerContext, request: FetchRequest)
       // DSP reports through v3 name the advertisers they cover (live-apis.md §4).
       const advertisers = await ads.listDspAdvertisers();
       if (advertisers.length === 0) return { status: 'empty', reason: 'the advertising account has no DSP advertiser' };
-      body.configuration.filters = [{ field: 'advertiserId', values: advertisers.slice(0, 100).map((a) => String(a.advertiserId)) }];
+      body.configuration.filters = [
+        { field: 'advertiserId', values: advertisers.slice(0, 100).map((a) => String(a.advertiserId)) },
+      ];
       await ctx.update({ request: request.request });
     }
-    await ctx.update({ status: 'creating', attempts: request.attempts + 1, requestedAt: new Date(ctx.clock.now()).toISOString() });
+    await ctx.update({
+      status: 'creating',
+      attempts: request.attempts + 1,
+      requestedAt: new Date(ctx.clock.now()).toISOString(),
+    });
     reportId = (await ads.createReport(body)).reportId;
   }
   await ctx.update({ status: 'requested', upstreamId: reportId });
   for (let attempt = 1; ; attempt++) {
-    const report = await pollUntil(ctx.clock, () => ads.getReport(reportId!), (r) => r.status === 'COMPLETED' || r.status === 'FAILED', adsReportPolls, ctx.clock.now() + ctx.pollBudgetMs);
+    const report = await pollUntil(
+      ctx.clock,
+      () => ads.getReport(reportId!),
+      (r) => r.status === 'COMPLETED' || r.status === 'FAILED',
+      adsReportPolls,
+      ctx.clock.now() + ctx.pollBudgetMs,
+    );
     if (!report) return { status: 'pending' };
-    if (report.status === 'FAILED') throw new UpstreamFailure(`the Ads report FAILED: ${report.failureReason ?? 'no reason given'}`, failedCoolDown(request.attempts + 1));
+    if (report.status === 'FAILED')
+      throw new UpstreamFailure(
+        `the Ads report FAILED: ${report.failureReason ?? 'no reason given'}`,
+        failedCoolDown(request.attempts + 1),
+      );
     const temp = documentPath(ctx.wh.home, request, { upstreamId: reportId, extension: 'tmp', at: ctx.clock.now() });
     try {
       const got = await downloadDocument(report.url!, { file: temp, clock: ctx.clock });
-      return await keepAndLand(ctx, request, temp, { upstreamId: reportId, extension: 'json' }, { api: 'ads', reportTypeId: body.configuration.reportTypeId, reportId, generatedAt: report.generatedAt ?? null, bytes: got.bytes, sha256: got.sha256 });
+      return await keepAndLand(
+        ctx,
+        request,
+        temp,
+        { upstreamId: reportId, extension: 'json' },
+        {
+          api: 'ads',
+          reportTypeId: body.configuration.reportTypeId,
+          reportId,
+          generatedAt: report.generatedAt ?? null,
+          bytes: got.bytes,
+          sha256: got.sha256,
+        },
+      );
     } catch (error) {
       rmSync(temp, { force: true });
       // The link lives an hour: a report read again gives a fresh one.

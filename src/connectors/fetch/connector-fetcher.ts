@@ -41,7 +41,11 @@ const apiName = (api: Api) => (api === 'sp-api' ? 'SP-API' : 'Ads API');
  * Connections with active credentials of a configured application (live), with their time zones and marketplaces;
  * and every connection with credentials, with why those the run cannot use are not tried.
  */
-async function liveConnections(wh: Warehouse, connectors: Connectors, warn?: (message: string) => void): Promise<{ live: Map<string, LiveConnection>; fetched: FetchedConnection[] }> {
+async function liveConnections(
+  wh: Warehouse,
+  connectors: Connectors,
+  warn?: (message: string) => void,
+): Promise<{ live: Map<string, LiveConnection>; fetched: FetchedConnection[] }> {
   const stored = await readAllCredentials(wh);
   const unconfigured = new Map<Api, string>();
   for (const api of ['sp-api', 'ads'] as const) {
@@ -49,23 +53,36 @@ async function liveConnections(wh: Warehouse, connectors: Connectors, warn?: (me
       appCredentials(connectors.config, api);
     } catch (error) {
       unconfigured.set(api, (error as Error).message);
-      if ([...stored.values()].some((c) => c[api])) warn?.(`${(error as Error).message}; connections with ${api} credentials are not fetched`);
+      if ([...stored.values()].some((c) => c[api]))
+        warn?.(`${(error as Error).message}; connections with ${api} credentials are not fetched`);
     }
   }
   const zones = new Map((await planConnections(wh)).map((c) => [c.id, c.timezone]));
-  const marketplaces = new Map((await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c.marketplace_id]));
+  const marketplaces = new Map(
+    (await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [
+      c.id,
+      c.marketplace_id,
+    ]),
+  );
   const live = new Map<string, LiveConnection>();
   const fetched: FetchedConnection[] = [];
   for (const [id, byApi] of stored) {
     const blocked = new Map<Api, string>();
     for (const [api, c] of Object.entries(byApi) as [Api, Credentials][]) {
       if (unconfigured.has(api)) blocked.set(api, `not tried: ${unconfigured.get(api)}`);
-      else if (c.status !== 'active') blocked.set(api, `not tried: the ${apiName(api)} grant needs re-authorization (${c.statusReason ?? 'refused by the marketplace'}); connect the seller again or store a new refresh token`);
+      else if (c.status !== 'active')
+        blocked.set(
+          api,
+          `not tried: the ${apiName(api)} grant needs re-authorization (${c.statusReason ?? 'refused by the marketplace'}); connect the seller again or store a new refresh token`,
+        );
     }
     const timezone = zones.get(id) ?? 'UTC';
     fetched.push({ id, timezone, apis: new Set(Object.keys(byApi) as Api[]), blocked });
-    const active = Object.fromEntries(Object.entries(byApi).filter(([api]) => !blocked.has(api as Api))) as LiveConnection['credentials'];
-    if (Object.keys(active).length > 0) live.set(id, { id, timezone, marketplaceId: marketplaces.get(id)!, credentials: active });
+    const active = Object.fromEntries(
+      Object.entries(byApi).filter(([api]) => !blocked.has(api as Api)),
+    ) as LiveConnection['credentials'];
+    if (Object.keys(active).length > 0)
+      live.set(id, { id, timezone, marketplaceId: marketplaces.get(id)!, credentials: active });
   }
   return { live, fetched };
 }
@@ -78,8 +95,24 @@ async function settleDownloaded(wh: Warehouse, request: FetchRequest, connection
   if (request.status !== 'downloaded' || !request.fileName) return false;
   const waiting = join(wh.home.landing, request.connectionId, request.source, request.fileName);
   if (existsSync(waiting)) await landAndArchive(wh, connection, request.source, waiting);
-  const landed = await wh.db.selectFrom('control.landed_files').select(['row_count']).where('connection_id', '=', request.connectionId).where('file_name', '=', request.fileName).executeTakeFirst();
-  await updateFetch(wh, request.id, landed ? { status: 'landed', rows: Number(landed.row_count), documents: 1, finishedAt: new Date().toISOString() } : { status: 'failed', error: 'the downloaded document was not landed', retryAt: new Date().toISOString(), upstreamId: null });
+  const landed = await wh.db
+    .selectFrom('control.landed_files')
+    .select(['row_count'])
+    .where('connection_id', '=', request.connectionId)
+    .where('file_name', '=', request.fileName)
+    .executeTakeFirst();
+  await updateFetch(
+    wh,
+    request.id,
+    landed
+      ? { status: 'landed', rows: Number(landed.row_count), documents: 1, finishedAt: new Date().toISOString() }
+      : {
+          status: 'failed',
+          error: 'the downloaded document was not landed',
+          retryAt: new Date().toISOString(),
+          upstreamId: null,
+        },
+  );
   return true;
 }
 
@@ -106,20 +139,38 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
   };
 
   /** Resumes, plans and runs the phase's requests for the live connections; returns what landed. */
-  async function fetchLive(wh: Warehouse, phase: FetchPhase, live: Map<string, LiveConnection>, onFetched: (event: FetchEvent) => void): Promise<LandResult[]> {
+  async function fetchLive(
+    wh: Warehouse,
+    phase: FetchPhase,
+    live: Map<string, LiveConnection>,
+    onFetched: (event: FetchEvent) => void,
+  ): Promise<LandResult[]> {
     const inPipeline = (r: FetchRequest) => r.source in phase.pipeline.sources && live.has(r.connectionId);
     const resumed = phase.first ? (await pendingFetches(wh, phase.now)).filter(inPipeline) : [];
     const open: FetchRequest[] = [];
-    for (const request of resumed) if (!(await settleDownloaded(wh, request, live.get(request.connectionId)!))) open.push(request);
+    for (const request of resumed)
+      if (!(await settleDownloaded(wh, request, live.get(request.connectionId)!))) open.push(request);
     const planned = planFetches({
       pipeline: phase.pipeline,
       windows: phase.windows,
-      connections: [...live.values()].map((c) => ({ id: c.id, timezone: c.timezone, apis: new Set(Object.keys(c.credentials) as Api[]) })),
+      connections: [...live.values()].map((c) => ({
+        id: c.id,
+        timezone: c.timezone,
+        apis: new Set(Object.keys(c.credentials) as Api[]),
+      })),
       specs: fetchSpecs,
       now: phase.now,
       recent: await recentFetches(wh, phase.now),
     });
-    const created = await insertFetches(wh, phase.runId, planned.map((p) => ({ ...p, request: upstreamRequest(fetchSpecs.get(p.source)!, p, live.get(p.connectionId)!, phase.now.getTime()) })), phase.now);
+    const created = await insertFetches(
+      wh,
+      phase.runId,
+      planned.map((p) => ({
+        ...p,
+        request: upstreamRequest(fetchSpecs.get(p.source)!, p, live.get(p.connectionId)!, phase.now.getTime()),
+      })),
+      phase.now,
+    );
     const clients = new Map<string, ConnectionContext>();
     const contextOf = (request: FetchRequest): ConnectionContext | null => {
       const connection = live.get(request.connectionId);
@@ -131,7 +182,12 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
         clients.set(key, {
           wh,
           clock: connectors.clock,
-          connection: { id: connection.id, marketplaceId: connection.marketplaceId, timezone: connection.timezone, sellingPartnerId: credentials.sellingPartnerId },
+          connection: {
+            id: connection.id,
+            marketplaceId: connection.marketplaceId,
+            timezone: connection.timezone,
+            sellingPartnerId: credentials.sellingPartnerId,
+          },
           ...(api === 'ads' ? { ads: connectors.ads(credentials) } : { sp: connectors.sp(credentials) }),
           pollBudgetMs: options.pollBudgetMs ?? 45 * 60_000,
         });
@@ -147,7 +203,10 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
       return results;
     };
     const execute = { wh, clock: connectors.clock, contextOf, land, onFetched, onDownloaded: options.onDownloaded };
-    const results = await executeFetches(execute, all.filter((r) => !runsLast.has(r.source)));
+    const results = await executeFetches(
+      execute,
+      all.filter((r) => !runsLast.has(r.source)),
+    );
     // The last ones read what landed (the seller's listings), through the warehouse's connection: after the build
     // this fetch runs beside, even when nothing before them had a document to land.
     const last = all.filter((r) => runsLast.has(r.source));

@@ -5,16 +5,24 @@ import { sidecarOf } from '../../pipelines/landing.ts';
 import type { FetchRequest } from './fetch-requests.ts';
 
 /** Where a fetched document goes: the landing folder of its connection and source, named after its window and id. */
-export function documentPath(home: Home, request: FetchRequest, name: { upstreamId: string; extension: string; part?: number; at: number }): string {
+export function documentPath(
+  home: Home,
+  request: FetchRequest,
+  name: { upstreamId: string; extension: string; part?: number; at: number },
+): string {
   const folder = join(home.landing, request.connectionId, request.source);
   mkdirSync(folder, { recursive: true });
-  const window = request.from === null ? new Date(name.at).toISOString().replace(/[-:]|\.\d+/g, '') : `${request.from}_${request.to}`;
+  const window =
+    request.from === null
+      ? new Date(name.at).toISOString().replace(/[-:]|\.\d+/g, '')
+      : `${request.from}_${request.to}`;
   const part = name.part === undefined ? '' : `-p${String(name.part).padStart(3, '0')}`;
   return join(folder, `${window}-${name.upstreamId.replace(/[^\w.-]/g, '_')}${part}.${name.extension}`);
 }
 
 /** The file extension of a downloaded document, from its Content-Type. */
-export const extensionOf = (contentType: string | null): string => (contentType && /json/i.test(contentType) ? 'json' : 'tsv');
+export const extensionOf = (contentType: string | null): string =>
+  contentType && /json/i.test(contentType) ? 'json' : 'tsv';
 
 /**
  * Writes the sidecar of a document before the document itself: what was asked (source, window, request, ids)

@@ -55,7 +55,11 @@ function dispatch(ctx: HandlerContext, request: FetchRequest): Promise<Outcome> 
 }
 
 /** The record of a request that failed, and whether later runs try again. */
-async function failure(o: ExecuteOptions, request: FetchRequest, error: unknown): Promise<FetchUpdate & { status: 'failed' | 'abandoned' }> {
+async function failure(
+  o: ExecuteOptions,
+  request: FetchRequest,
+  error: unknown,
+): Promise<FetchUpdate & { status: 'failed' | 'abandoned' }> {
   const now = o.clock.now();
   const message = error instanceof Error ? error.message : String(error);
   const attempts = Math.max(1, request.attempts);
@@ -66,23 +70,43 @@ async function failure(o: ExecuteOptions, request: FetchRequest, error: unknown)
     return { status: 'failed', error: message, retryAt: new Date(now).toISOString() };
   }
   // A request the marketplace calls invalid stays invalid: recorded, not asked again.
-  const permanent = (error instanceof UpstreamFailure && error.permanent) || (error instanceof ConnectorError && error.kind === 'invalid-input');
-  if (permanent || attempts >= MAX_ATTEMPTS) return { status: 'abandoned', error: message, finishedAt: new Date(now).toISOString() };
+  const permanent =
+    (error instanceof UpstreamFailure && error.permanent) ||
+    (error instanceof ConnectorError && error.kind === 'invalid-input');
+  if (permanent || attempts >= MAX_ATTEMPTS)
+    return { status: 'abandoned', error: message, finishedAt: new Date(now).toISOString() };
   if (error instanceof UpstreamFailure) {
     // The report ended FATAL (or FAILED): the retry asks for a new one.
-    return { status: 'failed', error: message, retryAt: new Date(now + error.coolDownMs).toISOString(), upstreamId: null };
+    return {
+      status: 'failed',
+      error: message,
+      retryAt: new Date(now + error.coolDownMs).toISOString(),
+      upstreamId: null,
+    };
   }
   return { status: 'failed', error: message, retryAt: new Date(now + backoff(attempts)).toISOString() };
 }
 
 /** Runs one request to its end in this run and records how it ended. */
-async function runOne(o: ExecuteOptions, base: ConnectionContext & Pick<HandlerContext, 'land'>, request: FetchRequest, spawn: (more: FetchRequest[]) => void): Promise<FetchEvent> {
+async function runOne(
+  o: ExecuteOptions,
+  base: ConnectionContext & Pick<HandlerContext, 'land'>,
+  request: FetchRequest,
+  spawn: (more: FetchRequest[]) => void,
+): Promise<FetchEvent> {
   const update = (change: FetchUpdate) => updateFetch(o.wh, request.id, change);
   try {
     const outcome = await dispatch({ ...base, update, spawn }, request);
     const finishedAt = new Date(o.clock.now()).toISOString();
     if (outcome.status === 'landed') {
-      await update({ status: 'landed', documents: request.documents + outcome.documents, rows: outcome.rows, error: null, retryAt: null, finishedAt });
+      await update({
+        status: 'landed',
+        documents: request.documents + outcome.documents,
+        rows: outcome.rows,
+        error: null,
+        retryAt: null,
+        finishedAt,
+      });
       return { request, status: 'landed', rows: outcome.rows, error: null };
     }
     if (outcome.status === 'empty') {
@@ -122,12 +146,22 @@ export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]
     if (!base) return;
     const land = (file: string) =>
       new Promise<LandResult>((resolve, reject) => {
-        const document = { connection: { id: base.connection.id, marketplaceId: base.connection.marketplaceId }, source: request.source, file };
+        const document = {
+          connection: { id: base.connection.id, marketplaceId: base.connection.marketplaceId },
+          source: request.source,
+          file,
+        };
         if (!waiting.some((w) => w.request === request.id)) o.onDownloaded?.(request);
-        waiting.push({ request: request.id, document, settle: (result) => (result instanceof Error ? reject(result) : resolve(result)) });
+        waiting.push({
+          request: request.id,
+          document,
+          settle: (result) => (result instanceof Error ? reject(result) : resolve(result)),
+        });
         wake();
       });
-    const task = runOne(o, { ...base, land }, request, (more) => queue.push(...more)).then((event) => o.onFetched?.(event));
+    const task = runOne(o, { ...base, land }, request, (more) => queue.push(...more)).then((event) =>
+      o.onFetched?.(event),
+    );
     const tracked: Promise<void> = task.finally(() => running.delete(tracked));
     running.add(tracked);
   };

@@ -31,12 +31,29 @@ function unsettledReason(request: FetchRequest): string {
  * lacking), and the ranges of requests whose data has not come (in flight, failed, abandoned by this run).
  * Connections without credentials are fed by dropped files: nothing is fetched for them, and nothing lacks.
  */
-export async function fetchGaps(wh: Warehouse, phase: FetchPhase, connections: FetchedConnection[]): Promise<FetchGap[]> {
+export async function fetchGaps(
+  wh: Warehouse,
+  phase: FetchPhase,
+  connections: FetchedConnection[],
+): Promise<FetchGap[]> {
   if (connections.length === 0) return [];
   const good = await goodFetches(wh, phase.runId, phase.now);
-  const unsettled = (await unsettledFetches(wh, phase.runId, connections.map((c) => c.id))).filter((r) => r.source in phase.pipeline.sources);
+  const unsettled = (
+    await unsettledFetches(
+      wh,
+      phase.runId,
+      connections.map((c) => c.id),
+    )
+  ).filter((r) => r.source in phase.pipeline.sources);
   const byId = new Map(connections.map((c) => [c.id, c]));
-  const missing = planFetches({ pipeline: phase.pipeline, windows: phase.windows, connections, specs: fetchSpecs, now: phase.now, recent: good }).filter((p) => !p.unavailable);
+  const missing = planFetches({
+    pipeline: phase.pipeline,
+    windows: phase.windows,
+    connections,
+    specs: fetchSpecs,
+    now: phase.now,
+    recent: good,
+  }).filter((p) => !p.unavailable);
   const gaps: FetchGap[] = missing.map((m) => {
     const api = fetchSpecs.get(m.source)!.api;
     const known = unsettled.find((r) => r.connectionId === m.connectionId && r.source === m.source && overlaps(r, m));

@@ -59,7 +59,12 @@ function fromRow(r: Row): FetchRequest {
 }
 
 /** Records planned fetches (unavailable ranges are recorded as such, never sent); returns those to make. */
-export async function insertFetches(wh: Warehouse, runId: string | null, fetches: (PlannedFetch & { request: UpstreamRequest; upstreamId?: string })[], now: Date): Promise<FetchRequest[]> {
+export async function insertFetches(
+  wh: Warehouse,
+  runId: string | null,
+  fetches: (PlannedFetch & { request: UpstreamRequest; upstreamId?: string })[],
+  now: Date,
+): Promise<FetchRequest[]> {
   if (fetches.length === 0) return [];
   const rows = fetches.map((f) => ({
     id: randomUUID(),
@@ -82,7 +87,13 @@ export async function insertFetches(wh: Warehouse, runId: string | null, fetches
   }));
   await wh.db.insertInto('control.fetch_requests').values(rows).execute();
   const ids = new Set(rows.filter((r) => r.status === 'planned').map((r) => r.id));
-  return (await wh.db.selectFrom('control.fetch_requests').selectAll().where('id', 'in', [...ids, '']).execute()).map(fromRow);
+  return (
+    await wh.db
+      .selectFrom('control.fetch_requests')
+      .selectAll()
+      .where('id', 'in', [...ids, ''])
+      .execute()
+  ).map(fromRow);
 }
 
 /**
@@ -91,7 +102,10 @@ export async function insertFetches(wh: Warehouse, runId: string | null, fetches
  * goes on from what it has, however long ago that was fetched).
  */
 export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFetch[]> {
-  const loading = wh.db.selectFrom('control.connections').select('id').where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
+  const loading = wh.db
+    .selectFrom('control.connections')
+    .select('id')
+    .where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
     .select(['connection_id', 'source', 'date_from', 'date_to'])
@@ -100,7 +114,11 @@ export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFet
         eb('created_at', '>=', new Date(now.getTime() - FRESH_MS).toISOString()),
         eb('status', 'in', unfinished),
         eb.and([eb('status', '=', 'failed'), eb('attempts', '<', MAX_ATTEMPTS)]),
-        eb.and([eb('stage', 'is not', null), eb('status', 'in', ['landed', 'empty']), eb('connection_id', 'in', loading)]),
+        eb.and([
+          eb('stage', 'is not', null),
+          eb('status', 'in', ['landed', 'empty']),
+          eb('connection_id', 'in', loading),
+        ]),
       ]),
     )
     .where('status', '<>', 'unavailable')
@@ -121,7 +139,10 @@ const settledGood: FetchStatus[] = ['landed', 'empty', 'unavailable'];
  * new request for (made in the last FRESH_MS, or fetched by a first load that has not completed).
  */
 export async function goodFetches(wh: Warehouse, runId: string, now: Date): Promise<RecentFetch[]> {
-  const loading = wh.db.selectFrom('control.connections').select('id').where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
+  const loading = wh.db
+    .selectFrom('control.connections')
+    .select('id')
+    .where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
     .select(['connection_id', 'source', 'date_from', 'date_to'])
@@ -134,7 +155,12 @@ export async function goodFetches(wh: Warehouse, runId: string, now: Date): Prom
       ]),
     )
     .execute();
-  return rows.map((r) => ({ connectionId: r.connection_id, source: r.source, from: dateOf(r.date_from), to: dateOf(r.date_to) }));
+  return rows.map((r) => ({
+    connectionId: r.connection_id,
+    source: r.source,
+    from: dateOf(r.date_from),
+    to: dateOf(r.date_to),
+  }));
 }
 
 /**
@@ -167,7 +193,11 @@ export async function pendingFetches(wh: Warehouse, now: Date): Promise<FetchReq
     .where((eb) =>
       eb.or([
         eb('status', 'in', unfinished),
-        eb.and([eb('status', '=', 'failed'), eb('retry_at', '<=', now.toISOString()), eb('attempts', '<', MAX_ATTEMPTS)]),
+        eb.and([
+          eb('status', '=', 'failed'),
+          eb('retry_at', '<=', now.toISOString()),
+          eb('attempts', '<', MAX_ATTEMPTS),
+        ]),
       ]),
     )
     .orderBy('created_at')
@@ -176,13 +206,38 @@ export async function pendingFetches(wh: Warehouse, now: Date): Promise<FetchReq
 }
 
 /** What a fetch request's progress changes. */
-export type FetchUpdate = Partial<{ status: FetchStatus; upstreamId: string | null; attempts: number; retryAt: string | null; error: string | null; documents: number; fileName: string | null; rows: number; requestedAt: string; finishedAt: string; request: UpstreamRequest }>;
+export type FetchUpdate = Partial<{
+  status: FetchStatus;
+  upstreamId: string | null;
+  attempts: number;
+  retryAt: string | null;
+  error: string | null;
+  documents: number;
+  fileName: string | null;
+  rows: number;
+  requestedAt: string;
+  finishedAt: string;
+  request: UpstreamRequest;
+}>;
 
 /** Records a fetch request's progress. */
 export async function updateFetch(wh: Warehouse, id: string, change: FetchUpdate): Promise<void> {
   const set: Record<string, unknown> = {};
-  const columns: Record<keyof FetchUpdate, string> = { status: 'status', upstreamId: 'upstream_id', attempts: 'attempts', retryAt: 'retry_at', error: 'error', documents: 'documents', fileName: 'file_name', rows: 'rows', requestedAt: 'requested_at', finishedAt: 'finished_at', request: 'request' };
-  for (const [key, value] of Object.entries(change)) set[columns[key as keyof FetchUpdate]] = key === 'request' ? JSON.stringify(value) : value;
+  const columns: Record<keyof FetchUpdate, string> = {
+    status: 'status',
+    upstreamId: 'upstream_id',
+    attempts: 'attempts',
+    retryAt: 'retry_at',
+    error: 'error',
+    documents: 'documents',
+    fileName: 'file_name',
+    rows: 'rows',
+    requestedAt: 'requested_at',
+    finishedAt: 'finished_at',
+    request: 'request',
+  };
+  for (const [key, value] of Object.entries(change))
+    set[columns[key as keyof FetchUpdate]] = key === 'request' ? JSON.stringify(value) : value;
   await wh.db.updateTable('control.fetch_requests').set(set).where('id', '=', id).execute();
 }
 

@@ -46,7 +46,8 @@ export class UpstreamFailure extends Error {
 /** What landed documents gave; a document the ingest refused fails the request (kept in quarantine). */
 export function summarize(results: LandResult[]): Outcome {
   const refused = results.find((r) => r.status === 'refused');
-  if (refused && refused.status === 'refused') throw new UpstreamFailure(`the document was refused by the ingest: ${refusalText(refused)}`, 0, true);
+  if (refused && refused.status === 'refused')
+    throw new UpstreamFailure(`the document was refused by the ingest: ${refusalText(refused)}`, 0, true);
   const rows = results.reduce((sum, r) => sum + (r.status === 'landed' ? r.rows : 0), 0);
   return { status: 'landed', documents: results.length, rows, results };
 }
@@ -60,7 +61,13 @@ export async function landAll(ctx: HandlerContext, files: string[]): Promise<Out
  * Moves a downloaded report document into landing/ under its request's name, beside the sidecar of its request,
  * records the request as downloaded (a run killed now lands the file next time) and lands it.
  */
-export async function keepAndLand(ctx: HandlerContext, request: FetchRequest, temp: string, name: { upstreamId: string; extension: string }, sidecar: Record<string, unknown>): Promise<Outcome> {
+export async function keepAndLand(
+  ctx: HandlerContext,
+  request: FetchRequest,
+  temp: string,
+  name: { upstreamId: string; extension: string },
+  sidecar: Record<string, unknown>,
+): Promise<Outcome> {
   const file = documentPath(ctx.wh.home, request, { ...name, at: ctx.clock.now() });
   writeSidecar(file, request, { ...sidecar, downloadedAt: new Date(ctx.clock.now()).toISOString() });
   renameSync(temp, file);

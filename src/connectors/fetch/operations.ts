@@ -32,7 +32,11 @@ export const runsLast = new Set(['productPricing.getItemOffers']);
 export async function fetchOperation(ctx: HandlerContext, request: FetchRequest): Promise<Outcome> {
   const fetcher = fetchers[request.source];
   if (!fetcher) throw new Error(`no upstream operation for ${request.source}`);
-  await ctx.update({ status: 'requested', attempts: request.attempts + 1, requestedAt: new Date(ctx.clock.now()).toISOString() });
+  await ctx.update({
+    status: 'requested',
+    attempts: request.attempts + 1,
+    requestedAt: new Date(ctx.clock.now()).toISOString(),
+  });
   const pages = pageWriter(ctx, request);
   const note = await fetcher(ctx, pages, request);
   if (pages.files.length === 0) return { status: 'empty', reason: note || 'the operation answered nothing' };

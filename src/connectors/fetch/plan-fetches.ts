@@ -65,9 +65,16 @@ export function planFetches(input: FetchPlanInput): PlannedFetch[] {
           if (!again && !covered(input.recent, connection.id, source)) planned.push({ ...base, from: null, to: null });
           continue;
         }
-        const wanted = mergeRanges(ranges.map((r) => r.range ?? { from: addDays(today, -maxDays), to: addDays(today, -1) }));
-        const recent = input.recent.filter((r) => r.connectionId === connection.id && r.source === source && r.from !== null);
-        const rest = subtractRanges(wanted, recent.map((r) => ({ from: r.from!, to: r.to! })));
+        const wanted = mergeRanges(
+          ranges.map((r) => r.range ?? { from: addDays(today, -maxDays), to: addDays(today, -1) }),
+        );
+        const recent = input.recent.filter(
+          (r) => r.connectionId === connection.id && r.source === source && r.from !== null,
+        );
+        const rest = subtractRanges(
+          wanted,
+          recent.map((r) => ({ from: r.from!, to: r.to! })),
+        );
         planned.push(...clampAndChunk(spec, rest, today, maxDays).map((r) => ({ ...base, ...r })));
       }
     }
@@ -83,19 +90,31 @@ function maxDaysOf(spec: FetchSpec): number {
 }
 
 /** The dated ranges (null: the table's whole, a snapshot) that the owners of a source ask for, by stage. */
-function needsOf(pipeline: Pipeline, source: string, windows: PlannedWindow[]): { stage: InitialStage | null; range: DateRange | null }[] {
+function needsOf(
+  pipeline: Pipeline,
+  source: string,
+  windows: PlannedWindow[],
+): { stage: InitialStage | null; range: DateRange | null }[] {
   const readers = pipeline.tables.filter((t) => t.sources.includes(source));
   const own = readers.filter((t) => !t.fetchPeriods.some((p) => p.type === 'CONTINUOUS'));
   const owners = new Set((own.length > 0 ? own : readers).map((t) => t.name));
-  return windows.filter((w) => owners.has(w.table)).map((w) => ({ stage: w.stage, range: w.from === null ? null : { from: w.from, to: w.to! } }));
+  return windows
+    .filter((w) => owners.has(w.table))
+    .map((w) => ({ stage: w.stage, range: w.from === null ? null : { from: w.from, to: w.to! } }));
 }
 
 const covered = (recent: RecentFetch[], connectionId: string, source: string) =>
   recent.some((r) => r.connectionId === connectionId && r.source === source && r.from === null);
 
 /** Ranges cut to what the marketplace keeps (the rest marked unavailable) and into requests, newest first. */
-function clampAndChunk(spec: FetchSpec, ranges: DateRange[], today: string, maxDays: number): { from: string; to: string; unavailable?: string }[] {
-  const keptDays = spec.kind === 'ads-report' ? spec.retentionDays : spec.kind === 'report' ? spec.historyDays : undefined;
+function clampAndChunk(
+  spec: FetchSpec,
+  ranges: DateRange[],
+  today: string,
+  maxDays: number,
+): { from: string; to: string; unavailable?: string }[] {
+  const keptDays =
+    spec.kind === 'ads-report' ? spec.retentionDays : spec.kind === 'report' ? spec.historyDays : undefined;
   // One day of margin: a long run (or the marketplace's clock in another zone) may already be a day further.
   const oldest = keptDays === undefined ? null : addDays(today, 2 - keptDays);
   const out: { from: string; to: string; unavailable?: string }[] = [];
@@ -105,7 +124,11 @@ function clampAndChunk(spec: FetchSpec, ranges: DateRange[], today: string, maxD
     let from = range.from;
     if (oldest !== null && from < oldest) {
       const unavailableTo = to < oldest ? to : addDays(oldest, -1);
-      out.push({ from, to: unavailableTo, unavailable: `the marketplace keeps ${keptDays} days of this source: dates before ${oldest} cannot be fetched` });
+      out.push({
+        from,
+        to: unavailableTo,
+        unavailable: `the marketplace keeps ${keptDays} days of this source: dates before ${oldest} cannot be fetched`,
+      });
       if (to < oldest) continue;
       from = oldest;
     }

@@ -16,7 +16,13 @@ export const adsReportPolls: PollSchedule = { first: 30_000, factor: 1.5, max: 3
  * Reads until `done` says so, waiting on the clock between reads; null when `deadline` (clock ms) passes first, so
  * that the request stays in flight and a later run resumes it.
  */
-export async function pollUntil<T>(clock: Clock, read: () => Promise<T>, done: (value: T) => boolean, schedule: PollSchedule, deadline: number): Promise<T | null> {
+export async function pollUntil<T>(
+  clock: Clock,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  schedule: PollSchedule,
+  deadline: number,
+): Promise<T | null> {
   let wait = schedule.first;
   for (;;) {
     if (clock.now() + wait > deadline) return null;

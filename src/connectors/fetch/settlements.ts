@@ -11,25 +11,50 @@ import { downloadAndLand } from './sp-report.ts';
 export async function listSettlements(ctx: HandlerContext, request: FetchRequest): Promise<Outcome> {
   if (request.request.kind !== 'settlements') throw new Error(`not a settlement listing: ${request.id}`);
   const { reportType, createdSince } = request.request;
-  await ctx.update({ status: 'requested', attempts: request.attempts + 1, requestedAt: new Date(ctx.clock.now()).toISOString() });
+  await ctx.update({
+    status: 'requested',
+    attempts: request.attempts + 1,
+    requestedAt: new Date(ctx.clock.now()).toISOString(),
+  });
   const known = await knownUpstreamIds(ctx.wh, ctx.connection.id, request.source);
   const found: FetchRequest[] = [];
-  for await (const report of listReports(ctx.sp!, { reportTypes: [reportType], processingStatuses: ['DONE'], createdSince, pageSize: 100 })) {
+  for await (const report of listReports(ctx.sp!, {
+    reportTypes: [reportType],
+    processingStatuses: ['DONE'],
+    createdSince,
+    pageSize: 100,
+  })) {
     if (known.has(report.reportId) || !report.reportDocumentId) continue;
     known.add(report.reportId);
-    const [created] = await insertFetches(ctx.wh, request.runId, [{
-      connectionId: ctx.connection.id,
-      source: request.source,
-      stage: request.stage,
-      from: report.dataStartTime?.slice(0, 10) ?? null,
-      to: report.dataEndTime?.slice(0, 10) ?? null,
-      upstreamId: report.reportId,
-      request: { kind: 'settlement', reportType, reportId: report.reportId, reportDocumentId: report.reportDocumentId, dataStartTime: report.dataStartTime ?? '', dataEndTime: report.dataEndTime ?? '' },
-    }], new Date(ctx.clock.now()));
+    const [created] = await insertFetches(
+      ctx.wh,
+      request.runId,
+      [
+        {
+          connectionId: ctx.connection.id,
+          source: request.source,
+          stage: request.stage,
+          from: report.dataStartTime?.slice(0, 10) ?? null,
+          to: report.dataEndTime?.slice(0, 10) ?? null,
+          upstreamId: report.reportId,
+          request: {
+            kind: 'settlement',
+            reportType,
+            reportId: report.reportId,
+            reportDocumentId: report.reportDocumentId,
+            dataStartTime: report.dataStartTime ?? '',
+            dataEndTime: report.dataEndTime ?? '',
+          },
+        },
+      ],
+      new Date(ctx.clock.now()),
+    );
     found.push(created!);
   }
   ctx.spawn(found);
-  return found.length > 0 ? { status: 'landed', documents: 0, rows: 0, results: [] } : { status: 'empty', reason: 'no new settlement report' };
+  return found.length > 0
+    ? { status: 'landed', documents: 0, rows: 0, results: [] }
+    : { status: 'empty', reason: 'no new settlement report' };
 }
 
 /** One listed settlement report: its document downloaded and landed. */
@@ -37,5 +62,10 @@ export async function fetchSettlement(ctx: HandlerContext, request: FetchRequest
   if (request.request.kind !== 'settlement') throw new Error(`not a settlement report: ${request.id}`);
   const { reportId, reportDocumentId, reportType, dataStartTime, dataEndTime } = request.request;
   await ctx.update({ status: 'requested', upstreamId: reportId, attempts: request.attempts + 1 });
-  return downloadAndLand(ctx, request, { reportId, documentId: reportDocumentId }, { api: 'sp-api', reportType, echoed: { dataStartTime, dataEndTime } });
+  return downloadAndLand(
+    ctx,
+    request,
+    { reportId, documentId: reportDocumentId },
+    { api: 'sp-api', reportType, echoed: { dataStartTime, dataEndTime } },
+  );
 }

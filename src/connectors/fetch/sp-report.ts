@@ -32,8 +32,14 @@ const CLOCK_SKEW_MS = 15 * MINUTE;
  * the same type and window created since the request was made, if any (getReports is 0.0222/s: used only here).
  */
 async function findCreated(sp: SpApiClient, body: SpReportRequest, since: number): Promise<string | null> {
-  for await (const report of listReports(sp, { reportTypes: [body.reportType], marketplaceIds: body.marketplaceIds, createdSince: new Date(since - CLOCK_SKEW_MS).toISOString(), pageSize: 100 })) {
-    if (sameTime(report.dataStartTime, body.dataStartTime) && sameTime(report.dataEndTime, body.dataEndTime)) return report.reportId;
+  for await (const report of listReports(sp, {
+    reportTypes: [body.reportType],
+    marketplaceIds: body.marketplaceIds,
+    createdSince: new Date(since - CLOCK_SKEW_MS).toISOString(),
+    pageSize: 100,
+  })) {
+    if (sameTime(report.dataStartTime, body.dataStartTime) && sameTime(report.dataEndTime, body.dataEndTime))
+      return report.reportId;
   }
   return null;
 }
@@ -61,13 +67,36 @@ async function errorText(ctx: HandlerContext, documentId: string | undefined): P
 }
 
 /** Downloads a report document to the landing folder (asking for a fresh link when one expired) and lands it. */
-export async function downloadAndLand(ctx: HandlerContext, request: FetchRequest, ids: { reportId: string; documentId: string }, details: Record<string, unknown>): Promise<Outcome> {
+export async function downloadAndLand(
+  ctx: HandlerContext,
+  request: FetchRequest,
+  ids: { reportId: string; documentId: string },
+  details: Record<string, unknown>,
+): Promise<Outcome> {
   for (let attempt = 1; ; attempt++) {
     const document = await getReportDocument(ctx.sp!, ids.documentId);
-    const temp = documentPath(ctx.wh.home, request, { upstreamId: ids.reportId, extension: 'tmp', at: ctx.clock.now() });
+    const temp = documentPath(ctx.wh.home, request, {
+      upstreamId: ids.reportId,
+      extension: 'tmp',
+      at: ctx.clock.now(),
+    });
     try {
       const got = await downloadDocument(document.url, { file: temp, clock: ctx.clock });
-      return await keepAndLand(ctx, request, temp, { upstreamId: ids.reportId, extension: extensionOf(got.contentType) }, { ...details, reportId: ids.reportId, reportDocumentId: ids.documentId, contentType: got.contentType, charset: got.charset, bytes: got.bytes, sha256: got.sha256 });
+      return await keepAndLand(
+        ctx,
+        request,
+        temp,
+        { upstreamId: ids.reportId, extension: extensionOf(got.contentType) },
+        {
+          ...details,
+          reportId: ids.reportId,
+          reportDocumentId: ids.documentId,
+          contentType: got.contentType,
+          charset: got.charset,
+          bytes: got.bytes,
+          sha256: got.sha256,
+        },
+      );
     } catch (error) {
       rmSync(temp, { force: true });
       if (!(error instanceof ConnectorError && error.kind === 'link-expired') || attempt >= 3) throw error;
@@ -80,20 +109,46 @@ export async function fetchSpReport(ctx: HandlerContext, request: FetchRequest):
   if (request.request.kind !== 'report') throw new Error(`not a report request: ${request.id}`);
   const body = request.request.body;
   let reportId = request.upstreamId;
-  if (!reportId && request.status === 'creating') reportId = await findCreated(ctx.sp!, body, Date.parse(request.requestedAt ?? '') || ctx.clock.now() - 60 * MINUTE);
+  if (!reportId && request.status === 'creating')
+    reportId = await findCreated(ctx.sp!, body, Date.parse(request.requestedAt ?? '') || ctx.clock.now() - 60 * MINUTE);
   if (!reportId) {
-    await ctx.update({ status: 'creating', attempts: request.attempts + 1, requestedAt: new Date(ctx.clock.now()).toISOString() });
+    await ctx.update({
+      status: 'creating',
+      attempts: request.attempts + 1,
+      requestedAt: new Date(ctx.clock.now()).toISOString(),
+    });
     reportId = await createReport(ctx.sp!, body);
   }
   await ctx.update({ status: 'requested', upstreamId: reportId });
-  const report = await pollUntil(ctx.clock, () => getReport(ctx.sp!, reportId!), (r) => ['DONE', 'CANCELLED', 'FATAL'].includes(r.processingStatus), spReportPolls, ctx.clock.now() + ctx.pollBudgetMs);
+  const report = await pollUntil(
+    ctx.clock,
+    () => getReport(ctx.sp!, reportId!),
+    (r) => ['DONE', 'CANCELLED', 'FATAL'].includes(r.processingStatus),
+    spReportPolls,
+    ctx.clock.now() + ctx.pollBudgetMs,
+  );
   if (!report) return { status: 'pending' };
-  if (report.processingStatus === 'CANCELLED') return { status: 'empty', reason: 'CANCELLED: the marketplace had no data for this window' };
+  if (report.processingStatus === 'CANCELLED')
+    return { status: 'empty', reason: 'CANCELLED: the marketplace had no data for this window' };
   if (report.processingStatus === 'FATAL') {
     const text = await errorText(ctx, report.reportDocumentId);
     // A report missing its options fails the same way every time: a configuration error, not retried.
-    throw new UpstreamFailure(text, fatalCoolDown(body.reportType, request.attempts + 1), /reportOptions|option/i.test(text));
+    throw new UpstreamFailure(
+      text,
+      fatalCoolDown(body.reportType, request.attempts + 1),
+      /reportOptions|option/i.test(text),
+    );
   }
-  const echoed = { dataStartTime: report.dataStartTime, dataEndTime: report.dataEndTime, createdTime: report.createdTime, processingEndTime: report.processingEndTime };
-  return downloadAndLand(ctx, request, { reportId, documentId: report.reportDocumentId! }, { api: 'sp-api', reportType: body.reportType, echoed });
+  const echoed = {
+    dataStartTime: report.dataStartTime,
+    dataEndTime: report.dataEndTime,
+    createdTime: report.createdTime,
+    processingEndTime: report.processingEndTime,
+  };
+  return downloadAndLand(
+    ctx,
+    request,
+    { reportId, documentId: report.reportDocumentId! },
+    { api: 'sp-api', reportType: body.reportType, echoed },
+  );
 }

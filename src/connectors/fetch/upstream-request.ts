@@ -16,14 +16,29 @@ export interface AdsReportRequest {
   name: string;
   startDate: string;
   endDate: string;
-  configuration: { adProduct: string; reportTypeId: string; groupBy: string[]; columns: string[]; timeUnit: 'DAILY'; format: 'GZIP_JSON'; filters?: { field: string; values: string[] }[] };
+  configuration: {
+    adProduct: string;
+    reportTypeId: string;
+    groupBy: string[];
+    columns: string[];
+    timeUnit: 'DAILY';
+    format: 'GZIP_JSON';
+    filters?: { field: string; values: string[] }[];
+  };
 }
 
 /** What a fetch request sends upstream, persisted with it so that a resumed or retried request sends the same. */
 export type UpstreamRequest =
   | { kind: 'report'; body: SpReportRequest }
   | { kind: 'settlements'; reportType: string; createdSince: string }
-  | { kind: 'settlement'; reportType: string; reportId: string; reportDocumentId: string; dataStartTime: string; dataEndTime: string }
+  | {
+      kind: 'settlement';
+      reportType: string;
+      reportId: string;
+      reportDocumentId: string;
+      dataStartTime: string;
+      dataEndTime: string;
+    }
   | { kind: 'ads-report'; body: AdsReportRequest }
   | { kind: 'operation'; operation: string; marketplaceId: string; from: string | null; to: string | null };
 
@@ -35,10 +50,21 @@ const END_MARGIN_MS = 2 * 60_000;
  * midnight of `from` to the end of `to` (never later than two minutes ago), a dated one by its dates; Ads reports
  * by date; settlements listed from 89 days back (the oldest the Reports API lists).
  */
-export function upstreamRequest(spec: FetchSpec, fetch: PlannedFetch, connection: { marketplaceId: string; timezone: string }, now: number): UpstreamRequest {
+export function upstreamRequest(
+  spec: FetchSpec,
+  fetch: PlannedFetch,
+  connection: { marketplaceId: string; timezone: string },
+  now: number,
+): UpstreamRequest {
   const { from, to } = fetch;
-  if (spec.kind === 'settlements') return { kind: 'settlements', reportType: spec.reportType, createdSince: new Date(now - 89 * 86_400_000).toISOString() };
-  if (spec.kind === 'operation') return { kind: 'operation', operation: spec.operation, marketplaceId: connection.marketplaceId, from, to };
+  if (spec.kind === 'settlements')
+    return {
+      kind: 'settlements',
+      reportType: spec.reportType,
+      createdSince: new Date(now - 89 * 86_400_000).toISOString(),
+    };
+  if (spec.kind === 'operation')
+    return { kind: 'operation', operation: spec.operation, marketplaceId: connection.marketplaceId, from, to };
   if (spec.kind === 'ads-report') {
     return {
       kind: 'ads-report',
@@ -46,7 +72,14 @@ export function upstreamRequest(spec: FetchSpec, fetch: PlannedFetch, connection
         name: `mktdata ${spec.reportTypeId} ${from}..${to}`,
         startDate: from!,
         endDate: to!,
-        configuration: { adProduct: spec.adProduct, reportTypeId: spec.reportTypeId, groupBy: spec.groupBy, columns: spec.columns, timeUnit: 'DAILY', format: 'GZIP_JSON' },
+        configuration: {
+          adProduct: spec.adProduct,
+          reportTypeId: spec.reportTypeId,
+          groupBy: spec.groupBy,
+          columns: spec.columns,
+          timeUnit: 'DAILY',
+          format: 'GZIP_JSON',
+        },
       },
     };
   }

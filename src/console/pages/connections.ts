@@ -10,11 +10,24 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
   let query = ctx.wh.db
     .selectFrom('control.connections as c')
     .innerJoin('control.organizations as o', 'o.id', 'c.organization_id')
-    .select(['c.id', 'c.name', 'c.type', 'c.marketplace_id', 'c.seller_id', 'c.initial_load_stage', 'c.created_at', 'o.name as organization']);
+    .select([
+      'c.id',
+      'c.name',
+      'c.type',
+      'c.marketplace_id',
+      'c.seller_id',
+      'c.initial_load_stage',
+      'c.created_at',
+      'o.name as organization',
+    ]);
   if (!ctx.scope.operator) query = query.where('c.organization_id', '=', ctx.scope.organizationId);
   const connections = await query.orderBy('o.name').orderBy('c.name').execute();
   const ids = nonEmpty(connections.map((c) => c.id));
-  const credentials = await ctx.wh.db.selectFrom('control.connection_credentials').select(['connection_id', 'api', 'status', 'status_reason']).where('connection_id', 'in', ids).execute();
+  const credentials = await ctx.wh.db
+    .selectFrom('control.connection_credentials')
+    .select(['connection_id', 'api', 'status', 'status_reason'])
+    .where('connection_id', 'in', ids)
+    .execute();
   const fetches = await ctx.wh.db
     .selectFrom('control.fetch_requests')
     .select([
@@ -38,23 +51,41 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
   const credentialCell = (id: string) => {
     const mine = credentials.filter((c) => c.connection_id === id);
     if (mine.length === 0) return `${badge('no credentials', 'muted')} <span class="muted">dropped files</span>`;
-    return mine.map((c) => `${html(c.api)} ${badge(c.status.replace('_', ' '), statusTone(c.status))}${c.status_reason ? ` <span class="error">${html(c.status_reason)}</span>` : ''}`).join('<br>');
+    return mine
+      .map(
+        (c) =>
+          `${html(c.api)} ${badge(c.status.replace('_', ' '), statusTone(c.status))}${c.status_reason ? ` <span class="error">${html(c.status_reason)}</span>` : ''}`,
+      )
+      .join('<br>');
   };
-  const table = dataTable('Connections', [
-    ...(ctx.scope.operator ? [{ header: 'Organization', cell: (c: (typeof connections)[number]) => text(c.organization) }] : []),
-    { header: 'Connection', cell: (c) => `${text(c.name)}<br><code class="muted">${html(c.id)}</code>` },
-    { header: 'Type', cell: (c) => text(c.type) },
-    { header: 'Marketplace', cell: (c) => text(c.marketplace_id) },
-    { header: 'Load stage', cell: (c) => badge(stageOf(c.id), statusTone(stageOf(c.id))) },
-    { header: 'Credentials', cell: (c) => credentialCell(c.id) },
-    { header: 'Last fetch', cell: (c) => when(fetchOf.get(c.id)?.fetched_at) },
-    { header: 'Failed fetches', cell: (c) => count(fetchOf.get(c.id)?.failed ?? 0), num: true },
-    { header: 'Files landed', cell: (c) => count(landedOf.get(c.id)?.files ?? 0), num: true },
-    { header: 'Last landed', cell: (c) => when(landedOf.get(c.id)?.landed_at) },
-    ...(ctx.pipelines
-      ? [{ header: 'Refresh', cell: (c: (typeof connections)[number]) => `<form method="post" action="/connections/${encodeURIComponent(c.id)}/refresh"><button type="submit" aria-label="Refresh ${html(c.name)} now">Refresh now</button></form>` }]
-      : []),
-  ], connections, 'No connections yet: invite one with POST /api/v1/util/sellers-and-vendors/invite or `mktdata connections add`.');
+  const table = dataTable(
+    'Connections',
+    [
+      ...(ctx.scope.operator
+        ? [{ header: 'Organization', cell: (c: (typeof connections)[number]) => text(c.organization) }]
+        : []),
+      { header: 'Connection', cell: (c) => `${text(c.name)}<br><code class="muted">${html(c.id)}</code>` },
+      { header: 'Type', cell: (c) => text(c.type) },
+      { header: 'Marketplace', cell: (c) => text(c.marketplace_id) },
+      { header: 'Load stage', cell: (c) => badge(stageOf(c.id), statusTone(stageOf(c.id))) },
+      { header: 'Credentials', cell: (c) => credentialCell(c.id) },
+      { header: 'Last fetch', cell: (c) => when(fetchOf.get(c.id)?.fetched_at) },
+      { header: 'Failed fetches', cell: (c) => count(fetchOf.get(c.id)?.failed ?? 0), num: true },
+      { header: 'Files landed', cell: (c) => count(landedOf.get(c.id)?.files ?? 0), num: true },
+      { header: 'Last landed', cell: (c) => when(landedOf.get(c.id)?.landed_at) },
+      ...(ctx.pipelines
+        ? [
+            {
+              header: 'Refresh',
+              cell: (c: (typeof connections)[number]) =>
+                `<form method="post" action="/connections/${encodeURIComponent(c.id)}/refresh"><button type="submit" aria-label="Refresh ${html(c.name)} now">Refresh now</button></form>`,
+            },
+          ]
+        : []),
+    ],
+    connections,
+    'No connections yet: invite one with POST /api/v1/util/sellers-and-vendors/invite or `mktdata connections add`.',
+  );
   return `${table}<h2>The last 90 days published</h2>${await dailyCharts(ctx, new Map(connections.map((c) => [c.id, c.name])))}`;
 }
 

@@ -21,18 +21,38 @@ async function refusedFiles(ctx: PageContext) {
 /** `/quarantine`: every refused file with its line and reason, and a button that queues it again once fixed. */
 export async function quarantinePage(ctx: PageContext, retried?: string): Promise<string> {
   const files = await refusedFiles(ctx);
-  const done = retried ? `<p role="status" class="ok">${html(retried)} is back in the landing folder: the next run lands it.</p>` : '';
-  const help = '<p>Nothing of a refused file reached the tables. Fix the cause (a newer mktdata, or the file itself where the operator sees it kept), then retry: the file goes back to its landing folder and the next run lands it, or refuses it again with the new reason.</p>';
-  return done + help + dataTable('Refused files', [
-    // Where the file is kept is a path on the server: the operator's to see.
-    { header: 'File', cell: (f) => text(f.file_name) + (ctx.scope.operator ? `<br><span class="muted">kept at ${html(f.kept_at)}</span>` : '') },
-    { header: 'Connection', cell: (f) => text(f.connection) },
-    { header: 'Source', cell: (f) => text(f.source) },
-    { header: 'Line', cell: (f) => text(f.line), num: true },
-    { header: 'Reason', cell: (f) => `<span class="error">${html(f.reason)}</span>` },
-    { header: 'Refused', cell: (f) => when(f.refused_at) },
-    { header: 'Retry', cell: (f) => `<form class="inline" method="post" action="/quarantine/${encodeURIComponent(f.id)}/retry"><button type="submit" aria-label="Retry ${html(f.file_name)}">Retry</button></form>` },
-  ], files, 'No refused files.');
+  const done = retried
+    ? `<p role="status" class="ok">${html(retried)} is back in the landing folder: the next run lands it.</p>`
+    : '';
+  const help =
+    '<p>Nothing of a refused file reached the tables. Fix the cause (a newer mktdata, or the file itself where the operator sees it kept), then retry: the file goes back to its landing folder and the next run lands it, or refuses it again with the new reason.</p>';
+  return (
+    done +
+    help +
+    dataTable(
+      'Refused files',
+      [
+        // Where the file is kept is a path on the server: the operator's to see.
+        {
+          header: 'File',
+          cell: (f) =>
+            text(f.file_name) + (ctx.scope.operator ? `<br><span class="muted">kept at ${html(f.kept_at)}</span>` : ''),
+        },
+        { header: 'Connection', cell: (f) => text(f.connection) },
+        { header: 'Source', cell: (f) => text(f.source) },
+        { header: 'Line', cell: (f) => text(f.line), num: true },
+        { header: 'Reason', cell: (f) => `<span class="error">${html(f.reason)}</span>` },
+        { header: 'Refused', cell: (f) => when(f.refused_at) },
+        {
+          header: 'Retry',
+          cell: (f) =>
+            `<form class="inline" method="post" action="/quarantine/${encodeURIComponent(f.id)}/retry"><button type="submit" aria-label="Retry ${html(f.file_name)}">Retry</button></form>`,
+        },
+      ],
+      files,
+      'No refused files.',
+    )
+  );
 }
 
 /**
@@ -42,11 +62,20 @@ export async function quarantinePage(ctx: PageContext, retried?: string): Promis
  */
 export async function retryRefusedFile(ctx: PageContext, id: string): Promise<string> {
   const file = (await refusedFiles(ctx)).find((f) => f.id === id);
-  if (!file) throw new MktdataError('ERR_INPUT_INVALID', { where: 'file', reason: `no refused file ${id} among your connections` });
-  if (!existsSync(file.kept_at)) throw new MktdataError('ERR_INPUT_INVALID', { where: 'file', reason: `its kept copy ${file.kept_at} is not on this machine` });
+  if (!file)
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'file',
+      reason: `no refused file ${id} among your connections`,
+    });
+  if (!existsSync(file.kept_at))
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'file',
+      reason: `its kept copy ${file.kept_at} is not on this machine`,
+    });
   const folder = join(ctx.home.landing, file.connection_id, file.source);
   const target = join(folder, file.file_name);
-  if (existsSync(target)) throw new MktdataError('ERR_INPUT_INVALID', { where: 'file', reason: `${target} is already waiting to land` });
+  if (existsSync(target))
+    throw new MktdataError('ERR_INPUT_INVALID', { where: 'file', reason: `${target} is already waiting to land` });
   mkdirSync(folder, { recursive: true });
   const partial = `${target}.partial`;
   copyFileSync(file.kept_at, partial);

@@ -10,16 +10,34 @@ async function scopedRuns(ctx: PageContext, ids: string[]) {
   let query = ctx.wh.db
     .selectFrom('control.pipeline_runs as r')
     .select([
-      'r.id', 'r.pipeline', 'r.trigger', 'r.started_at', 'r.finished_at', 'r.status', 'r.landed_files', 'r.error', 'r.errors as run_errors',
-      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`.as('windows'),
-      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.status = 'error' and w.connection_id in (${sql.join(ids)}))`.as('errors'),
+      'r.id',
+      'r.pipeline',
+      'r.trigger',
+      'r.started_at',
+      'r.finished_at',
+      'r.status',
+      'r.landed_files',
+      'r.error',
+      'r.errors as run_errors',
+      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`.as(
+        'windows',
+      ),
+      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.status = 'error' and w.connection_id in (${sql.join(ids)}))`.as(
+        'errors',
+      ),
     ]);
-  if (!ctx.scope.operator) query = query.where(sql<boolean>`exists (select 1 from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`);
+  if (!ctx.scope.operator)
+    query = query.where(
+      sql<boolean>`exists (select 1 from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`,
+    );
   return query.orderBy('r.started_at', 'desc').limit(runLimit).execute();
 }
 
 /** A run's status for an organization is its own windows' outcome (the run's error may name other organizations). */
-const scopeStatus = (ctx: PageContext, r: { status: string; errors?: number | string | null; windows?: number | string }) => {
+const scopeStatus = (
+  ctx: PageContext,
+  r: { status: string; errors?: number | string | null; windows?: number | string },
+) => {
   if (ctx.scope.operator || r.status === 'running') return r.status;
   const errors = Number(r.errors ?? 0);
   return errors === 0 ? 'success' : errors < Number(r.windows ?? 0) ? 'partial' : 'failed';
@@ -29,7 +47,10 @@ const ms = (from: string, to: string | null) => (to ? new Date(to).getTime() - n
 
 /** The "Run now" form: a pipeline, or every one, queued at once (only where this server runs the pipelines). */
 function runNowForm(ctx: PageContext, queued: string | undefined): string {
-  const said = queued === undefined ? '' : `<p role="status">${queued ? `Queued: ${html(queued)}. Its run appears here when it starts.` : 'Nothing queued.'}</p>`;
+  const said =
+    queued === undefined
+      ? ''
+      : `<p role="status">${queued ? `Queued: ${html(queued)}. Its run appears here when it starts.` : 'Nothing queued.'}</p>`;
   if (!ctx.pipelines) return said;
   const options = ctx.pipelines.map((p) => `<option value="${html(p)}">${html(p)}</option>`).join('');
   return `${said}<form method="post" action="/runs/now"><label for="run-pipeline">Pipeline</label> <select id="run-pipeline" name="pipeline"><option value="">every pipeline</option>${options}</select> <button type="submit">Run now</button></form>`;
@@ -40,30 +61,53 @@ export async function runsPage(ctx: PageContext, queued?: string): Promise<strin
   const ids = nonEmpty((await scopeConnections(ctx)).map((c) => c.id));
   const runs = await scopedRuns(ctx, ids);
   const status = (r: (typeof runs)[number]) => scopeStatus(ctx, r);
-  const table = dataTable(`The latest ${runLimit} runs`, [
-    { header: 'Run', cell: (r) => `<a href="/runs/${encodeURIComponent(r.id)}">${html(r.id.slice(0, 8))}</a>` },
-    { header: 'Pipeline', cell: (r) => text(r.pipeline) },
-    { header: 'Trigger', cell: (r) => text(r.trigger) },
-    { header: 'Started', cell: (r) => when(r.started_at) },
-    { header: 'Time', cell: (r) => duration(ms(r.started_at, r.finished_at)), num: true },
-    { header: 'Status', cell: (r) => badge(status(r), statusTone(status(r))) },
-    { header: 'Windows', cell: (r) => count(r.windows), num: true },
-    // The operator sees the run's own count (windows, fetch requests, files); an organization its windows' errors.
-    { header: 'Errors', cell: (r) => count(ctx.scope.operator ? (r.run_errors ?? 0) : r.errors), num: true },
-    ...(ctx.scope.operator ? [{ header: 'Files landed', cell: (r: (typeof runs)[number]) => count(r.landed_files), num: true }, { header: 'Error', cell: (r: (typeof runs)[number]) => (r.error ? `<span class="error">${html(r.error)}</span>` : '—') }] : []),
-  ], runs, 'No runs yet: `mktdata run` or the scheduler in `mktdata serve` starts them.');
+  const table = dataTable(
+    `The latest ${runLimit} runs`,
+    [
+      { header: 'Run', cell: (r) => `<a href="/runs/${encodeURIComponent(r.id)}">${html(r.id.slice(0, 8))}</a>` },
+      { header: 'Pipeline', cell: (r) => text(r.pipeline) },
+      { header: 'Trigger', cell: (r) => text(r.trigger) },
+      { header: 'Started', cell: (r) => when(r.started_at) },
+      { header: 'Time', cell: (r) => duration(ms(r.started_at, r.finished_at)), num: true },
+      { header: 'Status', cell: (r) => badge(status(r), statusTone(status(r))) },
+      { header: 'Windows', cell: (r) => count(r.windows), num: true },
+      // The operator sees the run's own count (windows, fetch requests, files); an organization its windows' errors.
+      { header: 'Errors', cell: (r) => count(ctx.scope.operator ? (r.run_errors ?? 0) : r.errors), num: true },
+      ...(ctx.scope.operator
+        ? [
+            { header: 'Files landed', cell: (r: (typeof runs)[number]) => count(r.landed_files), num: true },
+            {
+              header: 'Error',
+              cell: (r: (typeof runs)[number]) => (r.error ? `<span class="error">${html(r.error)}</span>` : '—'),
+            },
+          ]
+        : []),
+    ],
+    runs,
+    'No runs yet: `mktdata run` or the scheduler in `mktdata serve` starts them.',
+  );
   const finished = [...runs].filter((r) => r.finished_at).reverse();
-  const chart = finished.length === 0 ? '' : chartFigure('run-durations', {
-    title: 'Run durations',
-    unit: 'seconds',
-    x: finished.map((r) => new Date(r.started_at).toISOString()),
-    series: [...new Set(finished.map((r) => r.pipeline))].map((p) => ({ label: p, values: finished.map((r) => (r.pipeline === p ? ms(r.started_at, r.finished_at)! / 1000 : null)) })),
-  });
+  const chart =
+    finished.length === 0
+      ? ''
+      : chartFigure('run-durations', {
+          title: 'Run durations',
+          unit: 'seconds',
+          x: finished.map((r) => new Date(r.started_at).toISOString()),
+          series: [...new Set(finished.map((r) => r.pipeline))].map((p) => ({
+            label: p,
+            values: finished.map((r) => (r.pipeline === p ? ms(r.started_at, r.finished_at)! / 1000 : null)),
+          })),
+        });
   return `${runNowForm(ctx, queued)}<h2>Last 7 days</h2>${timeline(runs, ctx.now, status)}${chart}<h2>Runs</h2>${table}`;
 }
 
 /** The runs of the 7 days before `now` as bars on one line, placed by start and end; failed runs in red. */
-function timeline<R extends { id: string; pipeline: string; started_at: string; finished_at: string | null }>(runs: R[], now: Date, status: (r: R) => string): string {
+function timeline<R extends { id: string; pipeline: string; started_at: string; finished_at: string | null }>(
+  runs: R[],
+  now: Date,
+  status: (r: R) => string,
+): string {
   const end = now.getTime();
   const start = end - 7 * 86_400_000;
   const bars = runs
@@ -83,30 +127,61 @@ function timeline<R extends { id: string; pipeline: string; started_at: string; 
 export async function runPage(ctx: PageContext, runId: string): Promise<string | null> {
   const connections = await scopeConnections(ctx);
   const names = new Map(connections.map((c) => [c.id, c.name]));
-  const run = (await scopedRuns(ctx, nonEmpty([...names.keys()]))).find((r) => r.id === runId)
-    ?? (ctx.scope.operator ? await ctx.wh.db.selectFrom('control.pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst() : undefined);
+  const run =
+    (await scopedRuns(ctx, nonEmpty([...names.keys()]))).find((r) => r.id === runId) ??
+    (ctx.scope.operator
+      ? await ctx.wh.db.selectFrom('control.pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst()
+      : undefined);
   if (!run) return null;
   const windows = await ctx.wh.db
     .selectFrom('control.run_windows')
-    .select(['connection_id', 'table_name', 'kind', 'stage', 'local_date', 'date_from', 'date_to', 'status', 'row_count', 'ms', 'error', 'retried'])
+    .select([
+      'connection_id',
+      'table_name',
+      'kind',
+      'stage',
+      'local_date',
+      'date_from',
+      'date_to',
+      'status',
+      'row_count',
+      'ms',
+      'error',
+      'retried',
+    ])
     .where('run_id', '=', runId)
     .where('connection_id', 'in', nonEmpty([...names.keys()]))
     .orderBy(sql`case when status = 'error' then 0 else 1 end`)
     .orderBy('table_name')
     .orderBy('connection_id')
     .execute();
-  const dates = (w: (typeof windows)[number]) => (w.date_from ? `${w.date_from.slice(0, 10)} … ${(w.date_to ?? '').slice(0, 10)}` : 'whole table');
+  const dates = (w: (typeof windows)[number]) =>
+    w.date_from ? `${w.date_from.slice(0, 10)} … ${(w.date_to ?? '').slice(0, 10)}` : 'whole table';
   const error = ctx.scope.operator && run.error ? `<p class="error">${html(run.error)}</p>` : '';
   const summary = `${error}<p>${text(run.pipeline)} · ${badge(scopeStatus(ctx, run), statusTone(scopeStatus(ctx, run)))} · started ${when(run.started_at)} · ${duration(ms(run.started_at, run.finished_at))}</p>`;
-  return summary + dataTable(`Windows of run ${runId}`, [
-    { header: 'Table', cell: (w) => text(w.table_name) },
-    { header: 'Connection', cell: (w) => text(names.get(w.connection_id) ?? w.connection_id) },
-    { header: 'Kind', cell: (w) => text(w.kind) + (w.stage ? ` <span class="muted">${html(w.stage.toLowerCase())}</span>` : '') },
-    { header: 'Local date', cell: (w) => text(String(w.local_date).slice(0, 10)) },
-    { header: 'Dates', cell: (w) => html(dates(w)) },
-    { header: 'Status', cell: (w) => badge(w.status, statusTone(w.status)) + (w.retried ? ' <span class="muted">retried</span>' : '') },
-    { header: 'Rows', cell: (w) => count(w.row_count), num: true },
-    { header: 'Time', cell: (w) => duration(w.ms), num: true },
-    { header: 'Error', cell: (w) => (w.error ? `<span class="error">${html(w.error)}</span>` : '—') },
-  ], windows, 'This run built no window of your connections.');
+  return (
+    summary +
+    dataTable(
+      `Windows of run ${runId}`,
+      [
+        { header: 'Table', cell: (w) => text(w.table_name) },
+        { header: 'Connection', cell: (w) => text(names.get(w.connection_id) ?? w.connection_id) },
+        {
+          header: 'Kind',
+          cell: (w) => text(w.kind) + (w.stage ? ` <span class="muted">${html(w.stage.toLowerCase())}</span>` : ''),
+        },
+        { header: 'Local date', cell: (w) => text(String(w.local_date).slice(0, 10)) },
+        { header: 'Dates', cell: (w) => html(dates(w)) },
+        {
+          header: 'Status',
+          cell: (w) => badge(w.status, statusTone(w.status)) + (w.retried ? ' <span class="muted">retried</span>' : ''),
+        },
+        { header: 'Rows', cell: (w) => count(w.row_count), num: true },
+        { header: 'Time', cell: (w) => duration(w.ms), num: true },
+        { header: 'Error', cell: (w) => (w.error ? `<span class="error">${html(w.error)}</span>` : '—') },
+      ],
+      windows,
+      'This run built no window of your connections.',
+    )
+  );
 }

@@ -21,17 +21,39 @@ export function freshnessBadge(f: Freshness | undefined, now: Date): string {
 export async function tablesPage(ctx: PageContext, freshness: Map<string, Freshness>): Promise<string> {
   const { rows } = await snapshotFigures(ctx.home, ctx.now.toISOString().slice(0, 10));
   const mine = new Set((await scopeConnections(ctx)).map((c) => c.id));
-  const rowsOf = (table: string) => [...(rows.get(table) ?? new Map<string, number>())].reduce((sum, [id, n]) => sum + (mine.has(id) ? n : 0), 0);
-  const published = publishedManifests(ctx.home).map((m) => m.publishedAt).sort().at(-1);
-  const tables = catalogSources().map((s) => ({ name: s.tableName, title: s.name, f: freshness.get(s.tableName), rows: rowsOf(s.tableName) }));
-  const note = published ? `<p>Published snapshot of ${when(published)}; row counts are your connections' rows in it.</p>` : '<p class="muted">Nothing published yet: `mktdata run` builds and publishes the tables.</p>';
-  return note + dataTable('Catalog tables', [
-    { header: 'Table', cell: (t) => `<a href="/catalog/${encodeURIComponent(t.name)}">${html(t.name)}</a><br><span class="muted">${html(t.title)}</span>` },
-    { header: 'Freshness', cell: (t) => freshnessBadge(t.f, ctx.now) },
-    { header: 'Rows', cell: (t) => count(t.rows ?? null), num: true },
-    { header: 'lastRefreshedAt', cell: (t) => when(t.f?.lastRefreshedAt) },
-    { header: 'finalThrough', cell: (t) => text(t.f?.finalThrough) },
-    { header: 'lastFetchedAt', cell: (t) => when(t.f?.lastFetchedAt) },
-    { header: 'Failed fetches', cell: (t) => count(t.f?.failedFetches ?? 0), num: true },
-  ], tables);
+  const rowsOf = (table: string) =>
+    [...(rows.get(table) ?? new Map<string, number>())].reduce((sum, [id, n]) => sum + (mine.has(id) ? n : 0), 0);
+  const published = publishedManifests(ctx.home)
+    .map((m) => m.publishedAt)
+    .sort()
+    .at(-1);
+  const tables = catalogSources().map((s) => ({
+    name: s.tableName,
+    title: s.name,
+    f: freshness.get(s.tableName),
+    rows: rowsOf(s.tableName),
+  }));
+  const note = published
+    ? `<p>Published snapshot of ${when(published)}; row counts are your connections' rows in it.</p>`
+    : '<p class="muted">Nothing published yet: `mktdata run` builds and publishes the tables.</p>';
+  return (
+    note +
+    dataTable(
+      'Catalog tables',
+      [
+        {
+          header: 'Table',
+          cell: (t) =>
+            `<a href="/catalog/${encodeURIComponent(t.name)}">${html(t.name)}</a><br><span class="muted">${html(t.title)}</span>`,
+        },
+        { header: 'Freshness', cell: (t) => freshnessBadge(t.f, ctx.now) },
+        { header: 'Rows', cell: (t) => count(t.rows ?? null), num: true },
+        { header: 'lastRefreshedAt', cell: (t) => when(t.f?.lastRefreshedAt) },
+        { header: 'finalThrough', cell: (t) => text(t.f?.finalThrough) },
+        { header: 'lastFetchedAt', cell: (t) => when(t.f?.lastFetchedAt) },
+        { header: 'Failed fetches', cell: (t) => count(t.f?.failedFetches ?? 0), num: true },
+      ],
+      tables,
+    )
+  );
 }

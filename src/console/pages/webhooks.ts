@@ -8,14 +8,36 @@ export async function webhooksPage(ctx: PageContext): Promise<string> {
   const org = ctx.scope.operator ? undefined : ctx.scope.organizationId;
   let subscriptions = ctx.wh.db
     .selectFrom('control.webhook_subscriptions')
-    .select(['id', 'organization_id', 'url', 'message_types', 'seller_or_vendor_ids', 'created_at', 'disabled_at', 'disabled_reason'])
+    .select([
+      'id',
+      'organization_id',
+      'url',
+      'message_types',
+      'seller_or_vendor_ids',
+      'created_at',
+      'disabled_at',
+      'disabled_reason',
+    ])
     .where('deleted_at', 'is', null);
   if (org) subscriptions = subscriptions.where('organization_id', '=', org);
   const subscriptionRows = await subscriptions.orderBy('created_at').execute();
   let deliveries = ctx.wh.db
     .selectFrom('control.webhook_deliveries as d')
     .innerJoin('control.webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'e.organization_id', 'e.message_type', 'd.url', 'd.status', 'd.attempts', 'd.created_at', 'd.last_attempt_at', 'd.last_status', 'd.last_error', 'd.delivered_at', 'd.next_attempt_at']);
+    .select([
+      'd.id',
+      'e.organization_id',
+      'e.message_type',
+      'd.url',
+      'd.status',
+      'd.attempts',
+      'd.created_at',
+      'd.last_attempt_at',
+      'd.last_status',
+      'd.last_error',
+      'd.delivered_at',
+      'd.next_attempt_at',
+    ]);
   if (org) deliveries = deliveries.where('e.organization_id', '=', org);
   const deliveryRows = await deliveries.orderBy('d.created_at', 'desc').limit(deliveryLimit).execute();
   const list = (json: string | null) => {
@@ -25,22 +47,38 @@ export async function webhooksPage(ctx: PageContext): Promise<string> {
       return json ?? 'all';
     }
   };
-  return `<h2>Subscriptions</h2>${dataTable('Webhook subscriptions', [
-    { header: 'URL', cell: (s) => `${text(s.url)}<br><code class="muted">${html(s.id)}</code>` },
-    { header: 'Events', cell: (s) => text(list(s.message_types)) },
-    { header: 'Connections', cell: (s) => text(list(s.seller_or_vendor_ids)) },
-    { header: 'State', cell: (s) => (s.disabled_at ? `${badge('disabled', 'bad')} <span class="error">${html(s.disabled_reason ?? '')}</span>` : badge('active', 'ok')) },
-    { header: 'Created', cell: (s) => when(s.created_at) },
-  ], subscriptionRows, 'No webhook subscriptions.')}
-<h2>Delivery log</h2>${dataTable(`The latest ${deliveryLimit} deliveries`, [
-    { header: 'Event', cell: (d) => text(d.message_type) },
-    { header: 'URL', cell: (d) => text(d.url) },
-    { header: 'Status', cell: (d) => badge(d.status.toLowerCase(), statusTone(d.status)) },
-    { header: 'Attempts', cell: (d) => count(d.attempts), num: true },
-    { header: 'Answer', cell: (d) => text(d.last_status) },
-    { header: 'Last attempt', cell: (d) => when(d.last_attempt_at) },
-    { header: 'Delivered', cell: (d) => when(d.delivered_at) },
-    { header: 'Next attempt', cell: (d) => (d.status === 'PENDING' ? when(d.next_attempt_at) : '—') },
-    { header: 'Error', cell: (d) => (d.last_error ? `<span class="error">${html(d.last_error)}</span>` : '—') },
-  ], deliveryRows, 'No deliveries yet.')}`;
+  return `<h2>Subscriptions</h2>${dataTable(
+    'Webhook subscriptions',
+    [
+      { header: 'URL', cell: (s) => `${text(s.url)}<br><code class="muted">${html(s.id)}</code>` },
+      { header: 'Events', cell: (s) => text(list(s.message_types)) },
+      { header: 'Connections', cell: (s) => text(list(s.seller_or_vendor_ids)) },
+      {
+        header: 'State',
+        cell: (s) =>
+          s.disabled_at
+            ? `${badge('disabled', 'bad')} <span class="error">${html(s.disabled_reason ?? '')}</span>`
+            : badge('active', 'ok'),
+      },
+      { header: 'Created', cell: (s) => when(s.created_at) },
+    ],
+    subscriptionRows,
+    'No webhook subscriptions.',
+  )}
+<h2>Delivery log</h2>${dataTable(
+    `The latest ${deliveryLimit} deliveries`,
+    [
+      { header: 'Event', cell: (d) => text(d.message_type) },
+      { header: 'URL', cell: (d) => text(d.url) },
+      { header: 'Status', cell: (d) => badge(d.status.toLowerCase(), statusTone(d.status)) },
+      { header: 'Attempts', cell: (d) => count(d.attempts), num: true },
+      { header: 'Answer', cell: (d) => text(d.last_status) },
+      { header: 'Last attempt', cell: (d) => when(d.last_attempt_at) },
+      { header: 'Delivered', cell: (d) => when(d.delivered_at) },
+      { header: 'Next attempt', cell: (d) => (d.status === 'PENDING' ? when(d.next_attempt_at) : '—') },
+      { header: 'Error', cell: (d) => (d.last_error ? `<span class="error">${html(d.last_error)}</span>` : '—') },
+    ],
+    deliveryRows,
+    'No deliveries yet.',
+  )}`;
 }

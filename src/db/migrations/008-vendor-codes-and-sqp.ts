@@ -26,5 +26,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['vendor_codes', 'sqp_asins', 'sqp_locks']) await sql`drop table ${sql.table(`control.${table}`)}`.execute(db);
+  for (const table of ['vendor_codes', 'sqp_asins', 'sqp_locks'])
+    await sql`drop table ${sql.table(`control.${table}`)}`.execute(db);
 }

@@ -53,5 +53,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['webhook_deliveries', 'webhook_events', 'webhook_subscriptions']) await db.schema.withSchema('control').dropTable(table).execute();
+  for (const table of ['webhook_deliveries', 'webhook_events', 'webhook_subscriptions'])
+    await db.schema.withSchema('control').dropTable(table).execute();
 }

@@ -5,7 +5,9 @@ import { sql, type Kysely } from 'kysely';
  * which connections granted write access, and the actions themselves, queued and worked through by `serve`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table control.actions_beta (organization_id varchar primary key, since timestamptz not null)`.execute(db);
+  await sql`create table control.actions_beta (organization_id varchar primary key, since timestamptz not null)`.execute(
+    db,
+  );
   await sql`
     create table control.action_types_enabled (
       organization_id varchar not null,
@@ -14,7 +16,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (organization_id, type)
     )`.execute(db);
   // READ unless granted READ_AND_WRITE (`mktdata connections access`): what the seller authorized.
-  await sql`create table control.connection_access (connection_id varchar primary key, access_level varchar not null, updated_at timestamptz not null)`.execute(db);
+  await sql`create table control.connection_access (connection_id varchar primary key, access_level varchar not null, updated_at timestamptz not null)`.execute(
+    db,
+  );
   await sql`
     create table control.actions (
       id varchar primary key,
@@ -36,5 +40,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['actions', 'connection_access', 'action_types_enabled', 'actions_beta']) await sql`drop table ${sql.raw(`control.${table}`)}`.execute(db);
+  for (const table of ['actions', 'connection_access', 'action_types_enabled', 'actions_beta'])
+    await sql`drop table ${sql.raw(`control.${table}`)}`.execute(db);
 }

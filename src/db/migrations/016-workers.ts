@@ -7,7 +7,9 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table control.workers (id varchar primary key, seen_at timestamptz not null)`.execute(db);
-  await sql`create table control.shard_runs (id varchar primary key, run_id varchar, job_id varchar, shard varchar not null, pipeline varchar not null, worker varchar not null, token bigint not null, started_at timestamptz not null, finished_at timestamptz, status varchar not null, windows integer, error varchar)`.execute(db);
+  await sql`create table control.shard_runs (id varchar primary key, run_id varchar, job_id varchar, shard varchar not null, pipeline varchar not null, worker varchar not null, token bigint not null, started_at timestamptz not null, finished_at timestamptz, status varchar not null, windows integer, error varchar)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -20,11 +20,33 @@ import * as modelInputs017 from './017-model-inputs.ts';
 import * as runErrorsAndUnmetered018 from './018-run-errors-and-unmetered.ts';
 
 /** The control plane's migrations, in order: the same for the warehouse's DuckDB and for PostgreSQL. */
-export const migrations: Record<string, Migration> = { '001-control-plane': controlPlane001, '002-invitations': invitations002, '003-exports': exports003, '004-pipelines': pipelines004, '005-publish-changes': publishChanges005, '006-connectors': connectors006, '007-cogs-changes': cogsChanges007, '008-vendor-codes-and-sqp': vendorCodesAndSqp008, '009-data-files': dataFiles009, '010-webhooks': webhooks010, '011-actions': actions011, '012-export-leases': exportLeases012, '013-schedule-firings': scheduleFirings013, '014-rate-buckets': rateBuckets014, '015-shard-leases': shardLeases015, '016-workers': workers016, '017-model-inputs': modelInputs017, '018-run-errors-and-unmetered': runErrorsAndUnmetered018 };
+export const migrations: Record<string, Migration> = {
+  '001-control-plane': controlPlane001,
+  '002-invitations': invitations002,
+  '003-exports': exports003,
+  '004-pipelines': pipelines004,
+  '005-publish-changes': publishChanges005,
+  '006-connectors': connectors006,
+  '007-cogs-changes': cogsChanges007,
+  '008-vendor-codes-and-sqp': vendorCodesAndSqp008,
+  '009-data-files': dataFiles009,
+  '010-webhooks': webhooks010,
+  '011-actions': actions011,
+  '012-export-leases': exportLeases012,
+  '013-schedule-firings': scheduleFirings013,
+  '014-rate-buckets': rateBuckets014,
+  '015-shard-leases': shardLeases015,
+  '016-workers': workers016,
+  '017-model-inputs': modelInputs017,
+  '018-run-errors-and-unmetered': runErrorsAndUnmetered018,
+};
 
 /** Runs the pending control-plane migrations. */
 export async function migrateControlPlane(db: Kysely<ControlPlane>): Promise<void> {
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

@@ -5,7 +5,10 @@ import type { DocumentStore } from '../documents.ts';
 import type { FakeState } from '../state.ts';
 
 /** Report types of Ads API v3 reporting: ad product, allowed groupings, longest range and days kept (live-apis.md §4). */
-export const adsReportTypes: Record<string, { adProduct: string; groupBy: string[]; maxDays: number; retentionDays: number }> = {
+export const adsReportTypes: Record<
+  string,
+  { adProduct: string; groupBy: string[]; maxDays: number; retentionDays: number }
+> = {
   spAdvertisedProduct: { adProduct: 'SPONSORED_PRODUCTS', groupBy: ['advertiser'], maxDays: 31, retentionDays: 95 },
   spTargeting: { adProduct: 'SPONSORED_PRODUCTS', groupBy: ['targeting'], maxDays: 31, retentionDays: 95 },
   spSearchTerm: { adProduct: 'SPONSORED_PRODUCTS', groupBy: ['searchTerm'], maxDays: 31, retentionDays: 95 },
@@ -14,7 +17,12 @@ export const adsReportTypes: Record<string, { adProduct: string; groupBy: string
   sdAdvertisedProduct: { adProduct: 'SPONSORED_DISPLAY', groupBy: ['advertiser'], maxDays: 31, retentionDays: 65 },
   sdPurchasedProduct: { adProduct: 'SPONSORED_DISPLAY', groupBy: ['asin'], maxDays: 31, retentionDays: 65 },
   stCampaigns: { adProduct: 'SPONSORED_TELEVISION', groupBy: ['campaign', 'adGroup'], maxDays: 31, retentionDays: 95 },
-  dspCampaign: { adProduct: 'DEMAND_SIDE_PLATFORM', groupBy: ['campaign', 'ad', 'creative'], maxDays: 31, retentionDays: 95 },
+  dspCampaign: {
+    adProduct: 'DEMAND_SIDE_PLATFORM',
+    groupBy: ['campaign', 'ad', 'creative'],
+    maxDays: 31,
+    retentionDays: 95,
+  },
 };
 
 /** A create request's body as the fake keeps it. */
@@ -22,7 +30,15 @@ export interface AdsBody {
   name?: string;
   startDate: string;
   endDate: string;
-  configuration: { adProduct: string; reportTypeId: string; groupBy: string[]; columns: string[]; filters?: { field: string; values: string[] }[]; timeUnit: 'DAILY' | 'SUMMARY'; format: string };
+  configuration: {
+    adProduct: string;
+    reportTypeId: string;
+    groupBy: string[];
+    columns: string[];
+    filters?: { field: string; values: string[] }[];
+    timeUnit: 'DAILY' | 'SUMMARY';
+    format: string;
+  };
 }
 
 /** An Ads report and its progress over polls. */
@@ -53,12 +69,29 @@ export class AdsReportStore {
 
   /** An identical (or, with twins on, same type and dates) report still generating for this advertiser. */
   duplicateOf(sellerId: string, body: AdsBody, twins: boolean): FakeAdsReport | undefined {
-    const key = (b: AdsBody, twin: boolean) => JSON.stringify([b.startDate, b.endDate, twin ? b.configuration.reportTypeId : b.configuration]);
-    return [...this.reports.values()].find((r) => r.sellerId === sellerId && (r.status === 'PENDING' || r.status === 'PROCESSING') && (key(r.body, false) === key(body, false) || (twins && key(r.body, true) === key(body, true))));
+    const key = (b: AdsBody, twin: boolean) =>
+      JSON.stringify([b.startDate, b.endDate, twin ? b.configuration.reportTypeId : b.configuration]);
+    return [...this.reports.values()].find(
+      (r) =>
+        r.sellerId === sellerId &&
+        (r.status === 'PENDING' || r.status === 'PROCESSING') &&
+        (key(r.body, false) === key(body, false) || (twins && key(r.body, true) === key(body, true))),
+    );
   }
 
   create(sellerId: string, body: AdsBody, at: number, failed: boolean): FakeAdsReport {
-    const report: FakeAdsReport = { reportId: randomUUID(), sellerId, body, status: 'PENDING', polls: 0, createdAt: at, updatedAt: at, failed, generatedAt: null, fileSize: null };
+    const report: FakeAdsReport = {
+      reportId: randomUUID(),
+      sellerId,
+      body,
+      status: 'PENDING',
+      polls: 0,
+      createdAt: at,
+      updatedAt: at,
+      failed,
+      generatedAt: null,
+      fileSize: null,
+    };
     this.reports.set(report.reportId, report);
     return report;
   }
@@ -79,7 +112,13 @@ export class AdsReportStore {
       return report;
     }
     const { configuration, startDate, endDate } = report.body;
-    const rows = this.state.data.adsReport(seller, { ...configuration, filters: configuration.filters ?? [], startDate, endDate, asOf: this.state.dataAt(report.createdAt) });
+    const rows = this.state.data.adsReport(seller, {
+      ...configuration,
+      filters: configuration.filters ?? [],
+      startDate,
+      endDate,
+      asOf: this.state.dataAt(report.createdAt),
+    });
     const body = Buffer.from(JSON.stringify(rows));
     this.documents.put(`ads.${report.reportId}`, { body, contentType: 'application/json' });
     report.fileSize = gzipSync(body).length;
@@ -101,7 +140,8 @@ export class AdsReportStore {
       urlExpiresAt: completed ? iso(this.state.clock.now() + 3_600_000) : null,
       fileSize: report.fileSize,
       generatedAt: iso(report.generatedAt),
-      failureReason: report.status === 'FAILED' ? 'Report generation failed due to an internal error. Please retry.' : null,
+      failureReason:
+        report.status === 'FAILED' ? 'Report generation failed due to an internal error. Please retry.' : null,
     };
   }
 }

@@ -3,7 +3,11 @@ import type { FakeState } from '../state.ts';
 
 /** An Ads API error: `{ code, detail }` with its status. */
 export class AdsError extends Error {
-  constructor(readonly status: number, message: string, readonly retryAfter?: number) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
     super(message);
   }
 }

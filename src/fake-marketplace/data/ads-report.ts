@@ -1,5 +1,12 @@
 import { SD_SKUS, sbSpecs } from './ads-campaigns.ts';
-import { adsId, cents2, conversionDelay, count, deliveryShare, sponsoredProductsDay } from './ads-sponsored-products.ts';
+import {
+  adsId,
+  cents2,
+  conversionDelay,
+  count,
+  deliveryShare,
+  sponsoredProductsDay,
+} from './ads-sponsored-products.ts';
 import { ASINS, listedIn, product, unitCents } from './catalog.ts';
 import { isDealDay } from './orders.ts';
 import { Rng } from './random.ts';
@@ -20,7 +27,9 @@ function sponsoredDisplay(seller: FakeSeller, date: string, age: number): Record
   const isUs = seller.currency === 'USD';
   return SD_SKUS.map((sku) => {
     const rng = new Rng([seller.seed, 'sd', date, sku]);
-    const impressions = Math.round(rng.int(1500, 4000) * (isDealDay(date) ? 1.8 : 1) * (isUs ? 1 : 0.6) * deliveryShare(age));
+    const impressions = Math.round(
+      rng.int(1500, 4000) * (isDealDay(date) ? 1.8 : 1) * (isUs ? 1 : 0.6) * deliveryShare(age),
+    );
     const clicks = count(rng, impressions, 0.003);
     let cost = 0;
     for (let i = 0; i < clicks; i++) cost += isUs ? rng.int(70, 130) : rng.int(45, 90);
@@ -29,10 +38,24 @@ function sponsoredDisplay(seller: FakeSeller, date: string, age: number): Record
     const views = attributed(rng, count(rng, impressions, 0.0004), age);
     const price = unitCents(product(sku), seller.currency);
     return {
-      date, campaignId: adsId(seller, 'sd', 'campaign'), campaignName: isUs ? 'SD | Retargeting | Views' : 'SD | Retargeting | Ansichten', adGroupId: adsId(seller, 'sd', 'adGroup'), adGroupName: 'Retargeting',
-      adId: adsId(seller, 'sd', sku), promotedAsin: ASINS.get(sku)!, promotedSku: sku, campaignBudgetCurrencyCode: seller.currency, impressions, clicks, cost: cents2(cost),
-      sales: cents2((unitsClicks + views) * price), salesPromotedClicks: cents2(promoted * price), purchases: promoted + views, purchasesPromotedClicks: promoted,
-      unitsSold: unitsClicks + views, unitsSoldClicks: unitsClicks,
+      date,
+      campaignId: adsId(seller, 'sd', 'campaign'),
+      campaignName: isUs ? 'SD | Retargeting | Views' : 'SD | Retargeting | Ansichten',
+      adGroupId: adsId(seller, 'sd', 'adGroup'),
+      adGroupName: 'Retargeting',
+      adId: adsId(seller, 'sd', sku),
+      promotedAsin: ASINS.get(sku)!,
+      promotedSku: sku,
+      campaignBudgetCurrencyCode: seller.currency,
+      impressions,
+      clicks,
+      cost: cents2(cost),
+      sales: cents2((unitsClicks + views) * price),
+      salesPromotedClicks: cents2(promoted * price),
+      purchases: promoted + views,
+      purchasesPromotedClicks: promoted,
+      unitsSold: unitsClicks + views,
+      unitsSoldClicks: unitsClicks,
     };
   });
 }
@@ -44,21 +67,51 @@ function sponsoredBrands(seller: FakeSeller, date: string, age: number) {
   for (const spec of sbSpecs(seller.countryCode)) {
     const rng = new Rng([seller.seed, 'sb', date, spec.key]);
     const campaignId = adsId(seller, 'sb', spec.key);
-    const clicks = Math.round(rng.int(spec.clicks[0], spec.clicks[1]) * (isDealDay(date) ? 1.8 : 1) * (seller.currency === 'USD' ? 1 : 0.7) * deliveryShare(age));
+    const clicks = Math.round(
+      rng.int(spec.clicks[0], spec.clicks[1]) *
+        (isDealDay(date) ? 1.8 : 1) *
+        (seller.currency === 'USD' ? 1 : 0.7) *
+        deliveryShare(age),
+    );
     let cost = 0;
     for (let i = 0; i < clicks; i++) cost += rng.int(spec.cpc[0], spec.cpc[1]);
-    let sales = 0, purchases = 0, unitsSold = 0;
+    let sales = 0,
+      purchases = 0,
+      unitsSold = 0;
     for (const sku of spec.skus) {
       const orders = attributed(rng, Math.max(spec.always ? 1 : 0, count(rng, clicks, 0.05)), spec.always ? 99 : age);
       if (orders === 0) continue;
       const units = orders + count(rng, orders, 0.15);
       const s = units * unitCents(product(sku), seller.currency);
-      purchased.push({ date, campaignId, campaignName: spec.name, adGroupId: adsId(seller, 'sb', spec.key, 'adGroup'), adGroupName: spec.name, purchasedAsin: ASINS.get(sku)!, productName: product(sku).us ?? product(sku).de, campaignBudgetCurrencyCode: seller.currency, sales14d: cents2(s), orders14d: orders, unitsSold14d: units });
+      purchased.push({
+        date,
+        campaignId,
+        campaignName: spec.name,
+        adGroupId: adsId(seller, 'sb', spec.key, 'adGroup'),
+        adGroupName: spec.name,
+        purchasedAsin: ASINS.get(sku)!,
+        productName: product(sku).us ?? product(sku).de,
+        campaignBudgetCurrencyCode: seller.currency,
+        sales14d: cents2(s),
+        orders14d: orders,
+        unitsSold14d: units,
+      });
       sales += s;
       purchases += orders;
       unitsSold += units;
     }
-    campaigns.push({ date, campaignId, campaignName: spec.name, campaignBudgetCurrencyCode: seller.currency, impressions: clicks * rng.int(120, 260), clicks, cost: cents2(cost), sales: cents2(sales), purchases, unitsSold });
+    campaigns.push({
+      date,
+      campaignId,
+      campaignName: spec.name,
+      campaignBudgetCurrencyCode: seller.currency,
+      impressions: clicks * rng.int(120, 260),
+      clicks,
+      cost: cents2(cost),
+      sales: cents2(sales),
+      purchases,
+      unitsSold,
+    });
   }
   return { campaigns, purchased };
 }
@@ -66,15 +119,46 @@ function sponsoredBrands(seller: FakeSeller, date: string, age: number) {
 /** Sponsored TV (spend, no clicks to speak of) and DSP line items, for the advertisers that run them. */
 function televisionAndDsp(seller: FakeSeller, date: string, age: number) {
   const rng = new Rng([seller.seed, 'st-dsp', date]);
-  const tv = seller.ads?.sponsoredTv ? [{ date, campaignId: adsId(seller, 'st'), campaignName: 'ST | Outdoor | Streaming TV', campaignBudgetCurrencyCode: seller.currency, impressions: rng.int(6000, 12000), clicks: rng.int(0, 2), cost: cents2(Math.round(rng.int(2200, 3600) * deliveryShare(age))), sales: 0, purchases: 0, unitsSold: 0 }] : [];
-  const dsp = seller.ads?.dspAdvertiserId ? ['Retargeting - Camping', 'Lookalike - Hikers'].map((name) => {
-    const totalCost = Math.round(rng.int(1200, 2200) * deliveryShare(age));
-    const purchases = attributed(rng, rng.int(0, 3), age);
-    const units = purchases + count(rng, purchases, 0.2);
-    let sales = 0;
-    for (let i = 0; i < units; i++) sales += unitCents(rng.pick(listedIn(seller.currency)), seller.currency);
-    return { date, orderId: `5830${new Rng([seller.seed, 'dsp-order']).digits(14)}`, orderName: `Acme Outdoor | ${name}`, lineItemId: `6172${new Rng([seller.seed, 'dsp', name]).digits(14)}`, orderCurrency: seller.currency, totalCost: cents2(totalCost), supplyCost: cents2(Math.round(totalCost * 0.78)), impressions: rng.int(6000, 14000), clickThroughs: rng.int(6, 25), sales14d: cents2(sales), purchases14d: purchases, unitsSold14d: units, advertiserId: seller.ads!.dspAdvertiserId };
-  }) : [];
+  const tv = seller.ads?.sponsoredTv
+    ? [
+        {
+          date,
+          campaignId: adsId(seller, 'st'),
+          campaignName: 'ST | Outdoor | Streaming TV',
+          campaignBudgetCurrencyCode: seller.currency,
+          impressions: rng.int(6000, 12000),
+          clicks: rng.int(0, 2),
+          cost: cents2(Math.round(rng.int(2200, 3600) * deliveryShare(age))),
+          sales: 0,
+          purchases: 0,
+          unitsSold: 0,
+        },
+      ]
+    : [];
+  const dsp = seller.ads?.dspAdvertiserId
+    ? ['Retargeting - Camping', 'Lookalike - Hikers'].map((name) => {
+        const totalCost = Math.round(rng.int(1200, 2200) * deliveryShare(age));
+        const purchases = attributed(rng, rng.int(0, 3), age);
+        const units = purchases + count(rng, purchases, 0.2);
+        let sales = 0;
+        for (let i = 0; i < units; i++) sales += unitCents(rng.pick(listedIn(seller.currency)), seller.currency);
+        return {
+          date,
+          orderId: `5830${new Rng([seller.seed, 'dsp-order']).digits(14)}`,
+          orderName: `Acme Outdoor | ${name}`,
+          lineItemId: `6172${new Rng([seller.seed, 'dsp', name]).digits(14)}`,
+          orderCurrency: seller.currency,
+          totalCost: cents2(totalCost),
+          supplyCost: cents2(Math.round(totalCost * 0.78)),
+          impressions: rng.int(6000, 14000),
+          clickThroughs: rng.int(6, 25),
+          sales14d: cents2(sales),
+          purchases14d: purchases,
+          unitsSold14d: units,
+          advertiserId: seller.ads!.dspAdvertiserId,
+        };
+      })
+    : [];
   return { tv, dsp };
 }
 
@@ -82,7 +166,13 @@ function televisionAndDsp(seller: FakeSeller, date: string, age: number) {
 function dayRows(seller: FakeSeller, type: string, date: string, age: number): Record<string, unknown>[] {
   if (type.startsWith('sp')) {
     const sp = sponsoredProductsDay(seller, date, age);
-    return type === 'spAdvertisedProduct' ? sp.advertised : type === 'spTargeting' ? sp.targeting : type === 'spSearchTerm' ? sp.searchTerms : [];
+    return type === 'spAdvertisedProduct'
+      ? sp.advertised
+      : type === 'spTargeting'
+        ? sp.targeting
+        : type === 'spSearchTerm'
+          ? sp.searchTerms
+          : [];
   }
   if (type === 'sdAdvertisedProduct') return sponsoredDisplay(seller, date, age);
   if (type === 'sbCampaigns') return sponsoredBrands(seller, date, age).campaigns;
@@ -100,7 +190,9 @@ function summarize(rows: Record<string, unknown>[], request: FakeAdsReportReques
     const key = JSON.stringify(Object.entries(rest).filter(([, v]) => typeof v !== 'number' || String(v).length > 12));
     const sum = byKey.get(key);
     if (!sum) byKey.set(key, { ...rest, startDate: request.startDate, endDate: request.endDate });
-    else for (const [k, v] of Object.entries(rest)) if (typeof v === 'number' && String(v).length <= 12) sum[k] = Math.round(((sum[k] as number) + v) * 100) / 100;
+    else
+      for (const [k, v] of Object.entries(rest))
+        if (typeof v === 'number' && String(v).length <= 12) sum[k] = Math.round(((sum[k] as number) + v) * 100) / 100;
   }
   return [...byKey.values()];
 }
@@ -118,7 +210,8 @@ export function adsReport(seller: FakeSeller, request: FakeAdsReportRequest): Re
     rows.push(...dayRows(seller, request.reportTypeId, date, Math.floor((request.asOf - ended) / DAY)));
   }
   const advertisers = request.filters.find((f) => f.field === 'advertiserId')?.values;
-  if (advertisers) rows = rows.filter((r) => r.advertiserId === undefined || advertisers.includes(String(r.advertiserId)));
+  if (advertisers)
+    rows = rows.filter((r) => r.advertiserId === undefined || advertisers.includes(String(r.advertiserId)));
   if (request.timeUnit === 'SUMMARY') rows = summarize(rows, request);
   return rows.map((row) => Object.fromEntries(request.columns.map((c) => [c, row[c] ?? null])));
 }

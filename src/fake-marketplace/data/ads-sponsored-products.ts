@@ -21,7 +21,8 @@ export const count = (rng: Rng, n: number, p: number): number => {
 };
 
 /** Days after the ad interaction a conversion is attributed: most at once, some restated up to 41 days later. */
-export const conversionDelay = (rng: Rng): number => rng.weighted([0, rng.int(1, 3), rng.int(4, 13), rng.int(14, 41)], [60, 25, 12, 3]);
+export const conversionDelay = (rng: Rng): number =>
+  rng.weighted([0, rng.int(1, 3), rng.int(4, 13), rng.int(14, 41)], [60, 25, 12, 3]);
 
 /** Delivery (impressions, clicks, cost) is final after three days; before, a little is still missing. */
 export const deliveryShare = (age: number): number => (age >= 3 ? 1 : 0.95);
@@ -56,7 +57,12 @@ export function sponsoredProductsDay(seller: FakeSeller, date: string, age: numb
       const clicks = count(rng, impressions, c.ctr);
       let cost = 0;
       for (let i = 0; i < clicks; i++) cost += rng.int(c.cpc[0], c.cpc[1]);
-      let purchases = 0, sameSku = 0, units = 0, sameUnits = 0, sales = 0, sameSales = 0;
+      let purchases = 0,
+        sameSku = 0,
+        units = 0,
+        sameUnits = 0,
+        sales = 0,
+        sameSales = 0;
       for (let i = count(rng, clicks, c.cvr); i > 0; i--) {
         const same = rng.chance(0.85);
         const extra = rng.chance(0.12) ? 1 : 0;
@@ -72,20 +78,63 @@ export function sponsoredProductsDay(seller: FakeSeller, date: string, age: numb
         }
       }
       advertised.push({
-        date, campaignId, campaignName: c.name, adGroupId, adGroupName: c.adGroup, adId: adsId(seller, c.name, sku), advertisedAsin: ASINS.get(sku)!, advertisedSku: sku,
-        campaignBudgetCurrencyCode: currency, impressions, clicks, cost: cents2(cost), spend: cents2(cost), purchases7d: purchases, purchasesSameSku7d: sameSku,
-        unitsSoldClicks7d: units, unitsSoldSameSku7d: sameUnits, sales7d: cents2(sales), attributedSalesSameSku7d: cents2(sameSales),
+        date,
+        campaignId,
+        campaignName: c.name,
+        adGroupId,
+        adGroupName: c.adGroup,
+        adId: adsId(seller, c.name, sku),
+        advertisedAsin: ASINS.get(sku)!,
+        advertisedSku: sku,
+        campaignBudgetCurrencyCode: currency,
+        impressions,
+        clicks,
+        cost: cents2(cost),
+        spend: cents2(cost),
+        purchases7d: purchases,
+        purchasesSameSku7d: sameSku,
+        unitsSoldClicks7d: units,
+        unitsSoldSameSku7d: sameUnits,
+        sales7d: cents2(sales),
+        attributedSalesSameSku7d: cents2(sameSales),
       });
-      for (const [k, v] of Object.entries({ impressions, clicks, cost, purchases, units, sales })) group[k as keyof Totals] += v;
+      for (const [k, v] of Object.entries({ impressions, clicks, cost, purchases, units, sales }))
+        group[k as keyof Totals] += v;
     }
     const rng = new Rng([seller.seed, 'sp-split', date, c.name]);
-    const perTarget = split(group, c.targets.map(() => 0.5 + rng.float()));
+    const perTarget = split(
+      group,
+      c.targets.map(() => 0.5 + rng.float()),
+    );
     c.targets.forEach((t, i) => {
       const v = perTarget[i]!;
-      const common = { date, campaignId, campaignName: c.name, adGroupId, adGroupName: c.adGroup, keywordId: adsId(seller, c.name, t.text), keyword: t.text, targeting: t.text, keywordType: t.match.startsWith('TARGETING') ? 'TARGETING_EXPRESSION_PREDEFINED' : 'BROAD', matchType: t.match, campaignBudgetCurrencyCode: currency };
-      const metrics = (x: Totals) => ({ impressions: x.impressions, clicks: x.clicks, cost: cents2(x.cost), spend: cents2(x.cost), sales7d: cents2(x.sales), purchases7d: x.purchases, unitsSoldClicks7d: x.units });
+      const common = {
+        date,
+        campaignId,
+        campaignName: c.name,
+        adGroupId,
+        adGroupName: c.adGroup,
+        keywordId: adsId(seller, c.name, t.text),
+        keyword: t.text,
+        targeting: t.text,
+        keywordType: t.match.startsWith('TARGETING') ? 'TARGETING_EXPRESSION_PREDEFINED' : 'BROAD',
+        matchType: t.match,
+        campaignBudgetCurrencyCode: currency,
+      };
+      const metrics = (x: Totals) => ({
+        impressions: x.impressions,
+        clicks: x.clicks,
+        cost: cents2(x.cost),
+        spend: cents2(x.cost),
+        sales7d: cents2(x.sales),
+        purchases7d: x.purchases,
+        unitsSoldClicks7d: x.units,
+      });
       if (v.impressions > 0) targeting.push({ ...common, ...metrics(v) });
-      split(v, t.terms.map(() => 0.3 + rng.float())).forEach((x, j) => {
+      split(
+        v,
+        t.terms.map(() => 0.3 + rng.float()),
+      ).forEach((x, j) => {
         if (x.clicks > 0) searchTerms.push({ ...common, ...metrics(x), searchTerm: t.terms[j]! });
       });
     });
@@ -102,5 +151,12 @@ function split(total: Totals, weights: number[]): Totals[] {
   const extra = splitInt(total.units - total.purchases, purchases);
   const units = purchases.map((p, i) => p + extra[i]!);
   const sales = splitInt(total.sales, units);
-  return weights.map((_, i) => ({ impressions: impressions[i]!, clicks: clicks[i]!, cost: cost[i]!, purchases: purchases[i]!, units: units[i]!, sales: sales[i]! }));
+  return weights.map((_, i) => ({
+    impressions: impressions[i]!,
+    clicks: clicks[i]!,
+    cost: cost[i]!,
+    purchases: purchases[i]!,
+    units: units[i]!,
+    sales: sales[i]!,
+  }));
 }

@@ -119,7 +119,8 @@ export function product(sku: string): Product {
 }
 
 /** Products listed on the US (`usd`) or German (`eur`) marketplace. */
-export const listedIn = (currency: 'USD' | 'EUR'): Product[] => PRODUCTS.filter((p) => (currency === 'USD' ? p.us !== undefined : p.de !== undefined));
+export const listedIn = (currency: 'USD' | 'EUR'): Product[] =>
+  PRODUCTS.filter((p) => (currency === 'USD' ? p.us !== undefined : p.de !== undefined));
 
 /** Unit price in cents in that currency. */
 export const unitCents = (p: Product, currency: 'USD' | 'EUR'): number => (currency === 'USD' ? p.usd : p.eur)!;
@@ -127,7 +128,14 @@ export const unitCents = (p: Product, currency: 'USD' | 'EUR'): number => (curre
 /** Product name on that marketplace. */
 export const productName = (p: Product, currency: 'USD' | 'EUR'): string => (currency === 'USD' ? p.us : p.de)!;
 
-const OVERSIZE = new Set(['ACM-TENT-4P-GRN', 'ACM-COOLER-25Q', 'ACM-TABLE-ALU', 'ACM-STOVE-2B', 'ACM-CHAIR-FOLD', 'ACM-PACK-65L-GRY']);
+const OVERSIZE = new Set([
+  'ACM-TENT-4P-GRN',
+  'ACM-COOLER-25Q',
+  'ACM-TABLE-ALU',
+  'ACM-STOVE-2B',
+  'ACM-CHAIR-FOLD',
+  'ACM-PACK-65L-GRY',
+]);
 
 /** Whether the product ships as oversize (FBA fees, storage). */
 export const isOversize = (p: Product): boolean => OVERSIZE.has(p.sku);

@@ -11,8 +11,10 @@ const reports: Record<string, (seller: FakeSeller, r: FakeReportRequest) => Fake
   GET_MERCHANT_LISTINGS_ALL_DATA: (seller, r) => listingsReport(seller, r.asOf),
   GET_STRANDED_INVENTORY_UI_DATA: (seller, r) => strandedReport(seller, r.asOf),
   GET_FBA_RECOMMENDED_REMOVAL_DATA: (seller, r) => recommendedRemovalReport(seller, r.asOf),
-  GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA: (seller, r) => removalOrdersReport(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf),
-  GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA: (seller, r) => removalShipmentsReport(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf),
+  GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA: (seller, r) =>
+    removalOrdersReport(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf),
+  GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA: (seller, r) =>
+    removalShipmentsReport(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf),
 };
 
 /** Listings, inventory, removals, AWD, replenishment, pricing and inbound. */

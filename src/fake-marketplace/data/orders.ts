@@ -65,18 +65,29 @@ export const isDealDay = (date: string): boolean => Math.floor(Date.parse(`${dat
 function volume(seller: FakeSeller, date: string, rng: Rng): number {
   const dow = new Date(`${date}T00:00:00Z`).getUTCDay();
   const age = (Date.parse(`${date}T00:00:00Z`) - Date.parse(`${seller.openedOn}T00:00:00Z`)) / DAY;
-  const base = seller.ordersPerDay * (dow === 0 || dow === 6 ? 1.2 : 1) * (1 + 0.3 * Math.min(1, age / 365)) * (isDealDay(date) ? 2.4 : 1);
+  const base =
+    seller.ordersPerDay *
+    (dow === 0 || dow === 6 ? 1.2 : 1) *
+    (1 + 0.3 * Math.min(1, age / 365)) *
+    (isDealDay(date) ? 2.4 : 1);
   return Math.max(0, Math.round(base * (0.8 + rng.float() * 0.4)));
 }
 
 /** The lines of an order: 1–3 distinct SKUs of its channel, prices, promotions and taxes as the marketplace reports them. */
-function linesOf(seller: FakeSeller, rng: Rng, o: { channel: Channel; shipLevel: string; business: boolean; taxRate: number; taxed: boolean }): Line[] {
+function linesOf(
+  seller: FakeSeller,
+  rng: Rng,
+  o: { channel: Channel; shipLevel: string; business: boolean; taxRate: number; taxed: boolean },
+): Line[] {
   const isUs = seller.currency === 'USD';
   const eligible = listedIn(seller.currency).filter((p) => p.only === undefined || p.only === o.channel);
   const count = rng.weighted([1, 2, 3], [72, 21, 7]);
   const chosen: Product[] = [];
   while (chosen.length < count) {
-    const p = rng.weighted(eligible, eligible.map((x) => x.pop));
+    const p = rng.weighted(
+      eligible,
+      eligible.map((x) => x.pop),
+    );
     if (!chosen.includes(p)) chosen.push(p);
   }
   return chosen.map((p) => {
@@ -86,7 +97,21 @@ function linesOf(seller: FakeSeller, rng: Rng, o: { channel: Channel; shipLevel:
     const item = unit * qty;
     const promoIds: string[] = [];
     let ship = 0;
-    if (o.channel === 'Amazon') ship = o.shipLevel === 'Expedited' ? (isUs ? 899 : 599) : o.shipLevel === 'SecondDay' ? (isUs ? 1299 : 999) : rng.chance(0.07) ? (isUs ? 599 : 399) : 0;
+    if (o.channel === 'Amazon')
+      ship =
+        o.shipLevel === 'Expedited'
+          ? isUs
+            ? 899
+            : 599
+          : o.shipLevel === 'SecondDay'
+            ? isUs
+              ? 1299
+              : 999
+            : rng.chance(0.07)
+              ? isUs
+                ? 599
+                : 399
+              : 0;
     else ship = o.shipLevel === 'Standard' ? (rng.chance(0.5) ? (isUs ? 499 : 490) : 0) : isUs ? 999 : 690;
     let shipPromo = 0;
     if (ship > 0 && (o.shipLevel === 'Standard' ? rng.chance(0.75) : rng.chance(0.1))) {
@@ -104,7 +129,12 @@ function linesOf(seller: FakeSeller, rng: Rng, o: { channel: Channel; shipLevel:
     let shipTax: number;
     let giftTax: number;
     if (isUs) {
-      tax = o.taxed && !o.business ? Math.round(item * o.taxRate) : o.taxed && rng.chance(0.5) ? Math.round(item * o.taxRate) : 0;
+      tax =
+        o.taxed && !o.business
+          ? Math.round(item * o.taxRate)
+          : o.taxed && rng.chance(0.5)
+            ? Math.round(item * o.taxRate)
+            : 0;
       shipTax = tax !== 0 ? Math.round(ship * o.taxRate) : 0;
       giftTax = tax !== 0 ? Math.round(gift * o.taxRate) : 0;
     } else {
@@ -112,7 +142,20 @@ function linesOf(seller: FakeSeller, rng: Rng, o: { channel: Channel; shipLevel:
       shipTax = Math.round((ship * 19) / 119);
       giftTax = Math.round((gift * 19) / 119);
     }
-    return { product: p, name: productName(p, seller.currency), qty, item, tax, ship, shipTax, gift, giftTax, itemPromo, shipPromo, promoIds };
+    return {
+      product: p,
+      name: productName(p, seller.currency),
+      qty,
+      item,
+      tax,
+      ship,
+      shipTax,
+      gift,
+      giftTax,
+      itemPromo,
+      shipPromo,
+      promoIds,
+    };
   });
 }
 
@@ -126,7 +169,10 @@ function orderOf(seller: FakeSeller, date: string, index: number, midnight: numb
   const mcf = rng.chance(0.015);
   const channel: Channel = mcf || rng.chance(0.8) ? 'Amazon' : 'Merchant';
   const shipLevel = rng.weighted(['Standard', 'Expedited', 'SecondDay'], [80, 12, 8]);
-  const place = rng.weighted(seller.places, seller.places.map((p) => p.w));
+  const place = rng.weighted(
+    seller.places,
+    seller.places.map((p) => p.w),
+  );
   const business = !mcf && rng.chance(0.1);
   let merchantOrderId = '';
   if (mcf) merchantOrderId = `SHOP-${seller.countryCode}-${rng.int(10000, 19999)}`;
@@ -137,16 +183,51 @@ function orderOf(seller: FakeSeller, date: string, index: number, midnight: numb
     if (rng.chance(0.1)) state = place.stateName!;
     if (rng.chance(0.3)) zip = `${zip}-${rng.digits(4)}`;
   } else if (rng.chance(0.3)) state = '';
-  const lines = linesOf(seller, rng, { channel, shipLevel, business, taxRate: isUs ? place.tax! : 19 / 119, taxed: isUs ? place.tax! > 0 && rng.chance(0.78) : true });
+  const lines = linesOf(seller, rng, {
+    channel,
+    shipLevel,
+    business,
+    taxRate: isUs ? place.tax! : 19 / 119,
+    taxed: isUs ? place.tax! > 0 && rng.chance(0.78) : true,
+  });
   const pendingFor = rng.int(20, 8 * 60) * MIN;
-  const shipDelay = Math.max(pendingFor + 30 * MIN, channel === 'Amazon' ? rng.int(6 * 60, 54 * 60) * MIN : rng.int(14 * 60, 90 * 60) * MIN);
+  const shipDelay = Math.max(
+    pendingFor + 30 * MIN,
+    channel === 'Amazon' ? rng.int(6 * 60, 54 * 60) * MIN : rng.int(14 * 60, 90 * 60) * MIN,
+  );
   // Cancelled before shipping: by the buyer while pending, or later while unshipped.
-  const cancelAt = !mcf && rng.chance(0.03) ? purchase + (rng.chance(0.6) ? rng.int(5, pendingFor / MIN - 1) * MIN : pendingFor + rng.int(30, Math.max(31, (shipDelay - pendingFor) / MIN - 1)) * MIN) : null;
-  const partialShipAt = lines.length > 1 && channel === 'Amazon' && rng.chance(0.4) ? purchase + pendingFor + Math.round((shipDelay - pendingFor) / 2) : null;
+  const cancelAt =
+    !mcf && rng.chance(0.03)
+      ? purchase +
+        (rng.chance(0.6)
+          ? rng.int(5, pendingFor / MIN - 1) * MIN
+          : pendingFor + rng.int(30, Math.max(31, (shipDelay - pendingFor) / MIN - 1)) * MIN)
+      : null;
+  const partialShipAt =
+    lines.length > 1 && channel === 'Amazon' && rng.chance(0.4)
+      ? purchase + pendingFor + Math.round((shipDelay - pendingFor) / 2)
+      : null;
   return {
-    id, merchantOrderId, purchase, localDate: date, channel, mcf, cancelAt, shipLevel, city, state, zip, business,
-    po: business ? `PO-${date.slice(0, 4)}-${rng.digits(4)}` : '', lines, shippedAt: purchase + shipDelay, pendingUntil: purchase + pendingFor, partialShipAt,
-    partialCancelLine: lines.length > 1 && rng.chance(0.04) ? rng.int(0, lines.length - 1) : -1, emptyPendingStatus: rng.chance(0.4), lag: rng.int(0, 30) * MIN,
+    id,
+    merchantOrderId,
+    purchase,
+    localDate: date,
+    channel,
+    mcf,
+    cancelAt,
+    shipLevel,
+    city,
+    state,
+    zip,
+    business,
+    po: business ? `PO-${date.slice(0, 4)}-${rng.digits(4)}` : '',
+    lines,
+    shippedAt: purchase + shipDelay,
+    pendingUntil: purchase + pendingFor,
+    partialShipAt,
+    partialCancelLine: lines.length > 1 && rng.chance(0.04) ? rng.int(0, lines.length - 1) : -1,
+    emptyPendingStatus: rng.chance(0.4),
+    lag: rng.int(0, 30) * MIN,
   };
 }
 
@@ -160,7 +241,9 @@ export function ordersOn(seller: FakeSeller, date: string): Order[] {
   if (!orders) {
     const midnight = localMidnight(date, seller.timezone);
     const n = volume(seller, date, new Rng([seller.seed, 'volume', date]));
-    orders = Array.from({ length: n }, (_, i) => orderOf(seller, date, i, midnight)).sort((a, b) => a.purchase - b.purchase || (a.id < b.id ? -1 : 1));
+    orders = Array.from({ length: n }, (_, i) => orderOf(seller, date, i, midnight)).sort(
+      (a, b) => a.purchase - b.purchase || (a.id < b.id ? -1 : 1),
+    );
     if (cache.size > 4000) cache.delete(cache.keys().next().value!);
     cache.set(key, orders);
   }
@@ -170,6 +253,7 @@ export function ordersOn(seller: FakeSeller, date: string): Order[] {
 /** The orders purchased from `from` to `to` (local dates, inclusive). */
 export function ordersBetween(seller: FakeSeller, from: string, to: string): Order[] {
   const out: Order[] = [];
-  for (let d = from < seller.openedOn ? seller.openedOn : from; d <= to; d = addDays(d, 1)) out.push(...ordersOn(seller, d));
+  for (let d = from < seller.openedOn ? seller.openedOn : from; d <= to; d = addDays(d, 1))
+    out.push(...ordersOn(seller, d));
   return out;
 }

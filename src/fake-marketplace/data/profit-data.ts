@@ -8,7 +8,8 @@ import type { FakeData, FakeDocument, FakeReportRequest } from './types.ts';
 import type { FakeSeller } from './sellers.ts';
 
 type Window = (seller: FakeSeller, start: number, end: number, asOf: number) => FakeDocument | null;
-const windowed = (f: Window) => (seller: FakeSeller, r: FakeReportRequest) => f(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf);
+const windowed = (f: Window) => (seller: FakeSeller, r: FakeReportRequest) =>
+  f(seller, Date.parse(r.dataStartTime), Date.parse(r.dataEndTime), r.asOf);
 
 const reports: Record<string, (seller: FakeSeller, request: FakeReportRequest) => FakeDocument | null> = {
   GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL: windowed(ordersReport),
@@ -18,7 +19,10 @@ const reports: Record<string, (seller: FakeSeller, request: FakeReportRequest) =
 };
 
 /** Orders, settlements, returns, sales and traffic, fulfilled shipments and ads: everything derived from the orders. */
-export const profitData: Pick<FakeData, 'settlements' | 'adsReport'> & { report: FakeData['report']; reportTypes: readonly string[] } = {
+export const profitData: Pick<FakeData, 'settlements' | 'adsReport'> & {
+  report: FakeData['report'];
+  reportTypes: readonly string[];
+} = {
   reportTypes: Object.keys(reports),
   report: (seller, request) => reports[request.reportType]?.(seller, request) ?? null,
   settlements,

@@ -45,13 +45,29 @@ function orderedBySku(seller: FakeSeller, date: string, asOf: number): Map<strin
 function skuDay(seller: FakeSeller, date: string, sku: string, pop: number, s: Sales, revised: boolean) {
   const rng = new Rng([seller.seed, 'traffic', date, sku]);
   const scale = revised ? 1 : 0.9;
-  const sessions = Math.max(Math.round(pop * (3 + rng.float() * 3) * (isDealDay(date) ? 2 : 1) * scale), Math.round(s.units * (6 + rng.float() * 7)), s.items);
+  const sessions = Math.max(
+    Math.round(pop * (3 + rng.float() * 3) * (isDealDay(date) ? 2 : 1) * scale),
+    Math.round(s.units * (6 + rng.float() * 7)),
+    s.items,
+  );
   const sessionsB2B = Math.min(sessions, Math.max(s.itemsB2B, Math.round(sessions * (0.02 + rng.float() * 0.08))));
   const browserSessions = Math.round(sessions * (0.3 + rng.float() * 0.2));
   const pageViews = sessions + Math.round(sessions * (0.15 + rng.float() * 0.45));
   const pageViewsB2B = Math.min(pageViews, sessionsB2B + Math.round(sessionsB2B * (0.1 + rng.float() * 0.4)));
   const browserPageViews = Math.round(pageViews * (browserSessions / Math.max(1, sessions)));
-  return { s, sessions, sessionsB2B, browserSessions, browserSessionsB2B: Math.round(sessionsB2B * 0.7), pageViews, pageViewsB2B, browserPageViews, browserPageViewsB2B: Math.round(pageViewsB2B * 0.7), buyBox: rng.chance(0.7) ? 100 : round2(86 + rng.float() * 14), buyBoxB2B: sessionsB2B === 0 ? 0 : rng.chance(0.8) ? 100 : round2(90 + rng.float() * 10) };
+  return {
+    s,
+    sessions,
+    sessionsB2B,
+    browserSessions,
+    browserSessionsB2B: Math.round(sessionsB2B * 0.7),
+    pageViews,
+    pageViewsB2B,
+    browserPageViews,
+    browserPageViewsB2B: Math.round(pageViewsB2B * 0.7),
+    buyBox: rng.chance(0.7) ? 100 : round2(86 + rng.float() * 14),
+    buyBoxB2B: sessionsB2B === 0 ? 0 : rng.chance(0.8) ? 100 : round2(90 + rng.float() * 10),
+  };
 }
 type SkuDay = ReturnType<typeof skuDay>;
 
@@ -66,14 +82,31 @@ function entry(key: { parentAsin: string; childAsin?: string; sku?: string }, da
   const unitsB2B = sum((d) => d.s.unitsB2B);
   return {
     ...key,
-    salesByAsin: { unitsOrdered: units, unitsOrderedB2B: unitsB2B, orderedProductSales: money(sum((d) => d.s.cents)), orderedProductSalesB2B: money(sum((d) => d.s.centsB2B)), totalOrderItems: sum((d) => d.s.items), totalOrderItemsB2B: sum((d) => d.s.itemsB2B) },
+    salesByAsin: {
+      unitsOrdered: units,
+      unitsOrderedB2B: unitsB2B,
+      orderedProductSales: money(sum((d) => d.s.cents)),
+      orderedProductSalesB2B: money(sum((d) => d.s.centsB2B)),
+      totalOrderItems: sum((d) => d.s.items),
+      totalOrderItemsB2B: sum((d) => d.s.itemsB2B),
+    },
     trafficByAsin: {
-      browserSessions: sum((d) => d.browserSessions), browserSessionsB2B: sum((d) => d.browserSessionsB2B), mobileAppSessions: sum((d) => d.sessions - d.browserSessions),
-      mobileAppSessionsB2B: sum((d) => d.sessionsB2B - d.browserSessionsB2B), sessions, sessionsB2B, browserPageViews: sum((d) => d.browserPageViews),
-      browserPageViewsB2B: sum((d) => d.browserPageViewsB2B), mobileAppPageViews: sum((d) => d.pageViews - d.browserPageViews),
-      mobileAppPageViewsB2B: sum((d) => d.pageViewsB2B - d.browserPageViewsB2B), pageViews, pageViewsB2B: sum((d) => d.pageViewsB2B),
-      buyBoxPercentage: pageViews === 0 ? 0 : round2(sum((d) => d.buyBox * d.pageViews) / pageViews), buyBoxPercentageB2B: round2(Math.max(0, ...days.map((d) => d.buyBoxB2B))),
-      unitSessionPercentage: sessions === 0 ? 0 : round2((units / sessions) * 100), unitSessionPercentageB2B: sessionsB2B === 0 ? 0 : round2((unitsB2B / sessionsB2B) * 100),
+      browserSessions: sum((d) => d.browserSessions),
+      browserSessionsB2B: sum((d) => d.browserSessionsB2B),
+      mobileAppSessions: sum((d) => d.sessions - d.browserSessions),
+      mobileAppSessionsB2B: sum((d) => d.sessionsB2B - d.browserSessionsB2B),
+      sessions,
+      sessionsB2B,
+      browserPageViews: sum((d) => d.browserPageViews),
+      browserPageViewsB2B: sum((d) => d.browserPageViewsB2B),
+      mobileAppPageViews: sum((d) => d.pageViews - d.browserPageViews),
+      mobileAppPageViewsB2B: sum((d) => d.pageViewsB2B - d.browserPageViewsB2B),
+      pageViews,
+      pageViewsB2B: sum((d) => d.pageViewsB2B),
+      buyBoxPercentage: pageViews === 0 ? 0 : round2(sum((d) => d.buyBox * d.pageViews) / pageViews),
+      buyBoxPercentageB2B: round2(Math.max(0, ...days.map((d) => d.buyBoxB2B))),
+      unitSessionPercentage: sessions === 0 ? 0 : round2((units / sessions) * 100),
+      unitSessionPercentageB2B: sessionsB2B === 0 ? 0 : round2((unitsB2B / sessionsB2B) * 100),
     },
   };
 }
@@ -89,30 +122,68 @@ export function salesAndTrafficReport(seller: FakeSeller, request: FakeReportReq
   if (Date.parse(`${from}T00:00:00Z`) < request.asOf - 730 * DAY) return null;
   const granularity = request.reportOptions.asinGranularity ?? 'PARENT';
   const dates: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) if (d >= seller.openedOn && localMidnight(addDays(d, 2), seller.timezone) <= request.asOf) dates.push(d);
+  for (let d = from; d <= to; d = addDays(d, 1))
+    if (d >= seller.openedOn && localMidnight(addDays(d, 2), seller.timezone) <= request.asOf) dates.push(d);
   if (dates.length === 0) return null;
   const products = listedIn(seller.currency);
   const perDate = dates.map((date) => {
     const sold = orderedBySku(seller, date, request.asOf);
     const revised = localMidnight(addDays(date, 4), seller.timezone) <= request.asOf;
-    return { date, days: products.map((p) => ({ sku: p.sku, asin: ASINS.get(p.sku)!, day: skuDay(seller, date, p.sku, p.pop, sold.get(p.sku) ?? noSales(), revised) })) };
+    return {
+      date,
+      days: products.map((p) => ({
+        sku: p.sku,
+        asin: ASINS.get(p.sku)!,
+        day: skuDay(seller, date, p.sku, p.pop, sold.get(p.sku) ?? noSales(), revised),
+      })),
+    };
   });
   const all = perDate.flatMap((d) => d.days);
-  const keyOf = (x: (typeof all)[number]) => (granularity === 'SKU' ? x.sku : granularity === 'CHILD' ? x.asin : (PARENT_ASINS.get(x.asin) ?? x.asin));
+  const keyOf = (x: (typeof all)[number]) =>
+    granularity === 'SKU' ? x.sku : granularity === 'CHILD' ? x.asin : (PARENT_ASINS.get(x.asin) ?? x.asin);
   const groups = new Map<string, typeof all>();
   for (const x of all) groups.set(keyOf(x), [...(groups.get(keyOf(x)) ?? []), x]);
-  const byAsin = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, xs]) => {
-    const first = xs[0]!;
-    const parentAsin = PARENT_ASINS.get(first.asin) ?? first.asin;
-    const key = granularity === 'SKU' ? { parentAsin, childAsin: first.asin, sku: first.sku } : granularity === 'CHILD' ? { parentAsin, childAsin: first.asin } : { parentAsin };
-    return entry(key, xs.map((x) => x.day), seller.currency);
-  });
+  const byAsin = [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, xs]) => {
+      const first = xs[0]!;
+      const parentAsin = PARENT_ASINS.get(first.asin) ?? first.asin;
+      const key =
+        granularity === 'SKU'
+          ? { parentAsin, childAsin: first.asin, sku: first.sku }
+          : granularity === 'CHILD'
+            ? { parentAsin, childAsin: first.asin }
+            : { parentAsin };
+      return entry(
+        key,
+        xs.map((x) => x.day),
+        seller.currency,
+      );
+    });
   const byDate = perDate.map(({ date, days }) => {
-    const e = entry({ parentAsin: '' }, days.map((d) => d.day), seller.currency);
-    return { date, salesByDate: { ...e.salesByAsin, averageUnitsPerOrderItem: e.salesByAsin.totalOrderItems === 0 ? 0 : round2(e.salesByAsin.unitsOrdered / e.salesByAsin.totalOrderItems) }, trafficByDate: e.trafficByAsin };
+    const e = entry(
+      { parentAsin: '' },
+      days.map((d) => d.day),
+      seller.currency,
+    );
+    return {
+      date,
+      salesByDate: {
+        ...e.salesByAsin,
+        averageUnitsPerOrderItem:
+          e.salesByAsin.totalOrderItems === 0 ? 0 : round2(e.salesByAsin.unitsOrdered / e.salesByAsin.totalOrderItems),
+      },
+      trafficByDate: e.trafficByAsin,
+    };
   });
   const document = {
-    reportSpecification: { reportType: 'GET_SALES_AND_TRAFFIC_REPORT', reportOptions: { dateGranularity: request.reportOptions.dateGranularity ?? 'DAY', asinGranularity: granularity }, dataStartTime: from, dataEndTime: to, marketplaceIds: [seller.marketplaceId] },
+    reportSpecification: {
+      reportType: 'GET_SALES_AND_TRAFFIC_REPORT',
+      reportOptions: { dateGranularity: request.reportOptions.dateGranularity ?? 'DAY', asinGranularity: granularity },
+      dataStartTime: from,
+      dataEndTime: to,
+      marketplaceIds: [seller.marketplaceId],
+    },
     salesAndTrafficByDate: byDate,
     salesAndTrafficByAsin: byAsin,
   };

@@ -72,7 +72,12 @@ export function demoSellers(openedOn = '2024-10-01'): FakeSeller[] {
       places: US_PLACES,
       itemPromoIds: ['ACME-FALL15-US', 'PLM-7f3c1a92-Back to Trail', 'Lightning Deal 4417-0925'],
       shipPromoId: 'US Core Free Shipping Promotion 8271533',
-      ads: { profileId: 3184726611025977, entityId: 'ENTITY1ACMEUS', sponsoredTv: true, dspAdvertiserId: '5830094118201' },
+      ads: {
+        profileId: 3184726611025977,
+        entityId: 'ENTITY1ACMEUS',
+        sponsoredTv: true,
+        dspAdvertiserId: '5830094118201',
+      },
     },
     {
       sellerId: 'A3ACMEDE0SELLER',

@@ -47,14 +47,20 @@ const pad = (n: number) => String(n).padStart(2, '0');
 export function settlementTime(ms: number, dayFirst: boolean): string {
   const d = new Date(ms);
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return dayFirst ? `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${time} UTC` : `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${time} UTC`;
+  return dayFirst
+    ? `${pad(d.getUTCDate())}.${pad(d.getUTCMonth() + 1)}.${d.getUTCFullYear()} ${time} UTC`
+    : `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${time} UTC`;
 }
 /** Amounts with two decimals; DE settlement files use a decimal comma. */
-export const amountText = (cents: number, seller: FakeSeller): string => (seller.countryCode === 'DE' ? money(cents).replace('.', ',') : money(cents));
+export const amountText = (cents: number, seller: FakeSeller): string =>
+  seller.countryCode === 'DE' ? money(cents).replace('.', ',') : money(cents);
 /** The posting columns of an amount line. */
 export function postedFields(seller: FakeSeller, posted: number): Record<string, string> {
   const d = new Date(posted);
-  return { 'posted-date': `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${String(d.getUTCFullYear()).slice(2)}`, 'posted-date-time': settlementTime(posted, seller.countryCode === 'DE') };
+  return {
+    'posted-date': `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}/${String(d.getUTCFullYear()).slice(2)}`,
+    'posted-date-time': settlementTime(posted, seller.countryCode === 'DE'),
+  };
 }
 
 /**
@@ -69,7 +75,15 @@ export function settleOrder(seller: FakeSeller, o: Order): { settled: Settled[];
   let delay = o.shippedAt - o.purchase + rng.int(60, 600) * MIN;
   delay = Math.min(Math.max(delay, DAY + rng.int(5, 300) * MIN), 3 * DAY - rng.int(5, 300) * MIN);
   const posted = o.purchase + delay + rng.int(0, 59) * 1000;
-  const common = { 'transaction-type': 'Order', 'order-id': o.id, 'merchant-order-id': o.merchantOrderId, 'shipment-id': `D${rng.id(8, MIXED)}`, 'marketplace-name': seller.salesChannel, 'fulfillment-id': o.channel === 'Amazon' ? 'AFN' : 'MFN', ...postedFields(seller, posted) };
+  const common = {
+    'transaction-type': 'Order',
+    'order-id': o.id,
+    'merchant-order-id': o.merchantOrderId,
+    'shipment-id': `D${rng.id(8, MIXED)}`,
+    'marketplace-name': seller.salesChannel,
+    'fulfillment-id': o.channel === 'Amazon' ? 'AFN' : 'MFN',
+    ...postedFields(seller, posted),
+  };
   const amounts: Amount[] = [];
   const settled: Settled[] = [];
   o.lines.forEach((l, index) => {
@@ -77,7 +91,13 @@ export function settleOrder(seller: FakeSeller, o: Order): { settled: Settled[];
     const code = `${rng.int(1, 9)}${rng.digits(13)}`;
     const c = { ...common, 'order-item-code': code, sku: l.product.sku, 'quantity-purchased': String(l.qty) };
     const add = (type: string, description: string, cents: number, extra: Record<string, string> = {}) => {
-      if (cents !== 0) amounts.push({ posted, seq: `${o.id}/${index}/${amounts.length}`, cents, fields: { ...c, 'amount-type': type, 'amount-description': description, ...extra } });
+      if (cents !== 0)
+        amounts.push({
+          posted,
+          seq: `${o.id}/${index}/${amounts.length}`,
+          cents,
+          fields: { ...c, 'amount-type': type, 'amount-description': description, ...extra },
+        });
     };
     const itemPromo = Math.abs(l.itemPromo);
     const shipPromo = Math.abs(l.shipPromo);
@@ -95,7 +115,9 @@ export function settleOrder(seller: FakeSeller, o: Order): { settled: Settled[];
       add('ItemWithheldTax', 'MarketplaceFacilitatorTax-Shipping', -l.shipTax);
       add('ItemWithheldTax', 'MarketplaceFacilitatorTax-Other', -l.giftTax);
     }
-    add('Promotion', 'Principal', -itemPromo, { 'promotion-id': l.promoIds.find((id) => id !== seller.shipPromoId) ?? '' });
+    add('Promotion', 'Principal', -itemPromo, {
+      'promotion-id': l.promoIds.find((id) => id !== seller.shipPromoId) ?? '',
+    });
     add('Promotion', 'Shipping', -shipPromo, { 'promotion-id': seller.shipPromoId });
     // Referral fee: 15 % of what the buyer paid (pre-tax in the US, VAT included in DE), at least 0.30 per unit.
     const commission = Math.max(30 * l.qty, Math.round((l.item + l.ship + l.gift - itemPromo - shipPromo) * 0.15));
@@ -109,7 +131,22 @@ export function settleOrder(seller: FakeSeller, o: Order): { settled: Settled[];
       chargeback = Math.max(0, ship - (isUs ? shipPromo : Math.round((shipPromo * 100) / 119)));
       add('ItemFees', 'ShippingChargeback', -chargeback);
     }
-    settled.push({ order: o, line: l, index, code, posted, principal, tax, ship, shipTax: l.shipTax, itemPromo, shipPromo, commission, dst, chargeback });
+    settled.push({
+      order: o,
+      line: l,
+      index,
+      code,
+      posted,
+      principal,
+      tax,
+      ship,
+      shipTax: l.shipTax,
+      itemPromo,
+      shipPromo,
+      commission,
+      dst,
+      chargeback,
+    });
   });
   return { settled, amounts };
 }
@@ -130,13 +167,26 @@ export function refundAmounts(seller: FakeSeller, r: Refund): Amount[] {
   const ratio = r.qty / s.line.qty;
   const part = (c: number) => Math.round(c * ratio);
   const c = {
-    'transaction-type': 'Refund', 'order-id': s.order.id, 'merchant-order-id': s.order.merchantOrderId, 'adjustment-id': `amzn1:crow:${rng.id(22, MIXED)}`,
-    'marketplace-name': seller.salesChannel, 'fulfillment-id': s.order.channel === 'Amazon' ? 'AFN' : 'MFN', ...postedFields(seller, r.posted),
-    'order-item-code': s.code, 'merchant-adjustment-item-id': rng.id(10, MIXED), sku: s.line.product.sku,
+    'transaction-type': 'Refund',
+    'order-id': s.order.id,
+    'merchant-order-id': s.order.merchantOrderId,
+    'adjustment-id': `amzn1:crow:${rng.id(22, MIXED)}`,
+    'marketplace-name': seller.salesChannel,
+    'fulfillment-id': s.order.channel === 'Amazon' ? 'AFN' : 'MFN',
+    ...postedFields(seller, r.posted),
+    'order-item-code': s.code,
+    'merchant-adjustment-item-id': rng.id(10, MIXED),
+    sku: s.line.product.sku,
   };
   const amounts: Amount[] = [];
   const add = (type: string, description: string, cents: number, extra: Record<string, string> = {}) => {
-    if (cents !== 0) amounts.push({ posted: r.posted, seq: `${s.order.id}/${s.index}/r${amounts.length}`, cents, fields: { ...c, 'amount-type': type, 'amount-description': description, ...extra } });
+    if (cents !== 0)
+      amounts.push({
+        posted: r.posted,
+        seq: `${s.order.id}/${s.index}/r${amounts.length}`,
+        cents,
+        fields: { ...c, 'amount-type': type, 'amount-description': description, ...extra },
+      });
   };
   const commission = part(s.commission);
   add('ItemPrice', 'Principal', -part(s.principal), { 'quantity-purchased': String(r.qty) });
@@ -151,7 +201,9 @@ export function refundAmounts(seller: FakeSeller, r: Refund): Amount[] {
   add('ItemFees', 'RefundCommission', -Math.min(500, Math.round(commission * 0.2)));
   add('ItemFees', 'DigitalServicesFee', part(s.dst));
   add('ItemFees', 'ShippingChargeback', part(s.chargeback));
-  add('Promotion', 'Principal', part(s.itemPromo), { 'promotion-id': s.line.promoIds.find((id) => id !== seller.shipPromoId) ?? '' });
+  add('Promotion', 'Principal', part(s.itemPromo), {
+    'promotion-id': s.line.promoIds.find((id) => id !== seller.shipPromoId) ?? '',
+  });
   add('Promotion', 'Shipping', part(s.shipPromo), { 'promotion-id': seller.shipPromoId });
   return amounts;
 }

@@ -2,7 +2,15 @@ import { accountAmounts } from './account-events.ts';
 import { ordersBetween } from './orders.ts';
 import { Rng } from './random.ts';
 import { localDate, localMidnight, type FakeSeller } from './sellers.ts';
-import { amountText, postedFields, refundAmounts, refundOf, settleOrder, settlementTime, type Amount } from './settlement-events.ts';
+import {
+  amountText,
+  postedFields,
+  refundAmounts,
+  refundOf,
+  settleOrder,
+  settlementTime,
+  type Amount,
+} from './settlement-events.ts';
 import { toTsv } from './text.ts';
 import type { FakeDocument, FakeSettlement } from './types.ts';
 
@@ -10,9 +18,29 @@ const DAY = 86_400_000;
 const PERIOD = 14 * DAY;
 
 const HEADER = [
-  'settlement-id', 'settlement-start-date', 'settlement-end-date', 'deposit-date', 'total-amount', 'currency', 'transaction-type', 'order-id',
-  'merchant-order-id', 'adjustment-id', 'shipment-id', 'marketplace-name', 'amount-type', 'amount-description', 'amount', 'fulfillment-id',
-  'posted-date', 'posted-date-time', 'order-item-code', 'merchant-order-item-id', 'merchant-adjustment-item-id', 'sku', 'quantity-purchased',
+  'settlement-id',
+  'settlement-start-date',
+  'settlement-end-date',
+  'deposit-date',
+  'total-amount',
+  'currency',
+  'transaction-type',
+  'order-id',
+  'merchant-order-id',
+  'adjustment-id',
+  'shipment-id',
+  'marketplace-name',
+  'amount-type',
+  'amount-description',
+  'amount',
+  'fulfillment-id',
+  'posted-date',
+  'posted-date-time',
+  'order-item-code',
+  'merchant-order-item-id',
+  'merchant-adjustment-item-id',
+  'sku',
+  'quantity-purchased',
   'promotion-id',
 ] as const;
 
@@ -21,7 +49,8 @@ const anchor = (seller: FakeSeller) => Date.UTC(2026, 6, 28, seller.countryCode 
 const periodStart = (seller: FakeSeller, k: number) => anchor(seller) + k * PERIOD;
 
 /** The reserve held back at the start of period k (released at the start of the next). */
-const reserveOf = (seller: FakeSeller, k: number) => Math.round(new Rng([seller.seed, 'reserve', k]).int(30000, 60000) * (seller.currency === 'USD' ? 1 : 0.8));
+const reserveOf = (seller: FakeSeller, k: number) =>
+  Math.round(new Rng([seller.seed, 'reserve', k]).int(30000, 60000) * (seller.currency === 'USD' ? 1 : 0.8));
 
 /** Every amount line posted in period k: orders, refunds, account lines, reserves, and now and then an unknown fee. */
 function periodAmounts(seller: FakeSeller, k: number, opened: number): Amount[] {
@@ -42,7 +71,17 @@ function periodAmounts(seller: FakeSeller, k: number, opened: number): Amount[] 
   const rng = new Rng([seller.seed, 'period', k]);
   const opening = Math.max(start, opened) + rng.int(1, 30) * 60_000;
   const other = (posted: number, description: string, cents: number) =>
-    amounts.push({ posted, seq: `period/${description}`, cents, fields: { 'transaction-type': 'other-transaction', 'amount-type': 'other-transaction', 'amount-description': description, ...postedFields(seller, posted) } });
+    amounts.push({
+      posted,
+      seq: `period/${description}`,
+      cents,
+      fields: {
+        'transaction-type': 'other-transaction',
+        'amount-type': 'other-transaction',
+        'amount-description': description,
+        ...postedFields(seller, posted),
+      },
+    });
   if (k > firstPeriod(seller, opened)) other(opening, 'Previous Reserve Amount Balance', reserveOf(seller, k - 1));
   other(opening, 'Current Reserve Amount', -reserveOf(seller, k));
   // Not in the amount map: falls to the catch-all (other_fee) and raises the build's warning.
@@ -62,7 +101,15 @@ function settlementDocument(seller: FakeSeller, k: number, id: string, opened: n
   const deposit = end + 2 * DAY + new Rng([seller.seed, 'deposit', k]).int(0, 360) * 60_000;
   const empty = Object.fromEntries(HEADER.map((h) => [h, ''])) as Record<string, string>;
   const rows = [
-    { ...empty, 'settlement-id': id, 'settlement-start-date': settlementTime(start, dayFirst), 'settlement-end-date': settlementTime(end, dayFirst), 'deposit-date': settlementTime(deposit, dayFirst), 'total-amount': amountText(total, seller), currency: seller.currency },
+    {
+      ...empty,
+      'settlement-id': id,
+      'settlement-start-date': settlementTime(start, dayFirst),
+      'settlement-end-date': settlementTime(end, dayFirst),
+      'deposit-date': settlementTime(deposit, dayFirst),
+      'total-amount': amountText(total, seller),
+      currency: seller.currency,
+    },
     ...lines.map((a) => ({ ...empty, ...a.fields, 'settlement-id': id, amount: amountText(a.cents, seller) })),
   ];
   return { body: Buffer.from(toTsv(HEADER, rows), 'ascii'), contentType: 'text/plain;charset=UTF-8' };
@@ -81,8 +128,13 @@ export function settlements(seller: FakeSeller, asOf: number): FakeSettlement[] 
     const closedAt = end + new Rng([seller.seed, 'close', k]).int(2 * 60, 20 * 60) * 60_000;
     if (closedAt > asOf) break;
     const settlementId = `${seller.countryCode === 'US' ? '17' : '18'}${new Rng([seller.seed, 'settlement-id', k]).digits(9)}`;
-    out.push({ settlementId, start, end, closedAt, document: () => settlementDocument(seller, k, settlementId, opened) });
+    out.push({
+      settlementId,
+      start,
+      end,
+      closedAt,
+      document: () => settlementDocument(seller, k, settlementId, opened),
+    });
   }
   return out;
 }
-

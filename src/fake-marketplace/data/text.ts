@@ -1,8 +1,8 @@
 /** Windows-1252 bytes 0x80..0x9F (WHATWG index; undefined slots map to the C1 control itself). */
 const CP1252_HIGH: readonly number[] = [
-  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039,
-  0x0152, 0x008d, 0x017d, 0x008f, 0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
-  0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
+  0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d,
+  0x017d, 0x008f, 0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a,
+  0x0153, 0x009d, 0x017e, 0x0178,
 ];
 const CP1252_ENCODE = new Map<number, number>();
 for (let b = 0; b < 256; b++) CP1252_ENCODE.set(b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : b, b);
@@ -24,7 +24,8 @@ export function encodeCp1252(text: string): Buffer {
 }
 
 /** Text in the seller's flat-file charset. */
-export const encodeText = (text: string, charset: 'UTF-8' | 'Cp1252'): Buffer => (charset === 'Cp1252' ? encodeCp1252(text) : Buffer.from(text, 'utf8'));
+export const encodeText = (text: string, charset: 'UTF-8' | 'Cp1252'): Buffer =>
+  charset === 'Cp1252' ? encodeCp1252(text) : Buffer.from(text, 'utf8');
 
 /** Cents as `-12.34`. */
 export function money(cents: number): string {
@@ -37,12 +38,16 @@ export function money(cents: number): string {
 export function toTsv(header: readonly string[], rows: Record<string, string>[]): string {
   const lines = [header.join('\t')];
   for (const row of rows) {
-    lines.push(header.map((h) => {
-      const v = row[h];
-      if (v === undefined) throw new Error(`missing column ${h}`);
-      if (/[\t\r\n]/.test(v)) throw new Error(`value for ${h} contains a tab or newline: ${JSON.stringify(v)}`);
-      return v;
-    }).join('\t'));
+    lines.push(
+      header
+        .map((h) => {
+          const v = row[h];
+          if (v === undefined) throw new Error(`missing column ${h}`);
+          if (/[\t\r\n]/.test(v)) throw new Error(`value for ${h} contains a tab or newline: ${JSON.stringify(v)}`);
+          return v;
+        })
+        .join('\t'),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -54,7 +59,10 @@ export function splitInt(total: number, weights: readonly number[]): number[] {
   const raw = weights.map((w) => (total * w) / sum);
   const out = raw.map(Math.floor);
   let rest = total - out.reduce((a, b) => a + b, 0);
-  const order = raw.map((r, i) => ({ i, f: r - Math.floor(r) })).filter((x) => weights[x.i]! > 0).sort((a, b) => b.f - a.f || a.i - b.i);
+  const order = raw
+    .map((r, i) => ({ i, f: r - Math.floor(r) }))
+    .filter((x) => weights[x.i]! > 0)
+    .sort((a, b) => b.f - a.f || a.i - b.i);
   for (let k = 0; rest > 0; k++, rest--) out[order[k % order.length]!.i]!++;
   return out;
 }

@@ -9,7 +9,15 @@ const VENDOR_SUFFIX = '0VENDOR';
  */
 export function demoVendor(openedOn = '2024-10-01'): FakeSeller {
   const us = demoSellers(openedOn)[0]!;
-  return { ...us, sellerId: `A3ACMEUS${VENDOR_SUFFIX}`, name: 'Acme Outdoor US (vendor)', seed: 0x05acbe11, fba: false, awd: false, ads: null };
+  return {
+    ...us,
+    sellerId: `A3ACMEUS${VENDOR_SUFFIX}`,
+    name: 'Acme Outdoor US (vendor)',
+    seed: 0x05acbe11,
+    fba: false,
+    awd: false,
+    ads: null,
+  };
 }
 
 /** Whether the fake treats an account as a vendor (vendor roles granted): by its selling partner id's suffix. */
@@ -74,9 +82,17 @@ export const TRANSACTION_MS = 120_000;
 export const VENDOR_CODES = { sellingPartyId: 'ACMEU', warehouseId: 'ACMEWH1', amazonWarehouseId: 'ABE8' } as const;
 
 /** Transactions already finished when the fake starts (examples read them). */
-export const SEEDED_TRANSACTIONS = { retail: '4b4f7a1e-2c55-4a4e-9d0b-6f3e8a1c2d01', df: '7c2d9e40-81b3-4f6a-a5e2-0d9b3c4e5f02' } as const;
+export const SEEDED_TRANSACTIONS = {
+  retail: '4b4f7a1e-2c55-4a4e-9d0b-6f3e8a1c2d01',
+  df: '7c2d9e40-81b3-4f6a-a5e2-0d9b3c4e5f02',
+} as const;
 
-const line = (itemSequenceNumber: string, vendorSku: string, asin: string, quantity: number): VendorOrderItem => ({ itemSequenceNumber, vendorSku, asin, quantity });
+const line = (itemSequenceNumber: string, vendorSku: string, asin: string, quantity: number): VendorOrderItem => ({
+  itemSequenceNumber,
+  vendorSku,
+  asin,
+  quantity,
+});
 
 /**
  * What the fake holds for one vendor account: its purchase orders (ACPO0001, ACPO0002), direct fulfillment orders
@@ -92,14 +108,44 @@ export class VendorBook {
 
   constructor(start: number) {
     const { sellingPartyId, warehouseId, amazonWarehouseId } = VENDOR_CODES;
-    for (const [po, items] of [['ACPO0001', [line('00001', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 24), line('00002', 'ACM-MUG-16-RED', 'B0ACMEMG16', 48)]], ['ACPO0002', [line('00001', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 12)]]] as const) {
-      this.purchaseOrders.set(po, { purchaseOrderNumber: po, sellingPartyId, shipToPartyId: amazonWarehouseId, items: [...items], shipmentConfirmations: [] });
+    for (const [po, items] of [
+      [
+        'ACPO0001',
+        [line('00001', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 24), line('00002', 'ACM-MUG-16-RED', 'B0ACMEMG16', 48)],
+      ],
+      ['ACPO0002', [line('00001', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 12)]],
+    ] as const) {
+      this.purchaseOrders.set(po, {
+        purchaseOrderNumber: po,
+        sellingPartyId,
+        shipToPartyId: amazonWarehouseId,
+        items: [...items],
+        shipmentConfirmations: [],
+      });
     }
     for (const po of ['ACDF0001', 'ACDF0002']) {
-      this.dfOrders.set(po, { purchaseOrderNumber: po, sellingPartyId, shipFromPartyId: warehouseId, items: [line('1', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 1)], statusUpdates: [] });
+      this.dfOrders.set(po, {
+        purchaseOrderNumber: po,
+        sellingPartyId,
+        shipFromPartyId: warehouseId,
+        items: [line('1', 'ACM-PACK-DAY-BLK', 'B0ACMEPK01', 1)],
+        statusUpdates: [],
+      });
     }
-    this.transactions.set(SEEDED_TRANSACTIONS.retail, { api: 'retail', createdAt: start - TRANSACTION_MS, errors: [], apply: () => {}, settled: true });
-    this.transactions.set(SEEDED_TRANSACTIONS.df, { api: 'df', createdAt: start - TRANSACTION_MS, errors: [], apply: () => {}, settled: true });
+    this.transactions.set(SEEDED_TRANSACTIONS.retail, {
+      api: 'retail',
+      createdAt: start - TRANSACTION_MS,
+      errors: [],
+      apply: () => {},
+      settled: true,
+    });
+    this.transactions.set(SEEDED_TRANSACTIONS.df, {
+      api: 'df',
+      createdAt: start - TRANSACTION_MS,
+      errors: [],
+      apply: () => {},
+      settled: true,
+    });
   }
 
   /** Starts a transaction: `apply` makes its change when it ends Success (no errors). Answers its id. */
@@ -119,11 +165,17 @@ export class VendorBook {
   }
 
   /** A transaction of the API `api` as of `at` (Processing, Success, or Failure with errors), or undefined. */
-  transaction(api: 'retail' | 'df', id: string, at: number): { transactionId: string; status: 'Processing' | 'Success' | 'Failure'; errors?: TransactionError[] } | undefined {
+  transaction(
+    api: 'retail' | 'df',
+    id: string,
+    at: number,
+  ): { transactionId: string; status: 'Processing' | 'Success' | 'Failure'; errors?: TransactionError[] } | undefined {
     this.settle(at);
     const t = this.transactions.get(id);
     if (!t || t.api !== api) return undefined;
     if (!t.settled) return { transactionId: id, status: 'Processing' };
-    return t.errors.length > 0 ? { transactionId: id, status: 'Failure', errors: t.errors } : { transactionId: id, status: 'Success' };
+    return t.errors.length > 0
+      ? { transactionId: id, status: 'Failure', errors: t.errors }
+      : { transactionId: id, status: 'Success' };
   }
 }

@@ -12,5 +12,12 @@ import { vendorRoutes } from './vendor-operations.ts';
  * fake marketplace): pricing and fees; orders, shipping and removals (feeds); A+ content; multi-channel fulfillment; vendor operations.
  */
 export function actionSpRoutes(documents: DocumentStore): SpRoute[] {
-  return [...pricingRoutes(), ...orderRoutes(), ...feedRoutes(documents), ...aplusRoutes(), ...mcfRoutes(), ...vendorRoutes()];
+  return [
+    ...pricingRoutes(),
+    ...orderRoutes(),
+    ...feedRoutes(documents),
+    ...aplusRoutes(),
+    ...mcfRoutes(),
+    ...vendorRoutes(),
+  ];
 }

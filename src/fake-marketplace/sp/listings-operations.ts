@@ -9,38 +9,67 @@ const INVENTORY_TOKEN_MS = 30_000;
 /** getInventorySummaries: exactly one marketplace, `payload` + `pagination` envelope, short-lived tokens. */
 function inventorySummaries(ctx: SpContext) {
   const marketplaces = listParam(ctx, 'marketplaceIds');
-  if (marketplaces.length !== 1 || ctx.query.granularityType !== 'Marketplace' || ctx.query.granularityId !== marketplaces[0]) throw invalidInput('granularityType Marketplace, granularityId and exactly one marketplaceIds value are required, and they must agree.');
+  if (
+    marketplaces.length !== 1 ||
+    ctx.query.granularityType !== 'Marketplace' ||
+    ctx.query.granularityId !== marketplaces[0]
+  )
+    throw invalidInput(
+      'granularityType Marketplace, granularityId and exactly one marketplaceIds value are required, and they must agree.',
+    );
   if (marketplaces[0] !== ctx.seller.marketplaceId) throw invalidInput(`Invalid marketplace ${marketplaces[0]}.`);
   const scope = `inventory/${ctx.seller.sellerId}`;
   let offset = 0;
   if (ctx.query.nextToken !== undefined) {
     const token = decodeToken(ctx.query.nextToken, scope);
-    if (!token || ctx.at - token.issuedAt > INVENTORY_TOKEN_MS) throw invalidInput('The nextToken is invalid or has expired.');
+    if (!token || ctx.at - token.issuedAt > INVENTORY_TOKEN_MS)
+      throw invalidInput('The nextToken is invalid or has expired.');
     offset = token.offset;
   }
   const all = ctx.seller.fba ? ctx.state.data.inventorySummaries(ctx.seller, ctx.at) : [];
   const details = ctx.query.details === 'true';
   const page = all.slice(offset, offset + 50).map((s) => (details ? s : { ...s, inventoryDetails: undefined }));
   const next = offset + 50 < all.length ? encodeToken({ offset: offset + 50, scope, issuedAt: ctx.at }) : undefined;
-  return { status: 200, body: { payload: { granularity: { granularityType: 'Marketplace', granularityId: marketplaces[0] }, inventorySummaries: page }, ...(next ? { pagination: { nextToken: next } } : {}) } };
+  return {
+    status: 200,
+    body: {
+      payload: {
+        granularity: { granularityType: 'Marketplace', granularityId: marketplaces[0] },
+        inventorySummaries: page,
+      },
+      ...(next ? { pagination: { nextToken: next } } : {}),
+    },
+  };
 }
 
 /** searchListingsItems: at most 20 a page, `pageToken` ↔ `pagination.nextToken`, only the first 1,000 items pageable. */
 function searchListings(ctx: SpContext) {
-  if (ctx.params[0] !== ctx.seller.sellerId) throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
-  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  if (ctx.params[0] !== ctx.seller.sellerId)
+    throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId))
+    throw invalidInput('marketplaceIds is required.');
   const pageSize = ctx.query.pageSize === undefined ? 10 : Number(ctx.query.pageSize);
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 20) throw invalidInput('pageSize must be between 1 and 20.');
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 20)
+    throw invalidInput('pageSize must be between 1 and 20.');
   const scope = `listings/${ctx.seller.sellerId}/${pageSize}`;
   const offset = ctx.query.pageToken === undefined ? 0 : (decodeToken(ctx.query.pageToken, scope)?.offset ?? -1);
   if (offset < 0) throw invalidInput('The pageToken is invalid.');
   const identifiers = ctx.query.identifiers?.split(',');
-  if (identifiers && (ctx.query.identifiersType !== 'SKU' || identifiers.length > 20)) throw invalidInput('identifiers needs identifiersType SKU and at most 20 values.');
-  const all = ctx.state.data.listingsItems(ctx.seller, ctx.at).filter((item) => !identifiers || identifiers.includes(String(item.sku)));
+  if (identifiers && (ctx.query.identifiersType !== 'SKU' || identifiers.length > 20))
+    throw invalidInput('identifiers needs identifiersType SKU and at most 20 values.');
+  const all = ctx.state.data
+    .listingsItems(ctx.seller, ctx.at)
+    .filter((item) => !identifiers || identifiers.includes(String(item.sku)));
   const pageable = all.slice(0, 1000);
   const items = pageable.slice(offset, offset + pageSize);
-  const next = offset + pageSize < pageable.length ? encodeToken({ offset: offset + pageSize, scope, issuedAt: ctx.at }) : undefined;
-  return { status: 200, body: { numberOfResults: all.length, ...(next ? { pagination: { nextToken: next } } : {}), items } };
+  const next =
+    offset + pageSize < pageable.length
+      ? encodeToken({ offset: offset + pageSize, scope, issuedAt: ctx.at })
+      : undefined;
+  return {
+    status: 200,
+    body: { numberOfResults: all.length, ...(next ? { pagination: { nextToken: next } } : {}), items },
+  };
 }
 
 /**
@@ -50,37 +79,79 @@ function searchListings(ctx: SpContext) {
  * than half or more than twice the current one; other attributes are accepted as is.
  */
 function patchListing(ctx: SpContext) {
-  if (ctx.params[0] !== ctx.seller.sellerId) throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
-  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  if (ctx.params[0] !== ctx.seller.sellerId)
+    throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId))
+    throw invalidInput('marketplaceIds is required.');
   const sku = decodeURIComponent(ctx.params[1]!);
-  const body = ctx.body as { productType?: unknown; patches?: { op?: unknown; path?: unknown; value?: unknown }[] } | undefined;
-  if (typeof body?.productType !== 'string' || !Array.isArray(body.patches) || body.patches.length === 0) throw invalidInput('productType and patches are required.');
+  const body = ctx.body as
+    { productType?: unknown; patches?: { op?: unknown; path?: unknown; value?: unknown }[] } | undefined;
+  if (typeof body?.productType !== 'string' || !Array.isArray(body.patches) || body.patches.length === 0)
+    throw invalidInput('productType and patches are required.');
   const listing = ctx.state.data.listingsItems(ctx.seller, ctx.at).find((l) => l.sku === sku);
   const submissionId = crypto.randomUUID().replaceAll('-', '');
   if (!listing) {
-    return { status: 200, body: { sku, status: 'INVALID', submissionId, issues: [{ code: '4000001', message: `SKU ${sku} does not exist for this seller.`, severity: 'ERROR', attributeNames: [] }] } };
+    return {
+      status: 200,
+      body: {
+        sku,
+        status: 'INVALID',
+        submissionId,
+        issues: [
+          {
+            code: '4000001',
+            message: `SKU ${sku} does not exist for this seller.`,
+            severity: 'ERROR',
+            attributeNames: [],
+          },
+        ],
+      },
+    };
   }
   const issues: Record<string, unknown>[] = [];
   for (const patch of body.patches) {
-    if (!['add', 'replace', 'merge', 'delete'].includes(String(patch.op)) || typeof patch.path !== 'string' || !patch.path.startsWith('/attributes/')) {
-      issues.push({ code: '4000003', message: `Invalid patch operation ${String(patch.op)} ${String(patch.path)}.`, severity: 'ERROR', attributeNames: [] });
+    if (
+      !['add', 'replace', 'merge', 'delete'].includes(String(patch.op)) ||
+      typeof patch.path !== 'string' ||
+      !patch.path.startsWith('/attributes/')
+    ) {
+      issues.push({
+        code: '4000003',
+        message: `Invalid patch operation ${String(patch.op)} ${String(patch.path)}.`,
+        severity: 'ERROR',
+        attributeNames: [],
+      });
       continue;
     }
     if (patch.path !== '/attributes/purchasable_offer' || patch.op === 'delete') continue;
-    const offer = (Array.isArray(patch.value) ? patch.value[0] : undefined) as { currency?: string; our_price?: { schedule?: { value_with_tax?: number }[] }[] } | undefined;
+    const offer = (Array.isArray(patch.value) ? patch.value[0] : undefined) as
+      { currency?: string; our_price?: { schedule?: { value_with_tax?: number }[] }[] } | undefined;
     const price = offer?.our_price?.[0]?.schedule?.[0]?.value_with_tax;
     if (typeof price !== 'number' || !(price > 0) || offer?.currency !== ctx.seller.currency) {
-      issues.push({ code: '90220', message: `'our_price' must be a positive amount in ${ctx.seller.currency}.`, severity: 'ERROR', attributeNames: ['purchasable_offer'] });
+      issues.push({
+        code: '90220',
+        message: `'our_price' must be a positive amount in ${ctx.seller.currency}.`,
+        severity: 'ERROR',
+        attributeNames: ['purchasable_offer'],
+      });
       continue;
     }
     // Like the marketplace's pricing alerts: a price far from the listing's current one is applied, with a warning.
     const current = Number((listing.offers as { price: { amount: string } }[])[0]!.price.amount);
     if (price < current / 2 || price > current * 2) {
-      issues.push({ code: '18348', message: `The price ${price} differs by more than 50% from the current price ${current}; check it is intended.`, severity: 'WARNING', attributeNames: ['purchasable_offer'] });
+      issues.push({
+        code: '18348',
+        message: `The price ${price} differs by more than 50% from the current price ${current}; check it is intended.`,
+        severity: 'WARNING',
+        attributeNames: ['purchasable_offer'],
+      });
     }
     (ctx.seller.priceChanges ??= new Map()).set(sku, { cents: Math.round(price * 100), from: ctx.at });
   }
-  return { status: 200, body: { sku, status: issues.some((i) => i.severity === 'ERROR') ? 'INVALID' : 'ACCEPTED', submissionId, issues } };
+  return {
+    status: 200,
+    body: { sku, status: issues.some((i) => i.severity === 'ERROR') ? 'INVALID' : 'ACCEPTED', submissionId, issues },
+  };
 }
 
 /**
@@ -88,23 +159,45 @@ function patchListing(ctx: SpContext) {
  * name contains one of the keywords, or a word of the item name; the fake knows no others.
  */
 function searchProductTypes(ctx: SpContext) {
-  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
-  const words = (ctx.query.keywords ?? ctx.query.itemName ?? '').toUpperCase().split(/[\s,]+/).filter(Boolean);
-  if (ctx.query.keywords !== undefined && ctx.query.itemName !== undefined) throw invalidInput('Provide either keywords or itemName, not both.');
-  const names = [...new Set(ctx.state.data.listingsItems(ctx.seller, ctx.at).map((item) => String((item.productTypes as { productType: string }[])[0]!.productType)))].sort();
-  const productTypes = names.filter((name) => words.some((w) => name.includes(w) || w.includes(name)))
-    .map((name) => ({ name, displayName: name.charAt(0) + name.slice(1).toLowerCase().replaceAll('_', ' '), marketplaceIds: [ctx.seller.marketplaceId] }));
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId))
+    throw invalidInput('marketplaceIds is required.');
+  const words = (ctx.query.keywords ?? ctx.query.itemName ?? '')
+    .toUpperCase()
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (ctx.query.keywords !== undefined && ctx.query.itemName !== undefined)
+    throw invalidInput('Provide either keywords or itemName, not both.');
+  const names = [
+    ...new Set(
+      ctx.state.data
+        .listingsItems(ctx.seller, ctx.at)
+        .map((item) => String((item.productTypes as { productType: string }[])[0]!.productType)),
+    ),
+  ].sort();
+  const productTypes = names
+    .filter((name) => words.some((w) => name.includes(w) || w.includes(name)))
+    .map((name) => ({
+      name,
+      displayName: name.charAt(0) + name.slice(1).toLowerCase().replaceAll('_', ' '),
+      marketplaceIds: [ctx.seller.marketplaceId],
+    }));
   return { status: 200, body: { productTypes, productTypeVersion: 'UHqSqmb4FNUk=' } };
 }
 
 /** getDefinitionsProductType: the definition of one of the seller's product types, its JSON Schema by link. */
 function productTypeDefinition(ctx: SpContext) {
-  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId)) throw invalidInput('marketplaceIds is required.');
+  if (!listParam(ctx, 'marketplaceIds').includes(ctx.seller.marketplaceId))
+    throw invalidInput('marketplaceIds is required.');
   const productType = decodeURIComponent(ctx.params[0]!);
-  const known = ctx.state.data.listingsItems(ctx.seller, ctx.at).some((item) => (item.productTypes as { productType: string }[])[0]!.productType === productType);
+  const known = ctx.state.data
+    .listingsItems(ctx.seller, ctx.at)
+    .some((item) => (item.productTypes as { productType: string }[])[0]!.productType === productType);
   if (!known) throw new SpError(404, 'NOT_FOUND', `Product type ${productType} does not exist.`, '');
   const requirements = ctx.query.requirements ?? 'LISTING';
-  const link = (name: string) => ({ link: { resource: `https://selling-partner-definitions-prod-iad.s3.amazonaws.com/${name}`, verb: 'GET' }, checksum: createHash('md5').update(name).digest('base64') });
+  const link = (name: string) => ({
+    link: { resource: `https://selling-partner-definitions-prod-iad.s3.amazonaws.com/${name}`, verb: 'GET' },
+    checksum: createHash('md5').update(name).digest('base64'),
+  });
   return {
     status: 200,
     body: {
@@ -112,8 +205,16 @@ function productTypeDefinition(ctx: SpContext) {
       schema: link(`schema/amzn1/${productType}.json`),
       requirements,
       requirementsEnforced: ctx.query.requirementsEnforced ?? 'ENFORCED',
-      propertyGroups: { offer: { title: 'Offer', propertyNames: ['purchasable_offer', 'list_price'] }, product_identity: { title: 'Product Identity', propertyNames: ['item_name', 'brand'] } },
-      locale: ctx.query.locale === undefined || ctx.query.locale === 'DEFAULT' ? (ctx.seller.countryCode === 'DE' ? 'de_DE' : 'en_US') : ctx.query.locale,
+      propertyGroups: {
+        offer: { title: 'Offer', propertyNames: ['purchasable_offer', 'list_price'] },
+        product_identity: { title: 'Product Identity', propertyNames: ['item_name', 'brand'] },
+      },
+      locale:
+        ctx.query.locale === undefined || ctx.query.locale === 'DEFAULT'
+          ? ctx.seller.countryCode === 'DE'
+            ? 'de_DE'
+            : 'en_US'
+          : ctx.query.locale,
       marketplaceIds: [ctx.seller.marketplaceId],
       productType,
       displayName: productType.charAt(0) + productType.slice(1).toLowerCase().replaceAll('_', ' '),
@@ -124,42 +225,115 @@ function productTypeDefinition(ctx: SpContext) {
 
 const batchEntry = (ctx: SpContext, request: Record<string, unknown>) => {
   const asin = /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/.exec(String(request.uri ?? ''))?.[1];
-  const payload = asin && request.MarketplaceId === ctx.seller.marketplaceId ? ctx.state.data.itemOffers(ctx.seller, asin, String(request.ItemCondition ?? 'New'), ctx.at) : null;
+  const payload =
+    asin && request.MarketplaceId === ctx.seller.marketplaceId
+      ? ctx.state.data.itemOffers(ctx.seller, asin, String(request.ItemCondition ?? 'New'), ctx.at)
+      : null;
   const status = payload ? { statusCode: 200, reasonPhrase: 'OK' } : { statusCode: 400, reasonPhrase: 'Bad Request' };
-  const body = payload ? { payload } : { errors: [{ code: 'InvalidInput', message: `Invalid ASIN ${asin ?? ''} for marketplace ${String(request.MarketplaceId)}` }] };
-  return { status, headers: { 'x-amzn-RequestId': crypto.randomUUID(), Date: new Date(ctx.at).toUTCString() }, body, request: { MarketplaceId: request.MarketplaceId, Asin: asin, ItemCondition: request.ItemCondition, CustomerType: request.CustomerType } };
+  const body = payload
+    ? { payload }
+    : {
+        errors: [
+          {
+            code: 'InvalidInput',
+            message: `Invalid ASIN ${asin ?? ''} for marketplace ${String(request.MarketplaceId)}`,
+          },
+        ],
+      };
+  return {
+    status,
+    headers: { 'x-amzn-RequestId': crypto.randomUUID(), Date: new Date(ctx.at).toUTCString() },
+    body,
+    request: {
+      MarketplaceId: request.MarketplaceId,
+      Asin: asin,
+      ItemCondition: request.ItemCondition,
+      CustomerType: request.CustomerType,
+    },
+  };
 };
 
 /** Listings Items, FBA Inventory, Product Pricing (single and batch) and Sellers operations. */
 export function listingsRoutes(): SpRoute[] {
   return [
-    { method: 'GET', pattern: /^\/fba\/inventory\/v1\/summaries$/, operation: 'getInventorySummaries', handler: inventorySummaries },
-    { method: 'GET', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)$/, operation: 'searchListingsItems', handler: searchListings },
-    { method: 'GET', pattern: /^\/definitions\/2020-09-01\/productTypes$/, operation: 'searchDefinitionsProductTypes', handler: searchProductTypes },
-    { method: 'GET', pattern: /^\/definitions\/2020-09-01\/productTypes\/([^/]+)$/, operation: 'getDefinitionsProductType', handler: productTypeDefinition },
-    { method: 'PATCH', pattern: /^\/listings\/2021-08-01\/items\/([^/]+)\/([^/]+)$/, operation: 'patchListingsItem', handler: patchListing },
     {
-      method: 'GET', pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/, operation: 'getItemOffers',
+      method: 'GET',
+      pattern: /^\/fba\/inventory\/v1\/summaries$/,
+      operation: 'getInventorySummaries',
+      handler: inventorySummaries,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/listings\/2021-08-01\/items\/([^/]+)$/,
+      operation: 'searchListingsItems',
+      handler: searchListings,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/definitions\/2020-09-01\/productTypes$/,
+      operation: 'searchDefinitionsProductTypes',
+      handler: searchProductTypes,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/definitions\/2020-09-01\/productTypes\/([^/]+)$/,
+      operation: 'getDefinitionsProductType',
+      handler: productTypeDefinition,
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/listings\/2021-08-01\/items\/([^/]+)\/([^/]+)$/,
+      operation: 'patchListingsItem',
+      handler: patchListing,
+    },
+    {
+      method: 'GET',
+      pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/,
+      operation: 'getItemOffers',
       handler: (ctx) => {
-        if (ctx.query.MarketplaceId !== ctx.seller.marketplaceId || !ctx.query.ItemCondition) throw invalidInput('MarketplaceId and ItemCondition are required.');
+        if (ctx.query.MarketplaceId !== ctx.seller.marketplaceId || !ctx.query.ItemCondition)
+          throw invalidInput('MarketplaceId and ItemCondition are required.');
         const payload = ctx.state.data.itemOffers(ctx.seller, ctx.params[0]!, ctx.query.ItemCondition, ctx.at);
         if (!payload) throw new SpError(404, 'NotFound', `ASIN ${ctx.params[0]} not found.`);
         return { status: 200, body: { payload } };
       },
     },
     {
-      method: 'POST', pattern: /^\/batches\/products\/pricing\/v0\/itemOffers$/, operation: 'getItemOffersBatch',
+      method: 'POST',
+      pattern: /^\/batches\/products\/pricing\/v0\/itemOffers$/,
+      operation: 'getItemOffersBatch',
       handler: (ctx) => {
         const requests = (ctx.body as { requests?: Record<string, unknown>[] } | undefined)?.requests;
-        if (!Array.isArray(requests) || requests.length < 1 || requests.length > 20) throw invalidInput('requests must hold 1 to 20 entries.');
+        if (!Array.isArray(requests) || requests.length < 1 || requests.length > 20)
+          throw invalidInput('requests must hold 1 to 20 entries.');
         const uris = requests.map((r) => r.uri);
-        if (new Set(uris).size !== uris.length) throw invalidInput('Duplicate requests submitted. Cannot run batch request.');
+        if (new Set(uris).size !== uris.length)
+          throw invalidInput('Duplicate requests submitted. Cannot run batch request.');
         return { status: 200, body: { responses: requests.map((r) => batchEntry(ctx, r)) } };
       },
     },
     {
-      method: 'GET', pattern: /^\/sellers\/v1\/marketplaceParticipations$/, operation: 'getMarketplaceParticipations',
-      handler: (ctx) => ({ status: 200, body: { payload: [{ marketplace: { id: ctx.seller.marketplaceId, countryCode: ctx.seller.countryCode, name: ctx.seller.salesChannel, defaultCurrencyCode: ctx.seller.currency, defaultLanguageCode: ctx.seller.countryCode === 'DE' ? 'de_DE' : 'en_US', domainName: ctx.seller.salesChannel.toLowerCase() }, participation: { isParticipating: true, hasSuspendedListings: false } }] } }),
+      method: 'GET',
+      pattern: /^\/sellers\/v1\/marketplaceParticipations$/,
+      operation: 'getMarketplaceParticipations',
+      handler: (ctx) => ({
+        status: 200,
+        body: {
+          payload: [
+            {
+              marketplace: {
+                id: ctx.seller.marketplaceId,
+                countryCode: ctx.seller.countryCode,
+                name: ctx.seller.salesChannel,
+                defaultCurrencyCode: ctx.seller.currency,
+                defaultLanguageCode: ctx.seller.countryCode === 'DE' ? 'de_DE' : 'en_US',
+                domainName: ctx.seller.salesChannel.toLowerCase(),
+              },
+              participation: { isParticipating: true, hasSuspendedListings: false },
+            },
+          ],
+        },
+      }),
     },
   ];
 }

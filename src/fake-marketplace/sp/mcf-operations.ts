@@ -1,7 +1,21 @@
 import { Rng } from '../data/random.ts';
 import type { FakeSeller } from '../data/sellers.ts';
 import { mcfLookupRoutes, REASON_CODES } from './mcf-lookups.ts';
-import { checkAddress, fbaListing, findOrder, iso, oneOf, orderView, requiredString, seedOrders, shipmentId, statusAt, type McfItem, type McfOrder, type McfReturn } from './mcf-orders.ts';
+import {
+  checkAddress,
+  fbaListing,
+  findOrder,
+  iso,
+  oneOf,
+  orderView,
+  requiredString,
+  seedOrders,
+  shipmentId,
+  statusAt,
+  type McfItem,
+  type McfOrder,
+  type McfReturn,
+} from './mcf-orders.ts';
 import { decodeToken, encodeToken } from './paging.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
@@ -13,24 +27,37 @@ const bodyOf = (ctx: SpContext): Body => (typeof ctx.body === 'object' && ctx.bo
 
 /** The items of a create request: 1 to 100 lines of the seller's FBA SKUs, unique item ids. */
 function createItems(ctx: SpContext, value: unknown): McfItem[] {
-  if (!Array.isArray(value) || value.length < 1 || value.length > 100) throw invalidInput('items must hold 1 to 100 items.');
+  if (!Array.isArray(value) || value.length < 1 || value.length > 100)
+    throw invalidInput('items must hold 1 to 100 items.');
   const ids = new Set<string>();
   return value.map((raw: Body) => {
     const id = requiredString(raw?.sellerFulfillmentOrderItemId, 'sellerFulfillmentOrderItemId', 50);
     if (ids.has(id)) throw invalidInput(`Duplicate sellerFulfillmentOrderItemId ${id}.`);
     ids.add(id);
     requiredString(raw.sellerSku, 'sellerSku', 50);
-    if (!Number.isInteger(raw.quantity) || (raw.quantity as number) < 1) throw invalidInput(`quantity for Item Id: ${id} must be a positive integer.`);
+    if (!Number.isInteger(raw.quantity) || (raw.quantity as number) < 1)
+      throw invalidInput(`quantity for Item Id: ${id} must be a positive integer.`);
     const listing = fbaListing(ctx.seller, raw.sellerSku, ctx.at);
     if (!listing) throw invalidInput(`the SellerSKU for Item Id: ${id} is invalid.`);
-    const optional = Object.fromEntries(['giftMessage', 'displayableComment', 'perUnitDeclaredValue'].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]));
-    return { sellerSku: listing.sku, sellerFulfillmentOrderItemId: id, quantity: raw.quantity as number, fulfillmentNetworkSku: listing.fnsku, ...optional };
+    const optional = Object.fromEntries(
+      ['giftMessage', 'displayableComment', 'perUnitDeclaredValue']
+        .filter((k) => raw[k] !== undefined)
+        .map((k) => [k, raw[k]]),
+    );
+    return {
+      sellerSku: listing.sku,
+      sellerFulfillmentOrderItemId: id,
+      quantity: raw.quantity as number,
+      fulfillmentNetworkSku: listing.fnsku,
+      ...optional,
+    };
   });
 }
 
 /** The marketplaceId of a body, when given, must be the seller's. */
 function checkMarketplace(ctx: SpContext, body: Body): void {
-  if (body.marketplaceId !== undefined && body.marketplaceId !== ctx.seller.marketplaceId) throw invalidInput(`Invalid marketplaceId ${String(body.marketplaceId)}.`);
+  if (body.marketplaceId !== undefined && body.marketplaceId !== ctx.seller.marketplaceId)
+    throw invalidInput(`Invalid marketplaceId ${String(body.marketplaceId)}.`);
 }
 
 /** createFulfillmentOrder: validates and stores the order (Received); the same id again is accepted only for the same order. */
@@ -39,26 +66,52 @@ function createOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
   const id = requiredString(body.sellerFulfillmentOrderId, 'sellerFulfillmentOrderId', 40);
   const displayableOrderId = requiredString(body.displayableOrderId, 'displayableOrderId', 40);
   const displayableOrderDate = requiredString(body.displayableOrderDate, 'displayableOrderDate');
-  if (Number.isNaN(Date.parse(displayableOrderDate))) throw invalidInput('displayableOrderDate must be an ISO 8601 date-time.');
+  if (Number.isNaN(Date.parse(displayableOrderDate)))
+    throw invalidInput('displayableOrderDate must be an ISO 8601 date-time.');
   const comment = requiredString(body.displayableOrderComment, 'displayableOrderComment', 750);
-  const speed = oneOf(body.shippingSpeedCategory, ['Standard', 'Expedited', 'Priority', 'ScheduledDelivery'], 'shippingSpeedCategory');
+  const speed = oneOf(
+    body.shippingSpeedCategory,
+    ['Standard', 'Expedited', 'Priority', 'ScheduledDelivery'],
+    'shippingSpeedCategory',
+  );
   const address = checkAddress(body.destinationAddress, 'destinationAddress');
   checkMarketplace(ctx, body);
-  const action = body.fulfillmentAction === undefined ? 'Ship' : oneOf(body.fulfillmentAction, ['Ship', 'Hold'] as const, 'fulfillmentAction');
-  const policy = body.fulfillmentPolicy === undefined ? 'FillOrKill' : oneOf(body.fulfillmentPolicy, ['FillOrKill', 'FillAll', 'FillAllAvailable'], 'fulfillmentPolicy');
+  const action =
+    body.fulfillmentAction === undefined
+      ? 'Ship'
+      : oneOf(body.fulfillmentAction, ['Ship', 'Hold'] as const, 'fulfillmentAction');
+  const policy =
+    body.fulfillmentPolicy === undefined
+      ? 'FillOrKill'
+      : oneOf(body.fulfillmentPolicy, ['FillOrKill', 'FillAll', 'FillAllAvailable'], 'fulfillmentPolicy');
   const items = createItems(ctx, body.items);
   const existing = orders.get(id);
   if (existing) {
-    const same = JSON.stringify([existing.items, existing.destinationAddress, existing.shippingSpeedCategory]) === JSON.stringify([items, address, speed]);
+    const same =
+      JSON.stringify([existing.items, existing.destinationAddress, existing.shippingSpeedCategory]) ===
+      JSON.stringify([items, address, speed]);
     if (!same) throw invalidInput(`A different fulfillment order with sellerFulfillmentOrderId ${id} already exists.`);
     return { status: 200, body: {} };
   }
   orders.set(id, {
-    sellerFulfillmentOrderId: id, marketplaceId: ctx.seller.marketplaceId, displayableOrderId, displayableOrderDate, displayableOrderComment: comment,
-    shippingSpeedCategory: speed, destinationAddress: address, fulfillmentAction: action, fulfillmentPolicy: policy,
+    sellerFulfillmentOrderId: id,
+    marketplaceId: ctx.seller.marketplaceId,
+    displayableOrderId,
+    displayableOrderDate,
+    displayableOrderComment: comment,
+    shippingSpeedCategory: speed,
+    destinationAddress: address,
+    fulfillmentAction: action,
+    fulfillmentPolicy: policy,
     ...(Array.isArray(body.notificationEmails) ? { notificationEmails: body.notificationEmails as string[] } : {}),
     ...(Array.isArray(body.featureConstraints) ? { featureConstraints: body.featureConstraints } : {}),
-    items, receivedAt: ctx.at, shipFrom: action === 'Ship' ? ctx.at : null, cancelledAt: null, amazonShipmentId: shipmentId(ctx.seller, id), returns: [], authorization: null,
+    items,
+    receivedAt: ctx.at,
+    shipFrom: action === 'Ship' ? ctx.at : null,
+    cancelledAt: null,
+    amazonShipmentId: shipmentId(ctx.seller, id),
+    returns: [],
+    authorization: null,
   });
   return { status: 200, body: {} };
 }
@@ -66,7 +119,8 @@ function createOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
 /** An order the seller may still change: Received or Planning (Processing has begun picking). */
 function changeable(order: McfOrder, at: number, what: string): void {
   const { status } = statusAt(order, at);
-  if (status !== 'Received' && status !== 'Planning') throw invalidInput(`The fulfillment order ${order.sellerFulfillmentOrderId} is ${status} and cannot be ${what}.`);
+  if (status !== 'Received' && status !== 'Planning')
+    throw invalidInput(`The fulfillment order ${order.sellerFulfillmentOrderId} is ${status} and cannot be ${what}.`);
 }
 
 /** updateFulfillmentOrder: changes a Received or Planning order; Hold → Ship sends it to the fulfillment network. */
@@ -76,22 +130,41 @@ function updateOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
   const body = bodyOf(ctx);
   checkMarketplace(ctx, body);
   const next: Partial<McfOrder> = {};
-  if (body.displayableOrderId !== undefined) next.displayableOrderId = requiredString(body.displayableOrderId, 'displayableOrderId', 40);
-  if (body.displayableOrderComment !== undefined) next.displayableOrderComment = requiredString(body.displayableOrderComment, 'displayableOrderComment', 750);
-  if (body.shippingSpeedCategory !== undefined) next.shippingSpeedCategory = oneOf(body.shippingSpeedCategory, ['Standard', 'Expedited', 'Priority', 'ScheduledDelivery'], 'shippingSpeedCategory');
-  if (body.destinationAddress !== undefined) next.destinationAddress = checkAddress(body.destinationAddress, 'destinationAddress');
-  if (body.fulfillmentPolicy !== undefined) next.fulfillmentPolicy = oneOf(body.fulfillmentPolicy, ['FillOrKill', 'FillAll', 'FillAllAvailable'], 'fulfillmentPolicy');
+  if (body.displayableOrderId !== undefined)
+    next.displayableOrderId = requiredString(body.displayableOrderId, 'displayableOrderId', 40);
+  if (body.displayableOrderComment !== undefined)
+    next.displayableOrderComment = requiredString(body.displayableOrderComment, 'displayableOrderComment', 750);
+  if (body.shippingSpeedCategory !== undefined)
+    next.shippingSpeedCategory = oneOf(
+      body.shippingSpeedCategory,
+      ['Standard', 'Expedited', 'Priority', 'ScheduledDelivery'],
+      'shippingSpeedCategory',
+    );
+  if (body.destinationAddress !== undefined)
+    next.destinationAddress = checkAddress(body.destinationAddress, 'destinationAddress');
+  if (body.fulfillmentPolicy !== undefined)
+    next.fulfillmentPolicy = oneOf(
+      body.fulfillmentPolicy,
+      ['FillOrKill', 'FillAll', 'FillAllAvailable'],
+      'fulfillmentPolicy',
+    );
   if (Array.isArray(body.notificationEmails)) next.notificationEmails = body.notificationEmails as string[];
-  if (body.fulfillmentAction !== undefined) next.fulfillmentAction = oneOf(body.fulfillmentAction, ['Ship', 'Hold'] as const, 'fulfillmentAction');
+  if (body.fulfillmentAction !== undefined)
+    next.fulfillmentAction = oneOf(body.fulfillmentAction, ['Ship', 'Hold'] as const, 'fulfillmentAction');
   const quantities = new Map<string, number>();
   for (const raw of Array.isArray(body.items) ? (body.items as Body[]) : []) {
     const id = requiredString(raw?.sellerFulfillmentOrderItemId, 'sellerFulfillmentOrderItemId', 50);
-    if (!order.items.some((i) => i.sellerFulfillmentOrderItemId === id)) throw invalidInput(`Item Id: ${id} is not part of fulfillment order ${order.sellerFulfillmentOrderId}.`);
-    if (!Number.isInteger(raw.quantity) || (raw.quantity as number) < 1) throw invalidInput(`quantity for Item Id: ${id} must be a positive integer.`);
+    if (!order.items.some((i) => i.sellerFulfillmentOrderItemId === id))
+      throw invalidInput(`Item Id: ${id} is not part of fulfillment order ${order.sellerFulfillmentOrderId}.`);
+    if (!Number.isInteger(raw.quantity) || (raw.quantity as number) < 1)
+      throw invalidInput(`quantity for Item Id: ${id} must be a positive integer.`);
     quantities.set(id, raw.quantity as number);
   }
   Object.assign(order, next);
-  order.items = order.items.map((i) => ({ ...i, quantity: quantities.get(i.sellerFulfillmentOrderItemId) ?? i.quantity }));
+  order.items = order.items.map((i) => ({
+    ...i,
+    quantity: quantities.get(i.sellerFulfillmentOrderItemId) ?? i.quantity,
+  }));
   if (order.fulfillmentAction === 'Ship' && order.shipFrom === null) order.shipFrom = ctx.at;
   if (order.fulfillmentAction === 'Hold' && statusAt(order, ctx.at).status === 'Received') order.shipFrom = null;
   return { status: 200, body: {} };
@@ -110,10 +183,13 @@ function listOrders(ctx: SpContext, orders: Map<string, McfOrder>) {
     from = Date.parse(ctx.query.queryStartDate);
     if (Number.isNaN(from)) throw invalidInput('queryStartDate must be an ISO 8601 date-time.');
   }
-  const all = [...orders.values()].filter((o) => statusAt(o, ctx.at).since >= from).sort((a, b) => a.receivedAt - b.receivedAt);
+  const all = [...orders.values()]
+    .filter((o) => statusAt(o, ctx.at).since >= from)
+    .sort((a, b) => a.receivedAt - b.receivedAt);
   const page = all.slice(offset, offset + PAGE).map((o) => orderView(o, ctx.at).fulfillmentOrder);
   // The token carries the query's start date (as `issuedAt`) so the next page answers the same question.
-  const nextToken = offset + PAGE < all.length ? encodeToken({ offset: offset + PAGE, scope, issuedAt: from }) : undefined;
+  const nextToken =
+    offset + PAGE < all.length ? encodeToken({ offset: offset + PAGE, scope, issuedAt: from }) : undefined;
   return { status: 200, body: { payload: { fulfillmentOrders: page, ...(nextToken ? { nextToken } : {}) } } };
 }
 
@@ -131,31 +207,70 @@ function cancelOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
 function authorization(seller: FakeSeller, order: McfOrder): Record<string, unknown> {
   const rng = new Rng([seller.sellerId, order.sellerFulfillmentOrderId, 'rma']);
   const rma = `D${rng.id(11, 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789')}`;
-  const returnToAddress = seller.countryCode === 'US'
-    ? { name: 'Returns Department', addressLine1: '5333 W. Lower Buckeye Road', city: 'Phoenix', stateOrRegion: 'AZ', countryCode: 'US', postalCode: '85043' }
-    : { name: 'Amazon Retourenabteilung', addressLine1: 'Amazonstraße 1', city: 'Leipzig', stateOrRegion: 'Sachsen', countryCode: 'DE', postalCode: '04347' };
-  return { returnAuthorizationId: `RMA${rng.id(13)}`, fulfillmentCenterId: seller.countryCode === 'US' ? 'TUS1' : 'LEJ1', returnToAddress, amazonRmaId: rma, rmaPageURL: `https://www.${seller.salesChannel.toLowerCase()}/gp/orc/rml/${rma}` };
+  const returnToAddress =
+    seller.countryCode === 'US'
+      ? {
+          name: 'Returns Department',
+          addressLine1: '5333 W. Lower Buckeye Road',
+          city: 'Phoenix',
+          stateOrRegion: 'AZ',
+          countryCode: 'US',
+          postalCode: '85043',
+        }
+      : {
+          name: 'Amazon Retourenabteilung',
+          addressLine1: 'Amazonstraße 1',
+          city: 'Leipzig',
+          stateOrRegion: 'Sachsen',
+          countryCode: 'DE',
+          postalCode: '04347',
+        };
+  return {
+    returnAuthorizationId: `RMA${rng.id(13)}`,
+    fulfillmentCenterId: seller.countryCode === 'US' ? 'TUS1' : 'LEJ1',
+    returnToAddress,
+    amazonRmaId: rma,
+    rmaPageURL: `https://www.${seller.salesChannel.toLowerCase()}/gp/orc/rml/${rma}`,
+  };
 }
 
 type ReturnCheck = { ok: McfReturn } | { invalid: string; reason: string };
 
 /** One item of a return request, judged against the order: a return item, or why it is invalid. */
 function returnItem(ctx: SpContext, order: McfOrder, raw: Body): ReturnCheck {
-  if (statusAt(order, ctx.at).status !== 'Complete') return { invalid: 'NoCompletedShipItems', reason: 'The fulfillment order has no shipped items.' };
+  if (statusAt(order, ctx.at).status !== 'Complete')
+    return { invalid: 'NoCompletedShipItems', reason: 'The fulfillment order has no shipped items.' };
   const fields = ['sellerReturnItemId', 'sellerFulfillmentOrderItemId', 'amazonShipmentId', 'returnReasonCode'];
   const missing = fields.find((f) => typeof raw?.[f] !== 'string' || raw[f] === '');
   if (missing) return { invalid: 'InvalidValues', reason: `${missing} is required.` };
   const item = order.items.find((i) => i.sellerFulfillmentOrderItemId === raw.sellerFulfillmentOrderItemId);
-  if (!item || raw.amazonShipmentId !== order.amazonShipmentId) return { invalid: 'InvalidValues', reason: 'The item was not shipped in that shipment.' };
-  if (!REASON_CODES.some((c) => c.returnReasonCode === raw.returnReasonCode)) return { invalid: 'InvalidValues', reason: `Invalid returnReasonCode ${String(raw.returnReasonCode)}.` };
+  if (!item || raw.amazonShipmentId !== order.amazonShipmentId)
+    return { invalid: 'InvalidValues', reason: 'The item was not shipped in that shipment.' };
+  if (!REASON_CODES.some((c) => c.returnReasonCode === raw.returnReasonCode))
+    return { invalid: 'InvalidValues', reason: `Invalid returnReasonCode ${String(raw.returnReasonCode)}.` };
   const same = order.returns.find((r) => r.sellerReturnItemId === raw.sellerReturnItemId);
-  if (same) return same.sellerFulfillmentOrderItemId === item.sellerFulfillmentOrderItemId ? { ok: same } : { invalid: 'DuplicateRequest', reason: `sellerReturnItemId ${String(raw.sellerReturnItemId)} was already used.` };
-  if (order.returns.filter((r) => r.sellerFulfillmentOrderItemId === item.sellerFulfillmentOrderItemId).length >= item.quantity) return { invalid: 'NoReturnableQuantity', reason: 'Every shipped unit of the item was already returned.' };
+  if (same)
+    return same.sellerFulfillmentOrderItemId === item.sellerFulfillmentOrderItemId
+      ? { ok: same }
+      : {
+          invalid: 'DuplicateRequest',
+          reason: `sellerReturnItemId ${String(raw.sellerReturnItemId)} was already used.`,
+        };
+  if (
+    order.returns.filter((r) => r.sellerFulfillmentOrderItemId === item.sellerFulfillmentOrderItemId).length >=
+    item.quantity
+  )
+    return { invalid: 'NoReturnableQuantity', reason: 'Every shipped unit of the item was already returned.' };
   order.authorization ??= authorization(ctx.seller, order);
   const made: McfReturn = {
-    sellerReturnItemId: requiredString(raw.sellerReturnItemId, 'sellerReturnItemId', 80), sellerFulfillmentOrderItemId: item.sellerFulfillmentOrderItemId, amazonShipmentId: order.amazonShipmentId,
-    sellerReturnReasonCode: String(raw.returnReasonCode), ...(typeof raw.returnComment === 'string' ? { returnComment: raw.returnComment.slice(0, 1000) } : {}),
-    status: 'New', statusChangedDate: iso(ctx.at), returnAuthorizationId: String(order.authorization.returnAuthorizationId),
+    sellerReturnItemId: requiredString(raw.sellerReturnItemId, 'sellerReturnItemId', 80),
+    sellerFulfillmentOrderItemId: item.sellerFulfillmentOrderItemId,
+    amazonShipmentId: order.amazonShipmentId,
+    sellerReturnReasonCode: String(raw.returnReasonCode),
+    ...(typeof raw.returnComment === 'string' ? { returnComment: raw.returnComment.slice(0, 1000) } : {}),
+    status: 'New',
+    statusChangedDate: iso(ctx.at),
+    returnAuthorizationId: String(order.authorization.returnAuthorizationId),
   };
   order.returns.push(made);
   return { ok: made };
@@ -168,8 +283,27 @@ function createReturn(ctx: SpContext, orders: Map<string, McfOrder>) {
   if (!Array.isArray(items) || items.length === 0) throw invalidInput('items is required.');
   const checks = items.map((raw: Body) => ({ raw, check: returnItem(ctx, order, raw) }));
   const returnItems = checks.flatMap(({ check }) => ('ok' in check ? [check.ok] : []));
-  const invalidReturnItems = checks.flatMap(({ raw, check }) => ('invalid' in check ? [{ sellerReturnItemId: String(raw?.sellerReturnItemId ?? ''), sellerFulfillmentOrderItemId: String(raw?.sellerFulfillmentOrderItemId ?? ''), invalidItemReason: { invalidItemReasonCode: check.invalid, description: check.reason } }] : []));
-  return { status: 200, body: { payload: { returnItems, invalidReturnItems, returnAuthorizations: returnItems.length > 0 && order.authorization ? [order.authorization] : [] } } };
+  const invalidReturnItems = checks.flatMap(({ raw, check }) =>
+    'invalid' in check
+      ? [
+          {
+            sellerReturnItemId: String(raw?.sellerReturnItemId ?? ''),
+            sellerFulfillmentOrderItemId: String(raw?.sellerFulfillmentOrderItemId ?? ''),
+            invalidItemReason: { invalidItemReasonCode: check.invalid, description: check.reason },
+          },
+        ]
+      : [],
+  );
+  return {
+    status: 200,
+    body: {
+      payload: {
+        returnItems,
+        invalidReturnItems,
+        returnAuthorizations: returnItems.length > 0 && order.authorization ? [order.authorization] : [],
+      },
+    },
+  };
 }
 
 /**
@@ -181,17 +315,57 @@ export function mcfRoutes(): SpRoute[] {
   const bySeller = new Map<string, Map<string, McfOrder>>();
   const ordersOf = (ctx: SpContext) => {
     let orders = bySeller.get(ctx.seller.sellerId);
-    if (!orders) bySeller.set(ctx.seller.sellerId, (orders = new Map(seedOrders(ctx.seller, ctx.at).map((o) => [o.sellerFulfillmentOrderId, o]))));
+    if (!orders)
+      bySeller.set(
+        ctx.seller.sellerId,
+        (orders = new Map(seedOrders(ctx.seller, ctx.at).map((o) => [o.sellerFulfillmentOrderId, o]))),
+      );
     return orders;
   };
-  const withOrders = (handler: (ctx: SpContext, orders: Map<string, McfOrder>) => { status: number; body: unknown }) => (ctx: SpContext) => handler(ctx, ordersOf(ctx));
+  const withOrders =
+    (handler: (ctx: SpContext, orders: Map<string, McfOrder>) => { status: number; body: unknown }) =>
+    (ctx: SpContext) =>
+      handler(ctx, ordersOf(ctx));
   return [
-    { method: 'POST', pattern: new RegExp(`^${BASE}/fulfillmentOrders$`), operation: 'createFulfillmentOrder', handler: withOrders(createOrder) },
-    { method: 'GET', pattern: new RegExp(`^${BASE}/fulfillmentOrders$`), operation: 'listAllFulfillmentOrders', handler: withOrders(listOrders) },
-    { method: 'GET', pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)$`), operation: 'getFulfillmentOrder', handler: withOrders((ctx, orders) => ({ status: 200, body: { payload: orderView(findOrder(orders, ctx.params[0]!), ctx.at) } })) },
-    { method: 'PUT', pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)/cancel$`), operation: 'cancelFulfillmentOrder', handler: withOrders(cancelOrder) },
-    { method: 'PUT', pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)/return$`), operation: 'createFulfillmentReturn', handler: withOrders(createReturn) },
-    { method: 'PUT', pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)$`), operation: 'updateFulfillmentOrder', handler: withOrders(updateOrder) },
+    {
+      method: 'POST',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders$`),
+      operation: 'createFulfillmentOrder',
+      handler: withOrders(createOrder),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders$`),
+      operation: 'listAllFulfillmentOrders',
+      handler: withOrders(listOrders),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)$`),
+      operation: 'getFulfillmentOrder',
+      handler: withOrders((ctx, orders) => ({
+        status: 200,
+        body: { payload: orderView(findOrder(orders, ctx.params[0]!), ctx.at) },
+      })),
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)/cancel$`),
+      operation: 'cancelFulfillmentOrder',
+      handler: withOrders(cancelOrder),
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)/return$`),
+      operation: 'createFulfillmentReturn',
+      handler: withOrders(createReturn),
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`^${BASE}/fulfillmentOrders/([^/]+)$`),
+      operation: 'updateFulfillmentOrder',
+      handler: withOrders(updateOrder),
+    },
     ...mcfLookupRoutes(BASE, (ctx, id) => {
       if (!ordersOf(ctx).has(id)) throw new SpError(400, 'InvalidInput', `Invalid sellerFulfillmentOrderId ${id}.`);
     }),

@@ -86,7 +86,8 @@ export function fbaListing(seller: FakeSeller, sku: unknown, at: number): Listin
 }
 
 /** The MCF per-unit fee of a listing at a shipping speed, in the seller's currency (cents). */
-export const mcfFeeCents = (seller: FakeSeller, listing: Listing, speed: string): number => Math.round(fbaFeeCents(listing.product, seller.currency) * (FEE_FACTOR[speed] ?? 1.6));
+export const mcfFeeCents = (seller: FakeSeller, listing: Listing, speed: string): number =>
+  Math.round(fbaFeeCents(listing.product, seller.currency) * (FEE_FACTOR[speed] ?? 1.6));
 
 export const oversize = (listing: Listing): boolean => isOversize(listing.product);
 
@@ -101,9 +102,12 @@ export function requiredString(value: unknown, name: string, max = 1000): string
 export function checkAddress(value: unknown, name: string): Record<string, string> {
   if (typeof value !== 'object' || value === null) throw invalidInput(`${name} is required.`);
   const address = value as Record<string, unknown>;
-  for (const field of ['name', 'addressLine1', 'city', 'stateOrRegion', 'postalCode', 'countryCode']) requiredString(address[field], `${name}.${field}`, 200);
-  if (!/^[A-Z]{2}$/.test(String(address.countryCode))) throw invalidInput(`${name}.countryCode must be an ISO 3166-1 alpha-2 code.`);
-  if (address.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(String(address.postalCode))) throw invalidInput(`${name}.postalCode is not a valid US ZIP code.`);
+  for (const field of ['name', 'addressLine1', 'city', 'stateOrRegion', 'postalCode', 'countryCode'])
+    requiredString(address[field], `${name}.${field}`, 200);
+  if (!/^[A-Z]{2}$/.test(String(address.countryCode)))
+    throw invalidInput(`${name}.countryCode must be an ISO 3166-1 alpha-2 code.`);
+  if (address.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(String(address.postalCode)))
+    throw invalidInput(`${name}.postalCode is not a valid US ZIP code.`);
   return Object.fromEntries(Object.entries(address).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
 }
 
@@ -123,24 +127,63 @@ export function findOrder(orders: Map<string, McfOrder>, id: string): McfOrder {
 const seedAddress = (seller: FakeSeller): Record<string, string> => {
   const place = seller.places[0]!;
   return seller.countryCode === 'US'
-    ? { name: 'Jordan Miller', addressLine1: '1200 Harbor Blvd', city: place.city, stateOrRegion: place.state, postalCode: place.zip, countryCode: 'US', phone: '+1 213 555 0142' }
-    : { name: 'Lena Fischer', addressLine1: 'Hauptstraße 12', city: place.city, stateOrRegion: place.state, postalCode: place.zip, countryCode: seller.countryCode };
+    ? {
+        name: 'Jordan Miller',
+        addressLine1: '1200 Harbor Blvd',
+        city: place.city,
+        stateOrRegion: place.state,
+        postalCode: place.zip,
+        countryCode: 'US',
+        phone: '+1 213 555 0142',
+      }
+    : {
+        name: 'Lena Fischer',
+        addressLine1: 'Hauptstraße 12',
+        city: place.city,
+        stateOrRegion: place.state,
+        postalCode: place.zip,
+        countryCode: seller.countryCode,
+      };
 };
 
 /** A fulfillment order the fake starts with (for the demo's examples), placed `ago` before `at`. */
-function seedOrder(seller: FakeSeller, id: string, at: number, ago: number, action: 'Ship' | 'Hold', lines: [string, number][]): McfOrder {
+function seedOrder(
+  seller: FakeSeller,
+  id: string,
+  at: number,
+  ago: number,
+  action: 'Ship' | 'Hold',
+  lines: [string, number][],
+): McfOrder {
   const receivedAt = at - ago;
   return {
-    sellerFulfillmentOrderId: id, marketplaceId: seller.marketplaceId, displayableOrderId: id, displayableOrderDate: iso(receivedAt - 5 * 60_000),
-    displayableOrderComment: 'Thank you for your order!', shippingSpeedCategory: 'Standard', destinationAddress: seedAddress(seller),
-    fulfillmentAction: action, fulfillmentPolicy: 'FillOrKill', receivedAt, shipFrom: action === 'Ship' ? receivedAt : null, cancelledAt: null,
-    items: lines.map(([sku, quantity], i) => ({ sellerSku: sku, sellerFulfillmentOrderItemId: `${id}-${i + 1}`, quantity, fulfillmentNetworkSku: fbaListing(seller, sku, at)?.fnsku ?? sku })),
-    amazonShipmentId: shipmentId(seller, id), returns: [], authorization: null,
+    sellerFulfillmentOrderId: id,
+    marketplaceId: seller.marketplaceId,
+    displayableOrderId: id,
+    displayableOrderDate: iso(receivedAt - 5 * 60_000),
+    displayableOrderComment: 'Thank you for your order!',
+    shippingSpeedCategory: 'Standard',
+    destinationAddress: seedAddress(seller),
+    fulfillmentAction: action,
+    fulfillmentPolicy: 'FillOrKill',
+    receivedAt,
+    shipFrom: action === 'Ship' ? receivedAt : null,
+    cancelledAt: null,
+    items: lines.map(([sku, quantity], i) => ({
+      sellerSku: sku,
+      sellerFulfillmentOrderItemId: `${id}-${i + 1}`,
+      quantity,
+      fulfillmentNetworkSku: fbaListing(seller, sku, at)?.fnsku ?? sku,
+    })),
+    amazonShipmentId: shipmentId(seller, id),
+    returns: [],
+    authorization: null,
   };
 }
 
 /** A realistic Amazon shipment id (9 characters), fixed per order; the demo's shipped order has `DbW3pLq7N`. */
-export const shipmentId = (seller: FakeSeller, id: string): string => (id === 'MCF-DEMO-0001' ? 'DbW3pLq7N' : `D${new Rng([seller.sellerId, id, 'shipment']).id(7)}N`);
+export const shipmentId = (seller: FakeSeller, id: string): string =>
+  id === 'MCF-DEMO-0001' ? 'DbW3pLq7N' : `D${new Rng([seller.sellerId, id, 'shipment']).id(7)}N`;
 
 /**
  * The orders an FBA seller starts with: MCF-DEMO-0001 shipped ten days ago (two daypacks and a headlamp, the
@@ -149,7 +192,10 @@ export const shipmentId = (seller: FakeSeller, id: string): string => (id === 'M
 export function seedOrders(seller: FakeSeller, at: number): McfOrder[] {
   if (!seller.fba) return [];
   return [
-    seedOrder(seller, 'MCF-DEMO-0001', at, 10 * DAY, 'Ship', [['ACM-PACK-DAY-BLK', 2], ['ACM-LAMP-HEAD-300', 1]]),
+    seedOrder(seller, 'MCF-DEMO-0001', at, 10 * DAY, 'Ship', [
+      ['ACM-PACK-DAY-BLK', 2],
+      ['ACM-LAMP-HEAD-300', 1],
+    ]),
     seedOrder(seller, 'MCF-DEMO-0002', at, DAY, 'Hold', [['ACM-BOTTLE-1L-WHT', 1]]),
     seedOrder(seller, 'MCF-DEMO-0003', at, DAY, 'Hold', [['ACM-BOTTLE-1L-WHT', 2]]),
   ];
@@ -162,21 +208,65 @@ export function orderView(order: McfOrder, at: number) {
   const cancelled = status === 'Cancelled';
   const shipped = status === 'Complete';
   const fulfillmentOrder = {
-    sellerFulfillmentOrderId: order.sellerFulfillmentOrderId, marketplaceId: order.marketplaceId, displayableOrderId: order.displayableOrderId,
-    displayableOrderDate: order.displayableOrderDate, displayableOrderComment: order.displayableOrderComment, shippingSpeedCategory: order.shippingSpeedCategory,
-    destinationAddress: order.destinationAddress, fulfillmentAction: order.fulfillmentAction, fulfillmentPolicy: order.fulfillmentPolicy,
-    receivedDate: iso(order.receivedAt), fulfillmentOrderStatus: status, statusUpdatedDate: iso(since),
-    ...(order.notificationEmails ? { notificationEmails: order.notificationEmails } : {}), ...(order.featureConstraints ? { featureConstraints: order.featureConstraints } : {}),
+    sellerFulfillmentOrderId: order.sellerFulfillmentOrderId,
+    marketplaceId: order.marketplaceId,
+    displayableOrderId: order.displayableOrderId,
+    displayableOrderDate: order.displayableOrderDate,
+    displayableOrderComment: order.displayableOrderComment,
+    shippingSpeedCategory: order.shippingSpeedCategory,
+    destinationAddress: order.destinationAddress,
+    fulfillmentAction: order.fulfillmentAction,
+    fulfillmentPolicy: order.fulfillmentPolicy,
+    receivedDate: iso(order.receivedAt),
+    fulfillmentOrderStatus: status,
+    statusUpdatedDate: iso(since),
+    ...(order.notificationEmails ? { notificationEmails: order.notificationEmails } : {}),
+    ...(order.featureConstraints ? { featureConstraints: order.featureConstraints } : {}),
   };
   const fulfillmentOrderItems = order.items.map((item) => ({
-    ...item, orderItemDisposition: 'Sellable', cancelledQuantity: cancelled ? item.quantity : 0, unfulfillableQuantity: 0,
-    ...(cancelled || order.shipFrom === null ? {} : { estimatedShipDate: iso(ship), estimatedArrivalDate: iso(arrival) }),
+    ...item,
+    orderItemDisposition: 'Sellable',
+    cancelledQuantity: cancelled ? item.quantity : 0,
+    unfulfillableQuantity: 0,
+    ...(cancelled || order.shipFrom === null
+      ? {}
+      : { estimatedShipDate: iso(ship), estimatedArrivalDate: iso(arrival) }),
   }));
-  const fulfillmentShipments = status === 'Processing' || shipped ? [{
-    amazonShipmentId: order.amazonShipmentId, fulfillmentCenterId: order.marketplaceId === 'ATVPDKIKX0DER' ? 'ONT8' : 'LEJ1',
-    fulfillmentShipmentStatus: shipped ? 'SHIPPED' : 'PENDING', shippingDate: iso(ship), estimatedArrivalDate: iso(arrival),
-    fulfillmentShipmentItem: order.items.map((i) => ({ sellerSku: i.sellerSku, sellerFulfillmentOrderItemId: i.sellerFulfillmentOrderItemId, quantity: i.quantity, packageNumber: 1 })),
-    ...(shipped ? { fulfillmentShipmentPackage: [{ packageNumber: 1, carrierCode: 'UPS', trackingNumber: `1Z${new Rng([order.amazonShipmentId, 'tracking']).id(16)}`, estimatedArrivalDate: iso(arrival) }] } : {}),
-  }] : [];
-  return { fulfillmentOrder, fulfillmentOrderItems, fulfillmentShipments, returnItems: order.returns, returnAuthorizations: order.authorization ? [order.authorization] : [] };
+  const fulfillmentShipments =
+    status === 'Processing' || shipped
+      ? [
+          {
+            amazonShipmentId: order.amazonShipmentId,
+            fulfillmentCenterId: order.marketplaceId === 'ATVPDKIKX0DER' ? 'ONT8' : 'LEJ1',
+            fulfillmentShipmentStatus: shipped ? 'SHIPPED' : 'PENDING',
+            shippingDate: iso(ship),
+            estimatedArrivalDate: iso(arrival),
+            fulfillmentShipmentItem: order.items.map((i) => ({
+              sellerSku: i.sellerSku,
+              sellerFulfillmentOrderItemId: i.sellerFulfillmentOrderItemId,
+              quantity: i.quantity,
+              packageNumber: 1,
+            })),
+            ...(shipped
+              ? {
+                  fulfillmentShipmentPackage: [
+                    {
+                      packageNumber: 1,
+                      carrierCode: 'UPS',
+                      trackingNumber: `1Z${new Rng([order.amazonShipmentId, 'tracking']).id(16)}`,
+                      estimatedArrivalDate: iso(arrival),
+                    },
+                  ],
+                }
+              : {}),
+          },
+        ]
+      : [];
+  return {
+    fulfillmentOrder,
+    fulfillmentOrderItems,
+    fulfillmentShipments,
+    returnItems: order.returns,
+    returnAuthorizations: order.authorization ? [order.authorization] : [],
+  };
 }

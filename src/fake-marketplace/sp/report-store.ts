@@ -34,10 +34,15 @@ export const fbaLimits: Record<string, number> = {
   GET_FBA_RECOMMENDED_REMOVAL_DATA: 4 * 60 * 60_000,
 };
 
-const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00'));
+const iso = (ms: number | null) =>
+  ms === null ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 /** A window as the marketplace echoes it: in UTC with `+00:00`; sales and traffic windows reduced to dates. */
 const echo = (report: FakeReport, value: string | null) =>
-  value === null ? undefined : report.reportType === 'GET_SALES_AND_TRAFFIC_REPORT' ? value.slice(0, 10) : iso(Date.parse(value));
+  value === null
+    ? undefined
+    : report.reportType === 'GET_SALES_AND_TRAFFIC_REPORT'
+      ? value.slice(0, 10)
+      : iso(Date.parse(value));
 
 /** The reports of every seller, their processing over successive polls, and their documents. */
 export class ReportStore {
@@ -57,20 +62,50 @@ export class ReportStore {
   }
 
   /** A new report; it ends FATAL when `fatal` says why (decided now, as generation would fail). */
-  create(seller: FakeSeller, request: Omit<FakeReport, 'reportId' | 'polls' | 'status' | 'processingStartTime' | 'processingEndTime' | 'reportDocumentId'>): FakeReport {
-    const report: FakeReport = { ...request, reportId: String(this.#next++), polls: 0, status: 'IN_QUEUE', processingStartTime: null, processingEndTime: null, reportDocumentId: null };
+  create(
+    seller: FakeSeller,
+    request: Omit<
+      FakeReport,
+      'reportId' | 'polls' | 'status' | 'processingStartTime' | 'processingEndTime' | 'reportDocumentId'
+    >,
+  ): FakeReport {
+    const report: FakeReport = {
+      ...request,
+      reportId: String(this.#next++),
+      polls: 0,
+      status: 'IN_QUEUE',
+      processingStartTime: null,
+      processingEndTime: null,
+      reportDocumentId: null,
+    };
     this.reports(seller.sellerId).push(report);
     return report;
   }
 
   /** Why a new report of this request would end FATAL under the FBA generation limits, if it would. */
-  fbaLimit(sellerId: string, request: { reportType: string; marketplaceIds: string[]; dataStartTime: string | null; dataEndTime: string | null }, at: number, strict: boolean): string | null {
+  fbaLimit(
+    sellerId: string,
+    request: { reportType: string; marketplaceIds: string[]; dataStartTime: string | null; dataEndTime: string | null },
+    at: number,
+    strict: boolean,
+  ): string | null {
     const cooldown = fbaLimits[request.reportType];
     if (!cooldown) return null;
-    const key = (r: { reportType: string; marketplaceIds: string[]; dataStartTime: string | null; dataEndTime: string | null }) =>
-      strict ? r.reportType : JSON.stringify([r.reportType, [...r.marketplaceIds].sort(), r.dataStartTime, r.dataEndTime]);
-    const recent = this.reports(sellerId).some((r) => key(r) === key(request) && r.fatal === null && at - r.createdTime < cooldown);
-    return recent ? 'The report could not be generated: this report type was requested too recently. Try again later.' : null;
+    const key = (r: {
+      reportType: string;
+      marketplaceIds: string[];
+      dataStartTime: string | null;
+      dataEndTime: string | null;
+    }) =>
+      strict
+        ? r.reportType
+        : JSON.stringify([r.reportType, [...r.marketplaceIds].sort(), r.dataStartTime, r.dataEndTime]);
+    const recent = this.reports(sellerId).some(
+      (r) => key(r) === key(request) && r.fatal === null && at - r.createdTime < cooldown,
+    );
+    return recent
+      ? 'The report could not be generated: this report type was requested too recently. Try again later.'
+      : null;
   }
 
   /** One poll: the report moves through IN_QUEUE and IN_PROGRESS, then ends (its document generated once). */
@@ -89,7 +124,10 @@ export class ReportStore {
       report.status = 'FATAL';
       if (report.fatalDocument) {
         report.reportDocumentId = `amzn1.spdoc.1.4.na.${report.reportId}.error`;
-        this.documents.put(report.reportDocumentId, { body: Buffer.from(JSON.stringify({ errorDetails: report.fatal })), contentType: 'application/json' });
+        this.documents.put(report.reportDocumentId, {
+          body: Buffer.from(JSON.stringify({ errorDetails: report.fatal })),
+          contentType: 'application/json',
+        });
       }
       return report;
     }

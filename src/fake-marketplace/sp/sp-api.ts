@@ -5,12 +5,14 @@ import { SpError } from './sp-error.ts';
 import type { SpRoute } from './sp-routes.ts';
 
 const regions: Record<string, 'NA' | 'EU' | 'FE'> = { na: 'NA', eu: 'EU', fe: 'FE' };
-const denied = (details: string) => new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', details);
+const denied = (details: string) =>
+  new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', details);
 
 /** The seller of a request's access token, or the 403 of live-apis.md §1.2 that tells the cases apart. */
 function authenticate(state: FakeState, request: FastifyRequest) {
   const token = state.tokens.get(String(request.headers['x-amz-access-token'] ?? ''));
-  if (!token || token.api !== 'sp-api' || !token.sellerId) throw denied('The access token you provided is revoked, malformed or invalid.');
+  if (!token || token.api !== 'sp-api' || !token.sellerId)
+    throw denied('The access token you provided is revoked, malformed or invalid.');
   if (token.expiresAt <= state.clock.now()) throw denied('The access token you provided has expired.');
   return state.sellers.get(token.sellerId)!;
 }
@@ -41,13 +43,32 @@ export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRo
       if (seller.region !== region) throw denied('');
       const switches = state.switches.get(route.operation);
       if (switches.roleMissing) throw denied('');
-      const check = state.throttle.check(seller.sellerId, route.operation, { earliest: request.earliest, latest: request.stamp });
+      const check = state.throttle.check(seller.sellerId, route.operation, {
+        earliest: request.earliest,
+        latest: request.stamp,
+      });
       overRate = check.overRate;
-      if (!check.allowed || state.switches.draw(switches.throttleRate)) throw new SpError(429, 'QuotaExceeded', 'You exceeded your quota for the requested resource.');
-      if (state.switches.draw(switches.serverErrorRate)) throw new SpError(state.switches.draw(0.5) ? 500 : 503, 'InternalFailure', 'We encountered an internal error. Please try again.');
+      if (!check.allowed || state.switches.draw(switches.throttleRate))
+        throw new SpError(429, 'QuotaExceeded', 'You exceeded your quota for the requested resource.');
+      if (state.switches.draw(switches.serverErrorRate))
+        throw new SpError(
+          state.switches.draw(0.5) ? 500 : 503,
+          'InternalFailure',
+          'We encountered an internal error. Please try again.',
+        );
       if (switches.latencyMs > 0) await state.clock.sleep(switches.latencyMs);
       const params = route.pattern.exec(path)!.slice(1).map(decodeURIComponent);
-      const answer = await route.handler({ state, seller, base: base(), at: request.stamp, params, query: Object.fromEntries(url.searchParams), rawQuery: url.searchParams, body: request.body, detail });
+      const answer = await route.handler({
+        state,
+        seller,
+        base: base(),
+        at: request.stamp,
+        params,
+        query: Object.fromEntries(url.searchParams),
+        rawQuery: url.searchParams,
+        body: request.body,
+        detail,
+      });
       status = answer.status;
       if (check.rate !== null) reply.header('x-amzn-RateLimit-Limit', String(check.rate));
       return reply.status(answer.status).send(answer.body);
@@ -56,7 +77,15 @@ export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRo
       status = error.status;
       return reply.status(error.status).send(error.body);
     } finally {
-      state.record({ at: request.stamp, api: 'sp', operation: route?.operation ?? 'unknown', sellerId, status, overRate, detail });
+      state.record({
+        at: request.stamp,
+        api: 'sp',
+        operation: route?.operation ?? 'unknown',
+        sellerId,
+        status,
+        overRate,
+        detail,
+      });
     }
   });
 }

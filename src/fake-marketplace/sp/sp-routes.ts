@@ -32,4 +32,9 @@ export interface SpRoute {
 }
 
 /** A comma-separated (or repeated) list parameter. */
-export const listParam = (ctx: SpContext, name: string): string[] => ctx.rawQuery.getAll(name).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+export const listParam = (ctx: SpContext, name: string): string[] =>
+  ctx.rawQuery
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);

@@ -1,7 +1,19 @@
 import type { DfOrder, VendorBook } from '../data/vendors.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
-import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrders, type Obj } from './vendor-shared.ts';
+import {
+  accepted,
+  base64,
+  dateTime,
+  entries,
+  list,
+  oneOf,
+  partyId,
+  required,
+  trackingNumber,
+  unknownOrders,
+  type Obj,
+} from './vendor-shared.ts';
 
 type Book = (ctx: SpContext) => VendorBook;
 
@@ -14,7 +26,10 @@ function orderOf(book: VendorBook, po: string): DfOrder {
 
 /** A ShippingLabel (vendorDirectFulfillmentShipping_2021-12-28.json): one ZPL label a container (one without). */
 function shippingLabel(order: DfOrder, request: Obj): Record<string, unknown> {
-  const containers = Array.isArray(request.containers) && request.containers.length > 0 ? (request.containers as Obj[]) : [{ containerIdentifier: '001' }];
+  const containers =
+    Array.isArray(request.containers) && request.containers.length > 0
+      ? (request.containers as Obj[])
+      : [{ containerIdentifier: '001' }];
   return {
     purchaseOrderNumber: order.purchaseOrderNumber,
     sellingParty: request.sellingParty,
@@ -22,7 +37,13 @@ function shippingLabel(order: DfOrder, request: Obj): Record<string, unknown> {
     labelFormat: 'ZPL',
     labelData: containers.map((c, i) => {
       const tracking = trackingNumber('df', order.purchaseOrderNumber, String(c.containerIdentifier ?? i));
-      return { packageIdentifier: String(i + 1).padStart(3, '0'), trackingNumber: tracking, shipMethod: 'UPS_GR_RES', shipMethodName: 'UPS Ground Residential', content: base64(`^XA^FO50,50^BCN,100^FD${tracking}^FS^XZ`) };
+      return {
+        packageIdentifier: String(i + 1).padStart(3, '0'),
+        trackingNumber: tracking,
+        shipMethod: 'UPS_GR_RES',
+        shipMethodName: 'UPS Ground Residential',
+        content: base64(`^XA^FO50,50^BCN,100^FD${tracking}^FS^XZ`),
+      };
     }),
   };
 }
@@ -31,7 +52,10 @@ function shippingLabel(order: DfOrder, request: Obj): Record<string, unknown> {
 function labelRequest(order: DfOrder | undefined, request: Obj, path: string): void {
   partyId(request, path, 'sellingParty');
   const from = partyId(request, path, 'shipFromParty');
-  if (order && from !== order.shipFromPartyId) throw invalidInput(`${path}.shipFromParty.partyId ${from} is not the warehouse of purchase order ${order.purchaseOrderNumber}.`);
+  if (order && from !== order.shipFromPartyId)
+    throw invalidInput(
+      `${path}.shipFromParty.partyId ${from} is not the warehouse of purchase order ${order.purchaseOrderNumber}.`,
+    );
 }
 
 /** submitAcknowledgement (vendorDirectFulfillmentOrders_2021-12-28.json): acknowledges direct fulfillment orders. */
@@ -47,8 +71,16 @@ function acknowledgeOrders(book: Book) {
       partyId(ack, path, 'shipFromParty');
       list(ack, path, 'itemAcknowledgements', ['itemSequenceNumber', 'acknowledgedQuantity']);
     });
-    const errors = unknownOrders(b.dfOrders, acks.map((a) => a.purchaseOrderNumber));
-    return accepted(b.submit('df', ctx.at, errors, () => acks.forEach((a) => (b.dfOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a))), false);
+    const errors = unknownOrders(
+      b.dfOrders,
+      acks.map((a) => a.purchaseOrderNumber),
+    );
+    return accepted(
+      b.submit('df', ctx.at, errors, () =>
+        acks.forEach((a) => (b.dfOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a)),
+      ),
+      false,
+    );
   };
 }
 
@@ -61,11 +93,15 @@ function requestLabels(book: Book) {
       required(r, `shippingLabelRequests[${i}]`, ['purchaseOrderNumber']);
       labelRequest(undefined, r, `shippingLabelRequests[${i}]`);
     });
-    const errors = unknownOrders(b.dfOrders, requests.map((r) => r.purchaseOrderNumber));
-    const apply = () => requests.forEach((r) => {
-      const order = b.dfOrders.get(String(r.purchaseOrderNumber))!;
-      order.label = shippingLabel(order, r);
-    });
+    const errors = unknownOrders(
+      b.dfOrders,
+      requests.map((r) => r.purchaseOrderNumber),
+    );
+    const apply = () =>
+      requests.forEach((r) => {
+        const order = b.dfOrders.get(String(r.purchaseOrderNumber))!;
+        order.label = shippingLabel(order, r);
+      });
     return accepted(b.submit('df', ctx.at, errors, apply), false);
   };
 }
@@ -85,7 +121,8 @@ function createLabels(book: Book) {
 function getLabel(book: Book) {
   return (ctx: SpContext) => {
     const order = orderOf(book(ctx), ctx.params[0]!);
-    if (!order.label) throw new SpError(404, 'NotFound', `No shipping label exists for purchase order ${order.purchaseOrderNumber}.`);
+    if (!order.label)
+      throw new SpError(404, 'NotFound', `No shipping label exists for purchase order ${order.purchaseOrderNumber}.`);
     return { status: 200, body: order.label };
   };
 }
@@ -104,8 +141,16 @@ function confirmShipments(book: Book) {
       partyId(c, path, 'shipFromParty');
       list(c, path, 'items', ['itemSequenceNumber', 'shippedQuantity']);
     });
-    const errors = unknownOrders(b.dfOrders, confirmations.map((c) => c.purchaseOrderNumber));
-    return accepted(b.submit('df', ctx.at, errors, () => confirmations.forEach((c) => (b.dfOrders.get(String(c.purchaseOrderNumber))!.shipmentConfirmation = c))), false);
+    const errors = unknownOrders(
+      b.dfOrders,
+      confirmations.map((c) => c.purchaseOrderNumber),
+    );
+    return accepted(
+      b.submit('df', ctx.at, errors, () =>
+        confirmations.forEach((c) => (b.dfOrders.get(String(c.purchaseOrderNumber))!.shipmentConfirmation = c)),
+      ),
+      false,
+    );
   };
 }
 
@@ -120,12 +165,31 @@ function statusUpdates(book: Book) {
       partyId(u, path, 'sellingParty');
       partyId(u, path, 'shipFromParty');
       const details = u.statusUpdateDetails as Obj;
-      required(details, `${path}.statusUpdateDetails`, ['trackingNumber', 'statusCode', 'reasonCode', 'statusLocationAddress']);
+      required(details, `${path}.statusUpdateDetails`, [
+        'trackingNumber',
+        'statusCode',
+        'reasonCode',
+        'statusLocationAddress',
+      ]);
       dateTime(details, `${path}.statusUpdateDetails`, 'statusDateTime');
-      required(details.statusLocationAddress as Obj, `${path}.statusUpdateDetails.statusLocationAddress`, ['name', 'addressLine1', 'countryCode']);
+      required(details.statusLocationAddress as Obj, `${path}.statusUpdateDetails.statusLocationAddress`, [
+        'name',
+        'addressLine1',
+        'countryCode',
+      ]);
     });
-    const errors = unknownOrders(b.dfOrders, updates.map((u) => u.purchaseOrderNumber));
-    return accepted(b.submit('df', ctx.at, errors, () => updates.forEach((u) => b.dfOrders.get(String(u.purchaseOrderNumber))!.statusUpdates.push(u.statusUpdateDetails))), false);
+    const errors = unknownOrders(
+      b.dfOrders,
+      updates.map((u) => u.purchaseOrderNumber),
+    );
+    return accepted(
+      b.submit('df', ctx.at, errors, () =>
+        updates.forEach((u) =>
+          b.dfOrders.get(String(u.purchaseOrderNumber))!.statusUpdates.push(u.statusUpdateDetails),
+        ),
+      ),
+      false,
+    );
   };
 }
 
@@ -134,7 +198,10 @@ function packingSlip(book: Book) {
   return (ctx: SpContext) => {
     const order = orderOf(book(ctx), ctx.params[0]!);
     const text = `%PDF-1.4 packing slip ${order.purchaseOrderNumber} ${order.items.map((i) => `${i.vendorSku} x${i.quantity}`).join(', ')}`;
-    return { status: 200, body: { purchaseOrderNumber: order.purchaseOrderNumber, content: base64(text), contentType: 'application/pdf' } };
+    return {
+      status: 200,
+      body: { purchaseOrderNumber: order.purchaseOrderNumber, content: base64(text), contentType: 'application/pdf' },
+    };
   };
 }
 
@@ -142,7 +209,8 @@ function packingSlip(book: Book) {
 function transactionStatus(book: Book) {
   return (ctx: SpContext) => {
     const status = book(ctx).transaction('df', ctx.params[0]!, ctx.at);
-    if (!status) return { status: 404, body: { code: 'NotFound', message: `Transaction ${ctx.params[0]} was not found.` } };
+    if (!status)
+      return { status: 404, body: { code: 'NotFound', message: `Transaction ${ctx.params[0]} was not found.` } };
     return { status: 200, body: { transactionStatus: status } };
   };
 }
@@ -150,19 +218,62 @@ function transactionStatus(book: Book) {
 /** The demo direct fulfillment order whose label exists from the start (ACDF0002). */
 export function seedDfLabels(book: VendorBook): void {
   const order = book.dfOrders.get('ACDF0002')!;
-  order.label = shippingLabel(order, { sellingParty: { partyId: order.sellingPartyId }, shipFromParty: { partyId: order.shipFromPartyId } });
+  order.label = shippingLabel(order, {
+    sellingParty: { partyId: order.sellingPartyId },
+    shipFromParty: { partyId: order.shipFromPartyId },
+  });
 }
 
 /** The Vendor Direct Fulfillment Orders, Shipping and Transactions operations (2021-12-28). */
 export function vendorDfRoutes(book: Book): SpRoute[] {
   return [
-    { method: 'POST', pattern: /^\/vendor\/directFulfillment\/orders\/2021-12-28\/acknowledgements$/, operation: 'submitAcknowledgement', handler: acknowledgeOrders(book) },
-    { method: 'POST', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels$/, operation: 'submitShippingLabelRequest', handler: requestLabels(book) },
-    { method: 'GET', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels\/([^/]+)$/, operation: 'getShippingLabel', handler: getLabel(book) },
-    { method: 'POST', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels\/([^/]+)$/, operation: 'createShippingLabels', handler: createLabels(book) },
-    { method: 'POST', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shipmentConfirmations$/, operation: 'submitShipmentConfirmations', handler: confirmShipments(book) },
-    { method: 'POST', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shipmentStatusUpdates$/, operation: 'submitShipmentStatusUpdates', handler: statusUpdates(book) },
-    { method: 'GET', pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/packingSlips\/([^/]+)$/, operation: 'getPackingSlip', handler: packingSlip(book) },
-    { method: 'GET', pattern: /^\/vendor\/directFulfillment\/transactions\/2021-12-28\/transactions\/([^/]+)$/, operation: 'getTransactionStatus', handler: transactionStatus(book) },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/directFulfillment\/orders\/2021-12-28\/acknowledgements$/,
+      operation: 'submitAcknowledgement',
+      handler: acknowledgeOrders(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels$/,
+      operation: 'submitShippingLabelRequest',
+      handler: requestLabels(book),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels\/([^/]+)$/,
+      operation: 'getShippingLabel',
+      handler: getLabel(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shippingLabels\/([^/]+)$/,
+      operation: 'createShippingLabels',
+      handler: createLabels(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shipmentConfirmations$/,
+      operation: 'submitShipmentConfirmations',
+      handler: confirmShipments(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/shipmentStatusUpdates$/,
+      operation: 'submitShipmentStatusUpdates',
+      handler: statusUpdates(book),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/vendor\/directFulfillment\/shipping\/2021-12-28\/packingSlips\/([^/]+)$/,
+      operation: 'getPackingSlip',
+      handler: packingSlip(book),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/vendor\/directFulfillment\/transactions\/2021-12-28\/transactions\/([^/]+)$/,
+      operation: 'getTransactionStatus',
+      handler: transactionStatus(book),
+    },
   ];
 }

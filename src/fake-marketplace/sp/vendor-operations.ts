@@ -3,7 +3,20 @@ import { decodeToken, encodeToken } from './paging.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
 import { seedDfLabels, vendorDfRoutes } from './vendor-df-operations.ts';
-import { accepted, base64, dateTime, entries, list, oneOf, partyId, required, trackingNumber, unknownOrders, vendorBooks, type Obj } from './vendor-shared.ts';
+import {
+  accepted,
+  base64,
+  dateTime,
+  entries,
+  list,
+  oneOf,
+  partyId,
+  required,
+  trackingNumber,
+  unknownOrders,
+  vendorBooks,
+  type Obj,
+} from './vendor-shared.ts';
 
 export { demoVendor, isVendor } from '../data/vendors.ts';
 
@@ -25,7 +38,15 @@ function transportLabel(shipment: Obj, at: number): Obj {
       totalLabelCount: 1,
       shipMode: 'SmallParcel',
     },
-    labelData: [{ labelSequenceNumber: 1, labelFormat: 'PDF', carrierCode: 'UPSN', trackingId: tracking, label: base64(`%PDF-1.4 transport label ${id} ${tracking}`) }],
+    labelData: [
+      {
+        labelSequenceNumber: 1,
+        labelFormat: 'PDF',
+        carrierCode: 'UPSN',
+        trackingId: tracking,
+        label: base64(`%PDF-1.4 transport label ${id} ${tracking}`),
+      },
+    ],
   };
 }
 
@@ -34,7 +55,8 @@ function applyShipment(book: VendorBook, shipment: Obj, at: number): void {
   const id = String(shipment.vendorShipmentIdentifier);
   const index = book.transportLabels.findIndex((l) => l.vendorShipmentIdentifier === id);
   if (index >= 0) book.transportLabels.splice(index, 1);
-  if (shipment.transactionType === 'New') book.transportLabels.push({ vendorShipmentIdentifier: id, createdAt: at, body: transportLabel(shipment, at) });
+  if (shipment.transactionType === 'New')
+    book.transportLabels.push({ vendorShipmentIdentifier: id, createdAt: at, body: transportLabel(shipment, at) });
 }
 
 /** submitAcknowledgement (vendorOrders.json): acknowledges purchase orders; unknown PO numbers fail the transaction. */
@@ -48,10 +70,22 @@ function acknowledgeOrders(book: Book) {
       dateTime(ack, path, 'acknowledgementDate');
       partyId(ack, path, 'sellingParty');
       list(ack, path, 'items', ['orderedQuantity']).forEach((item, j) =>
-        list(item, `${path}.items[${j}]`, 'itemAcknowledgements', ['acknowledgedQuantity']).forEach((ia, k) => oneOf(ia, `${path}.items[${j}].itemAcknowledgements[${k}]`, 'acknowledgementCode', ['Accepted', 'Backordered', 'Rejected'])));
+        list(item, `${path}.items[${j}]`, 'itemAcknowledgements', ['acknowledgedQuantity']).forEach((ia, k) =>
+          oneOf(ia, `${path}.items[${j}].itemAcknowledgements[${k}]`, 'acknowledgementCode', [
+            'Accepted',
+            'Backordered',
+            'Rejected',
+          ]),
+        ),
+      );
     });
-    const errors = unknownOrders(b.purchaseOrders, acks.map((a) => a.purchaseOrderNumber));
-    const id = b.submit('retail', ctx.at, errors, () => acks.forEach((a) => (b.purchaseOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a)));
+    const errors = unknownOrders(
+      b.purchaseOrders,
+      acks.map((a) => a.purchaseOrderNumber),
+    );
+    const id = b.submit('retail', ctx.at, errors, () =>
+      acks.forEach((a) => (b.purchaseOrders.get(String(a.purchaseOrderNumber))!.acknowledgement = a)),
+    );
     return accepted(id, true);
   };
 }
@@ -68,10 +102,25 @@ function submitShipments(book: Book) {
       dateTime(s, path, 'transactionDate');
       for (const party of ['sellingParty', 'shipFromParty', 'shipToParty']) partyId(s, path, party);
     });
-    const pos = shipments.flatMap((s) => (Array.isArray(s.purchaseOrders) ? (s.purchaseOrders as Obj[]).map((p) => p.purchaseOrderNumber) : []));
-    const cancels = shipments.filter((s) => s.transactionType === 'Cancel' && !b.transportLabels.some((l) => l.vendorShipmentIdentifier === s.vendorShipmentIdentifier));
-    const errors = [...unknownOrders(b.purchaseOrders, pos), ...cancels.map((s) => ({ code: 'InvalidInput', message: `Shipment ${String(s.vendorShipmentIdentifier)} was not found for this vendor.`, details: 'vendorShipmentIdentifier' }))];
-    const id = b.submit('retail', ctx.at, errors, () => shipments.forEach((s) => applyShipment(b, s, ctx.at + TRANSACTION_MS)));
+    const pos = shipments.flatMap((s) =>
+      Array.isArray(s.purchaseOrders) ? (s.purchaseOrders as Obj[]).map((p) => p.purchaseOrderNumber) : [],
+    );
+    const cancels = shipments.filter(
+      (s) =>
+        s.transactionType === 'Cancel' &&
+        !b.transportLabels.some((l) => l.vendorShipmentIdentifier === s.vendorShipmentIdentifier),
+    );
+    const errors = [
+      ...unknownOrders(b.purchaseOrders, pos),
+      ...cancels.map((s) => ({
+        code: 'InvalidInput',
+        message: `Shipment ${String(s.vendorShipmentIdentifier)} was not found for this vendor.`,
+        details: 'vendorShipmentIdentifier',
+      })),
+    ];
+    const id = b.submit('retail', ctx.at, errors, () =>
+      shipments.forEach((s) => applyShipment(b, s, ctx.at + TRANSACTION_MS)),
+    );
     return accepted(id, true);
   };
 }
@@ -89,9 +138,18 @@ function confirmShipments(book: Book) {
       for (const party of ['sellingParty', 'shipFromParty', 'shipToParty']) partyId(c, path, party);
       list(c, path, 'shippedItems', ['itemSequenceNumber', 'shippedQuantity']);
     });
-    const poOf = (c: Obj) => (c.shippedItems as Obj[]).map((item) => (item.itemDetails as Obj | undefined)?.purchaseOrderNumber).filter((po) => po !== undefined);
+    const poOf = (c: Obj) =>
+      (c.shippedItems as Obj[])
+        .map((item) => (item.itemDetails as Obj | undefined)?.purchaseOrderNumber)
+        .filter((po) => po !== undefined);
     const errors = unknownOrders(b.purchaseOrders, confirmations.flatMap(poOf));
-    const id = b.submit('retail', ctx.at, errors, () => confirmations.forEach((c) => poOf(c).forEach((po) => b.purchaseOrders.get(String(po))!.shipmentConfirmations.push(String(c.shipmentIdentifier)))));
+    const id = b.submit('retail', ctx.at, errors, () =>
+      confirmations.forEach((c) =>
+        poOf(c).forEach((po) =>
+          b.purchaseOrders.get(String(po))!.shipmentConfirmations.push(String(c.shipmentIdentifier)),
+        ),
+      ),
+    );
     return accepted(id, true);
   };
 }
@@ -103,22 +161,36 @@ function shipmentLabels(book: Book) {
     const q = ctx.query;
     const limit = q.limit === undefined ? 50 : Number(q.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw invalidInput('limit must be between 1 and 50.');
-    if (q.sortOrder !== undefined && q.sortOrder !== 'ASC' && q.sortOrder !== 'DESC') throw invalidInput('sortOrder must be ASC or DESC.');
+    if (q.sortOrder !== undefined && q.sortOrder !== 'ASC' && q.sortOrder !== 'DESC')
+      throw invalidInput('sortOrder must be ASC or DESC.');
     const after = q.labelCreatedAfter === undefined ? -Infinity : Date.parse(q.labelCreatedAfter);
     const before = q.labelCreatedBefore === undefined ? Infinity : Date.parse(q.labelCreatedBefore);
-    if (Number.isNaN(after) || Number.isNaN(before)) throw invalidInput('labelCreatedAfter and labelCreatedBefore must be ISO 8601 date-times.');
+    if (Number.isNaN(after) || Number.isNaN(before))
+      throw invalidInput('labelCreatedAfter and labelCreatedBefore must be ISO 8601 date-times.');
     const info = (l: { body: Obj }) => l.body.shipmentInformation as Obj;
     const all = b.transportLabels
       .filter((l) => l.createdAt > after && l.createdAt < before && l.createdAt <= ctx.at)
-      .filter((l) => (q.vendorShipmentIdentifier === undefined || l.vendorShipmentIdentifier === q.vendorShipmentIdentifier)
-        && (q.buyerReferenceNumber === undefined || info(l).buyerReferenceNumber === q.buyerReferenceNumber)
-        && (q.sellerWarehouseCode === undefined || info(l).warehouseId === q.sellerWarehouseCode))
+      .filter(
+        (l) =>
+          (q.vendorShipmentIdentifier === undefined || l.vendorShipmentIdentifier === q.vendorShipmentIdentifier) &&
+          (q.buyerReferenceNumber === undefined || info(l).buyerReferenceNumber === q.buyerReferenceNumber) &&
+          (q.sellerWarehouseCode === undefined || info(l).warehouseId === q.sellerWarehouseCode),
+      )
       .sort((x, y) => (q.sortOrder === 'ASC' ? x.createdAt - y.createdAt : y.createdAt - x.createdAt));
     const scope = `transportLabels/${ctx.seller.sellerId}/${JSON.stringify(q, ['vendorShipmentIdentifier', 'buyerReferenceNumber', 'sellerWarehouseCode', 'sortOrder'])}`;
     const offset = q.nextToken === undefined ? 0 : (decodeToken(q.nextToken, scope)?.offset ?? -1);
     if (offset < 0) throw invalidInput('The nextToken is invalid.');
-    const next = offset + limit < all.length ? encodeToken({ offset: offset + limit, scope, issuedAt: ctx.at }) : undefined;
-    return { status: 200, body: { payload: { ...(next ? { pagination: { nextToken: next } } : {}), transportLabels: all.slice(offset, offset + limit).map((l) => l.body) } } };
+    const next =
+      offset + limit < all.length ? encodeToken({ offset: offset + limit, scope, issuedAt: ctx.at }) : undefined;
+    return {
+      status: 200,
+      body: {
+        payload: {
+          ...(next ? { pagination: { nextToken: next } } : {}),
+          transportLabels: all.slice(offset, offset + limit).map((l) => l.body),
+        },
+      },
+    };
   };
 }
 
@@ -135,7 +207,18 @@ function transaction(book: Book) {
 function seedLabels(book: VendorBook, at: number): void {
   const { sellingPartyId, warehouseId, amazonWarehouseId } = VENDOR_CODES;
   const createdAt = at - 86_400_000;
-  applyShipment(book, { vendorShipmentIdentifier: 'ACMESHIP0001', transactionType: 'New', buyerReferenceNumber: 'ACMEREF0001', sellingParty: { partyId: sellingPartyId }, shipFromParty: { partyId: warehouseId }, shipToParty: { partyId: amazonWarehouseId } }, createdAt);
+  applyShipment(
+    book,
+    {
+      vendorShipmentIdentifier: 'ACMESHIP0001',
+      transactionType: 'New',
+      buyerReferenceNumber: 'ACMEREF0001',
+      sellingParty: { partyId: sellingPartyId },
+      shipFromParty: { partyId: warehouseId },
+      shipToParty: { partyId: amazonWarehouseId },
+    },
+    createdAt,
+  );
 }
 
 /**
@@ -150,11 +233,36 @@ export function vendorRoutes(): SpRoute[] {
     seedDfLabels(b);
   });
   return [
-    { method: 'POST', pattern: /^\/vendor\/orders\/v1\/acknowledgements$/, operation: 'submitAcknowledgement', handler: acknowledgeOrders(book) },
-    { method: 'POST', pattern: /^\/vendor\/shipping\/v1\/shipments$/, operation: 'SubmitShipments', handler: submitShipments(book) },
-    { method: 'POST', pattern: /^\/vendor\/shipping\/v1\/shipmentConfirmations$/, operation: 'SubmitShipmentConfirmations', handler: confirmShipments(book) },
-    { method: 'GET', pattern: /^\/vendor\/shipping\/v1\/transportLabels$/, operation: 'GetShipmentLabels', handler: shipmentLabels(book) },
-    { method: 'GET', pattern: /^\/vendor\/transactions\/v1\/transactions\/([^/]+)$/, operation: 'getTransaction', handler: transaction(book) },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/orders\/v1\/acknowledgements$/,
+      operation: 'submitAcknowledgement',
+      handler: acknowledgeOrders(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/shipping\/v1\/shipments$/,
+      operation: 'SubmitShipments',
+      handler: submitShipments(book),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/vendor\/shipping\/v1\/shipmentConfirmations$/,
+      operation: 'SubmitShipmentConfirmations',
+      handler: confirmShipments(book),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/vendor\/shipping\/v1\/transportLabels$/,
+      operation: 'GetShipmentLabels',
+      handler: shipmentLabels(book),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/vendor\/transactions\/v1\/transactions\/([^/]+)$/,
+      operation: 'getTransaction',
+      handler: transaction(book),
+    },
     ...vendorDfRoutes(book),
   ];
 }

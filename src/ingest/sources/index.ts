@@ -17,7 +17,23 @@ import { source as notifications } from './notifications/source.ts';
 import { fbaSources } from './fba/source.ts';
 
 /** Every source mktdata can land, by name. */
-export const sources: Source[] = [allOrders, settlements, returns, salesAndTraffic, ...adsSources, ...awdSources, cogs, ...replenishmentSources, promotions, notifications, merchantListings, fbaInventory, listingsItems, itemOffers, ...fbaSources];
+export const sources: Source[] = [
+  allOrders,
+  settlements,
+  returns,
+  salesAndTraffic,
+  ...adsSources,
+  ...awdSources,
+  cogs,
+  ...replenishmentSources,
+  promotions,
+  notifications,
+  merchantListings,
+  fbaInventory,
+  listingsItems,
+  itemOffers,
+  ...fbaSources,
+];
 
 /** The source of that name, or ERR_SOURCE_UNKNOWN listing the known ones. */
 export function findSource(name: string): Source {

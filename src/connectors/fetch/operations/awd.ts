@@ -7,18 +7,36 @@ interface AwdPage {
 }
 
 /** Every page of an AWD list operation: the same arguments again with the answer's top-level nextToken (pages may be empty). */
-async function eachPage(ctx: HandlerContext, operation: string, path: string, query: Record<string, string>, onPage: (page: AwdPage) => Promise<void>): Promise<void> {
+async function eachPage(
+  ctx: HandlerContext,
+  operation: string,
+  path: string,
+  query: Record<string, string>,
+  onPage: (page: AwdPage) => Promise<void>,
+): Promise<void> {
   let nextToken: string | undefined;
   do {
-    const { body } = await ctx.sp!.request<AwdPage>(operation, { method: 'GET', path, query: nextToken ? { ...query, nextToken } : query });
+    const { body } = await ctx.sp!.request<AwdPage>(operation, {
+      method: 'GET',
+      path,
+      query: nextToken ? { ...query, nextToken } : query,
+    });
     await onPage(body);
     nextToken = body.nextToken;
   } while (nextToken);
 }
 
 /** AWD listInventory, listOutbounds or listReplenishmentOrders: every page as one document. */
-export async function fetchAwdList(ctx: HandlerContext, pages: PageWriter, operation: 'listInventory' | 'listOutbounds' | 'listReplenishmentOrders'): Promise<void> {
-  const paths = { listInventory: ['/awd/2024-05-09/inventory', { details: 'SHOW', maxResults: '200' }], listOutbounds: ['/awd/2024-05-09/outboundOrders', { maxResults: '100' }], listReplenishmentOrders: ['/awd/2024-05-09/replenishmentOrders', { maxResults: '100' }] } as const;
+export async function fetchAwdList(
+  ctx: HandlerContext,
+  pages: PageWriter,
+  operation: 'listInventory' | 'listOutbounds' | 'listReplenishmentOrders',
+): Promise<void> {
+  const paths = {
+    listInventory: ['/awd/2024-05-09/inventory', { details: 'SHOW', maxResults: '200' }],
+    listOutbounds: ['/awd/2024-05-09/outboundOrders', { maxResults: '100' }],
+    listReplenishmentOrders: ['/awd/2024-05-09/replenishmentOrders', { maxResults: '100' }],
+  } as const;
   const [path, query] = paths[operation];
   await eachPage(ctx, operation, path, { ...query }, async (page) => {
     pages.write(page, { operation, query });
@@ -28,11 +46,21 @@ export async function fetchAwdList(ctx: HandlerContext, pages: PageWriter, opera
 /** AWD inbound shipments: listed, then each read whole with its SKU quantities (one document per shipment). */
 export async function fetchAwdInboundShipments(ctx: HandlerContext, pages: PageWriter): Promise<void> {
   const ids: string[] = [];
-  await eachPage(ctx, 'listInboundShipments', '/awd/2024-05-09/inboundShipments', { maxResults: '200', sortBy: 'UPDATED_AT' }, async (page) => {
-    ids.push(...(page.shipments ?? []).map((s) => s.shipmentId));
-  });
+  await eachPage(
+    ctx,
+    'listInboundShipments',
+    '/awd/2024-05-09/inboundShipments',
+    { maxResults: '200', sortBy: 'UPDATED_AT' },
+    async (page) => {
+      ids.push(...(page.shipments ?? []).map((s) => s.shipmentId));
+    },
+  );
   for (const shipmentId of ids) {
-    const { body } = await ctx.sp!.request('getInboundShipment', { method: 'GET', path: `/awd/2024-05-09/inboundShipments/${encodeURIComponent(shipmentId)}`, query: { skuQuantities: 'SHOW' } });
+    const { body } = await ctx.sp!.request('getInboundShipment', {
+      method: 'GET',
+      path: `/awd/2024-05-09/inboundShipments/${encodeURIComponent(shipmentId)}`,
+      query: { skuQuantities: 'SHOW' },
+    });
     pages.write(body, { operation: 'getInboundShipment', shipmentId });
   }
 }

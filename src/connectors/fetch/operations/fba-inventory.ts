@@ -17,15 +17,28 @@ export async function fetchFbaInventory(ctx: HandlerContext, pages: PageWriter):
     try {
       let nextToken: string | undefined;
       do {
-        const query: Record<string, string> = { details: 'true', granularityType: 'Marketplace', granularityId: marketplaceId, marketplaceIds: marketplaceId };
+        const query: Record<string, string> = {
+          details: 'true',
+          granularityType: 'Marketplace',
+          granularityId: marketplaceId,
+          marketplaceIds: marketplaceId,
+        };
         if (nextToken) query.nextToken = nextToken;
-        const { body } = await ctx.sp!.request<InventoryPage>('getInventorySummaries', { method: 'GET', path: '/fba/inventory/v1/summaries', query });
+        const { body } = await ctx.sp!.request<InventoryPage>('getInventorySummaries', {
+          method: 'GET',
+          path: '/fba/inventory/v1/summaries',
+          query,
+        });
         pages.write(body, { operation: 'getInventorySummaries', query });
         nextToken = body.pagination?.nextToken;
       } while (nextToken);
       return;
     } catch (error) {
-      if (!(error instanceof ConnectorError && error.kind === 'invalid-input' && /token/i.test(error.message)) || attempt >= 2) throw error;
+      if (
+        !(error instanceof ConnectorError && error.kind === 'invalid-input' && /token/i.test(error.message)) ||
+        attempt >= 2
+      )
+        throw error;
     }
   }
 }

@@ -8,11 +8,20 @@ interface Paged {
 }
 
 /** Every page of a Fulfillment Inbound list: `paginationToken` in the request, `pagination.nextToken` in the answer. */
-async function allPages<T extends Paged>(ctx: HandlerContext, operation: string, path: string, query: Record<string, string>): Promise<T[]> {
+async function allPages<T extends Paged>(
+  ctx: HandlerContext,
+  operation: string,
+  path: string,
+  query: Record<string, string>,
+): Promise<T[]> {
   const pages: T[] = [];
   let token: string | undefined;
   do {
-    const { body } = await ctx.sp!.request<T>(operation, { method: 'GET', path, query: token ? { ...query, paginationToken: token } : query });
+    const { body } = await ctx.sp!.request<T>(operation, {
+      method: 'GET',
+      path,
+      query: token ? { ...query, paginationToken: token } : query,
+    });
     pages.push(body);
     token = body.pagination?.nextToken;
   } while (token);
@@ -24,10 +33,17 @@ async function allPages<T extends Paged>(ctx: HandlerContext, operation: string,
  * (`{inboundPlan, shipments: [{shipment, items}]}`, src/ingest/sources/fulfillmentInbound.shipments/payloads.ts).
  */
 export async function fetchInboundPlans(ctx: HandlerContext, pages: PageWriter): Promise<void> {
-  const lists = await allPages<Paged & { inboundPlans?: { inboundPlanId: string }[] }>(ctx, 'listInboundPlans', base, { pageSize: '30', sortBy: 'LAST_UPDATED_TIME', sortOrder: 'DESC' });
+  const lists = await allPages<Paged & { inboundPlans?: { inboundPlanId: string }[] }>(ctx, 'listInboundPlans', base, {
+    pageSize: '30',
+    sortBy: 'LAST_UPDATED_TIME',
+    sortOrder: 'DESC',
+  });
   for (const summary of lists.flatMap((l) => l.inboundPlans ?? [])) {
     const planPath = `${base}/${encodeURIComponent(summary.inboundPlanId)}`;
-    const { body: inboundPlan } = await ctx.sp!.request<{ shipments?: { shipmentId: string }[] }>('getInboundPlan', { method: 'GET', path: planPath });
+    const { body: inboundPlan } = await ctx.sp!.request<{ shipments?: { shipmentId: string }[] }>('getInboundPlan', {
+      method: 'GET',
+      path: planPath,
+    });
     const shipments = [];
     for (const { shipmentId } of inboundPlan.shipments ?? []) {
       const shipmentPath = `${planPath}/shipments/${encodeURIComponent(shipmentId)}`;

@@ -14,7 +14,8 @@ async function sellerAsins(ctx: HandlerContext): Promise<string[]> {
   const asins = new Set<string>();
   for (const query of queries) {
     const reader = await ctx.wh.sql.runAndReadAll(query, { id: ctx.connection.id }).catch(() => null);
-    for (const [asin] of (reader?.getRowsJson() ?? []) as string[][]) if (asin && /^[A-Z0-9]{10}$/.test(asin)) asins.add(asin);
+    for (const [asin] of (reader?.getRowsJson() ?? []) as string[][])
+      if (asin && /^[A-Z0-9]{10}$/.test(asin)) asins.add(asin);
   }
   return [...asins].sort();
 }
@@ -28,13 +29,28 @@ export async function fetchItemOffers(ctx: HandlerContext, pages: PageWriter): P
   const asins = await sellerAsins(ctx);
   const failed: string[] = [];
   for (let i = 0; i < asins.length; i += 20) {
-    const requests = asins.slice(i, i + 20).map((asin) => ({ uri: `/products/pricing/v0/items/${asin}/offers`, method: 'GET', MarketplaceId: ctx.connection.marketplaceId, ItemCondition: 'New', CustomerType: 'Consumer' }));
-    const { body } = await ctx.sp!.request<BatchAnswer>('getItemOffersBatch', { method: 'POST', path: '/batches/products/pricing/v0/itemOffers', body: { requests } });
+    const requests = asins
+      .slice(i, i + 20)
+      .map((asin) => ({
+        uri: `/products/pricing/v0/items/${asin}/offers`,
+        method: 'GET',
+        MarketplaceId: ctx.connection.marketplaceId,
+        ItemCondition: 'New',
+        CustomerType: 'Consumer',
+      }));
+    const { body } = await ctx.sp!.request<BatchAnswer>('getItemOffersBatch', {
+      method: 'POST',
+      path: '/batches/products/pricing/v0/itemOffers',
+      body: { requests },
+    });
     for (const [index, entry] of (body.responses ?? []).entries()) {
       const asin = entry.request?.Asin ?? requests[index]!.uri.split('/')[5]!;
-      if (entry.status?.statusCode === 200 && entry.body) pages.write(entry.body, { operation: 'getItemOffersBatch', asin });
+      if (entry.status?.statusCode === 200 && entry.body)
+        pages.write(entry.body, { operation: 'getItemOffersBatch', asin });
       else failed.push(asin);
     }
   }
-  return failed.length > 0 ? `${failed.length} of ${asins.length} ASINs had no offers answer: ${failed.slice(0, 5).join(', ')}` : null;
+  return failed.length > 0
+    ? `${failed.length} of ${asins.length} ASINs had no offers answer: ${failed.slice(0, 5).join(', ')}`
+    : null;
 }

@@ -17,8 +17,18 @@ export function pageWriter(ctx: HandlerContext, request: FetchRequest): PageWrit
     files,
     write(document, details) {
       const part = files.length + 1;
-      const file = documentPath(ctx.wh.home, request, { upstreamId: request.id.slice(0, 8), extension: 'json', part, at });
-      writeSidecar(file, request, { api: 'sp-api', ...details, part, fetchedAt: new Date(ctx.clock.now()).toISOString() });
+      const file = documentPath(ctx.wh.home, request, {
+        upstreamId: request.id.slice(0, 8),
+        extension: 'json',
+        part,
+        at,
+      });
+      writeSidecar(file, request, {
+        api: 'sp-api',
+        ...details,
+        part,
+        fetchedAt: new Date(ctx.clock.now()).toISOString(),
+      });
       writeFileSync(`${file}.tmp`, JSON.stringify(document));
       renameSync(`${file}.tmp`, file);
       files.push(file);

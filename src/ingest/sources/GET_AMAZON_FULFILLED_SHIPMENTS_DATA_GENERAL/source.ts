@@ -4,6 +4,10 @@ import { format } from './format.ts';
 
 /** Amazon Fulfilled Shipments report: every landed version of every shipped item line; MKT_ORDER_BUYER_INFO_UPDATE for orders whose buyer data it changes. */
 export const source = {
-  ...flatFileSource('GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL', 'raw.get_amazon_fulfilled_shipments_data_general', format),
+  ...flatFileSource(
+    'GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL',
+    'raw.get_amazon_fulfilled_shipments_data_general',
+    format,
+  ),
   events: buyerInfoEvents,
 };

@@ -2,4 +2,8 @@ import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
 /** Removal Order Detail report: every landed version of every removal order line. */
-export const source = flatFileSource('GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', 'raw.get_fba_fulfillment_removal_order_detail_data', format);
+export const source = flatFileSource(
+  'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA',
+  'raw.get_fba_fulfillment_removal_order_detail_data',
+  format,
+);

@@ -1,6 +1,10 @@
 import type { FlatColumn, FlatFormat } from '../../flat-file.ts';
 
-const units = (name: string, aliases?: string[]): FlatColumn => ({ name, type: 'integer', ...(aliases ? { aliases } : {}) });
+const units = (name: string, aliases?: string[]): FlatColumn => ({
+  name,
+  type: 'integer',
+  ...(aliases ? { aliases } : {}),
+});
 
 /**
  * Recommended Removal report (developer-docs `fba-removals-reports-attributes`): one line per SKU and condition

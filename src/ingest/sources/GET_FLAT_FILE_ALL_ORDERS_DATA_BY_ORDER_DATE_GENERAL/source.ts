@@ -4,6 +4,10 @@ import { format } from './format.ts';
 
 /** All Orders flat file: every version of every order line, as delivered; MKT_ORDER_UPDATE for the orders it changes. */
 export const source = {
-  ...flatFileSource('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', 'raw.get_flat_file_all_orders_data_by_order_date_general', format),
+  ...flatFileSource(
+    'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+    'raw.get_flat_file_all_orders_data_by_order_date_general',
+    format,
+  ),
   events: orderUpdateEvents,
 };

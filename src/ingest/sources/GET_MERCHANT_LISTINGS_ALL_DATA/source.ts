@@ -1,4 +1,13 @@
-import { insertOrExplain, lineageParams, lineageSelectList, rawTableDdl, stagedBefore, stageFlatFile, typedSelectList, type StagedFile } from '../../flat-file.ts';
+import {
+  insertOrExplain,
+  lineageParams,
+  lineageSelectList,
+  rawTableDdl,
+  stagedBefore,
+  stageFlatFile,
+  typedSelectList,
+  type StagedFile,
+} from '../../flat-file.ts';
 import { RefusedFile, type LandContext, type Source } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
 import { format } from './format.ts';
@@ -19,7 +28,10 @@ async function refuseBadOpenDate(ctx: LandContext, staged: StagedFile): Promise<
   );
   const bad = reader.getRowObjectsJson()[0];
   if (bad) {
-    throw new RefusedFile(Number(bad.line), `open-date: '${String(bad.value)}' is not a date-time with a known zone (such as 2013-01-07 07:35:42 PST or 08/07/2016 10:12:40 BST)`);
+    throw new RefusedFile(
+      Number(bad.line),
+      `open-date: '${String(bad.value)}' is not a date-time with a known zone (such as 2013-01-07 07:35:42 PST or 08/07/2016 10:12:40 BST)`,
+    );
   }
 }
 

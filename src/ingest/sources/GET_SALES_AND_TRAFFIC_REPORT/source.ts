@@ -5,11 +5,33 @@ import { RefusedFile } from '../../source.ts';
 
 const amounts = ['orderedProductSales', 'orderedProductSalesB2B', 'shippedProductSales', 'shippedProductSalesB2B'];
 const counts = [
-  'unitsOrdered', 'unitsOrderedB2B', 'totalOrderItems', 'totalOrderItemsB2B', 'unitsShipped', 'unitsShippedB2B', 'ordersShipped',
-  'ordersShippedB2B', 'unitsRefunded', 'unitsRefundedB2B', 'browserSessions', 'mobileAppSessions', 'sessions', 'sessionsB2B',
-  'browserPageViews', 'mobileAppPageViews', 'pageViews', 'pageViewsB2B',
+  'unitsOrdered',
+  'unitsOrderedB2B',
+  'totalOrderItems',
+  'totalOrderItemsB2B',
+  'unitsShipped',
+  'unitsShippedB2B',
+  'ordersShipped',
+  'ordersShippedB2B',
+  'unitsRefunded',
+  'unitsRefundedB2B',
+  'browserSessions',
+  'mobileAppSessions',
+  'sessions',
+  'sessionsB2B',
+  'browserPageViews',
+  'mobileAppPageViews',
+  'pageViews',
+  'pageViewsB2B',
 ];
-const percents = ['refundRate', 'refundRateB2B', 'buyBoxPercentage', 'buyBoxPercentageB2B', 'unitSessionPercentage', 'unitSessionPercentageB2B'];
+const percents = [
+  'refundRate',
+  'refundRateB2B',
+  'buyBoxPercentage',
+  'buyBoxPercentageB2B',
+  'unitSessionPercentage',
+  'unitSessionPercentageB2B',
+];
 
 /** One row per by-ASIN entry of a one-day report; metrics missing from the report stay null. */
 const columns: FlatColumn[] = [
@@ -25,18 +47,30 @@ const columns: FlatColumn[] = [
 ];
 
 const amount = z.object({ amount: z.number(), currencyCode: z.string() }).partial();
-const report = z.object({
-  reportSpecification: z.object({
-    dataStartTime: z.string().regex(/^\d{4}-\d{2}-\d{2}/),
-    dataEndTime: z.string().regex(/^\d{4}-\d{2}-\d{2}/),
-    reportOptions: z.object({ asinGranularity: z.string().optional() }).passthrough().optional(),
-  }).passthrough(),
-  // Not landed (the daily tables come from the by-ASIN block), but a document whose by-date block is damaged is too.
-  salesAndTrafficByDate: z.array(z.object({}).passthrough()).optional(),
-  salesAndTrafficByAsin: z.array(
-    z.object({ parentAsin: z.string().optional(), childAsin: z.string().optional(), sku: z.string().optional(), salesByAsin: z.record(z.string(), z.unknown()).optional(), trafficByAsin: z.record(z.string(), z.unknown()).optional() }).passthrough(),
-  ),
-}).passthrough();
+const report = z
+  .object({
+    reportSpecification: z
+      .object({
+        dataStartTime: z.string().regex(/^\d{4}-\d{2}-\d{2}/),
+        dataEndTime: z.string().regex(/^\d{4}-\d{2}-\d{2}/),
+        reportOptions: z.object({ asinGranularity: z.string().optional() }).passthrough().optional(),
+      })
+      .passthrough(),
+    // Not landed (the daily tables come from the by-ASIN block), but a document whose by-date block is damaged is too.
+    salesAndTrafficByDate: z.array(z.object({}).passthrough()).optional(),
+    salesAndTrafficByAsin: z.array(
+      z
+        .object({
+          parentAsin: z.string().optional(),
+          childAsin: z.string().optional(),
+          sku: z.string().optional(),
+          salesByAsin: z.record(z.string(), z.unknown()).optional(),
+          trafficByAsin: z.record(z.string(), z.unknown()).optional(),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
 
 /**
  * Sales and Traffic report (upstream-formats d). The by-ASIN block has no date: it totals the whole
@@ -50,13 +84,26 @@ function records(document: unknown): JsonRecord[] {
   if (entries.length === 0) return [];
   const day = spec.dataStartTime.slice(0, 10);
   if (day !== spec.dataEndTime.slice(0, 10)) {
-    throw new RefusedFile(null, `the by-ASIN block totals ${day}..${spec.dataEndTime.slice(0, 10)} without a date; the daily tables need one-day reports (dataStartTime = dataEndTime)`);
+    throw new RefusedFile(
+      null,
+      `the by-ASIN block totals ${day}..${spec.dataEndTime.slice(0, 10)} without a date; the daily tables need one-day reports (dataStartTime = dataEndTime)`,
+    );
   }
   const granularity = spec.reportOptions?.asinGranularity ?? null;
   return entries.map((entry, i) => {
-    if (!entry.childAsin) throw new RefusedFile(i + 1, `record ${i + 1}: no childAsin (asinGranularity ${granularity ?? 'unknown'}); request CHILD or SKU granularity`);
+    if (!entry.childAsin)
+      throw new RefusedFile(
+        i + 1,
+        `record ${i + 1}: no childAsin (asinGranularity ${granularity ?? 'unknown'}); request CHILD or SKU granularity`,
+      );
     const metrics: JsonRecord = { ...entry.salesByAsin, ...entry.trafficByAsin };
-    const record: JsonRecord = { date: day, asinGranularity: granularity, parentAsin: entry.parentAsin, childAsin: entry.childAsin, sku: entry.sku };
+    const record: JsonRecord = {
+      date: day,
+      asinGranularity: granularity,
+      parentAsin: entry.parentAsin,
+      childAsin: entry.childAsin,
+      sku: entry.sku,
+    };
     for (const name of amounts) {
       const value = amount.safeParse(metrics[name]);
       record[name] = value.success ? value.data.amount : metrics[name];

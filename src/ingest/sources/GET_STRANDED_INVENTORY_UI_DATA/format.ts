@@ -1,6 +1,10 @@
 import type { FlatColumn, FlatFormat } from '../../flat-file.ts';
 
-const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({ name, type: 'text', ...(required ? { required } : {}) });
+const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({
+  name,
+  type: 'text',
+  ...(required ? { required } : {}),
+});
 
 /**
  * Stranded Inventory report (FBA inventory reports): the current list of units in fulfillment centers

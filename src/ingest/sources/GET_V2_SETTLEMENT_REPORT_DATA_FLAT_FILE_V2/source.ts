@@ -23,9 +23,16 @@ async function checkTotals(ctx: LandContext): Promise<void> {
   );
   const row = reader.getRowObjectsJson()[0];
   if (!row) throw new RefusedFile(null, 'the settlement report has no lines: not even its summary line');
-  if (row.summaries !== 1) throw new RefusedFile(null, `settlement ${row.settlement_id} has ${row.summaries} summary lines (with total-amount), not 1`);
+  if (row.summaries !== 1)
+    throw new RefusedFile(
+      null,
+      `settlement ${row.settlement_id} has ${row.summaries} summary lines (with total-amount), not 1`,
+    );
   if (!row.balanced) {
-    throw new RefusedFile(Number(row.line), `settlement ${row.settlement_id}: its amounts add up to ${row.amounts}, not to the total-amount ${row.total} of its summary line (the file is incomplete or damaged)`);
+    throw new RefusedFile(
+      Number(row.line),
+      `settlement ${row.settlement_id}: its amounts add up to ${row.amounts}, not to the total-amount ${row.total} of its summary line (the file is incomplete or damaged)`,
+    );
   }
 }
 

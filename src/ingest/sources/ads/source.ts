@@ -4,9 +4,11 @@ import { adsReports } from './reports.ts';
 
 /** An Ads API v3 (or DSP) report download: a JSON array of flat objects keyed by column name. */
 function rowsOf(document: unknown): Record<string, unknown>[] {
-  if (!Array.isArray(document)) throw new RefusedFile(null, 'expected a JSON array of report rows, as the Ads API report download delivers');
+  if (!Array.isArray(document))
+    throw new RefusedFile(null, 'expected a JSON array of report rows, as the Ads API report download delivers');
   document.forEach((row, i) => {
-    if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new RefusedFile(i + 1, `record ${i + 1} is not an object`);
+    if (row === null || typeof row !== 'object' || Array.isArray(row))
+      throw new RefusedFile(i + 1, `record ${i + 1} is not an object`);
   });
   return document as Record<string, unknown>[];
 }

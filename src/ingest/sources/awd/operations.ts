@@ -2,7 +2,11 @@ import type { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
 import { inboundShipment, inventorySummary, outboundOrder, replenishmentOrder } from './schemas.ts';
 
-const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({ name, type: 'text', ...(required ? { required } : {}) });
+const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({
+  name,
+  type: 'text',
+  ...(required ? { required } : {}),
+});
 const timestamp = (name: string): FlatColumn => ({ name, type: 'timestamp' });
 const integer = (name: string): FlatColumn => ({ name, type: 'integer' });
 /** A nested object or array, landed as its JSON text; staging casts it to JSON. */
@@ -26,31 +30,65 @@ export const awdOperations: Record<string, AwdOperation> = {
     listKey: null,
     schema: inboundShipment,
     columns: [
-      text('shipmentId', 'value'), text('orderId'), text('externalReferenceId'), text('shipmentStatus'), json('carrierCode'),
-      text('trackingId'), timestamp('shipBy'), text('destinationRegion'), text('warehouseReferenceId'), ...addresses,
-      json('shipmentContainerQuantities'), json('shipmentSkuQuantities'), json('receivedQuantity'), ...times,
+      text('shipmentId', 'value'),
+      text('orderId'),
+      text('externalReferenceId'),
+      text('shipmentStatus'),
+      json('carrierCode'),
+      text('trackingId'),
+      timestamp('shipBy'),
+      text('destinationRegion'),
+      text('warehouseReferenceId'),
+      ...addresses,
+      json('shipmentContainerQuantities'),
+      json('shipmentSkuQuantities'),
+      json('receivedQuantity'),
+      ...times,
     ],
   },
   listOutbounds: {
     listKey: 'outboundOrders',
     schema: outboundOrder,
     columns: [
-      text('orderId', 'value'), text('orderStatus'), timestamp('confirmedOn'), ...times, json('orderPreferences'), json('executionErrors'),
-      json('eligibleProductsToOutbound'), json('productsToOutbound'), json('shippedOutboundProducts'),
-      json('eligiblePackagesToOutbound'), json('packagesToOutbound'), json('shippedOutboundPackages'), json('outboundShipments'),
+      text('orderId', 'value'),
+      text('orderStatus'),
+      timestamp('confirmedOn'),
+      ...times,
+      json('orderPreferences'),
+      json('executionErrors'),
+      json('eligibleProductsToOutbound'),
+      json('productsToOutbound'),
+      json('shippedOutboundProducts'),
+      json('eligiblePackagesToOutbound'),
+      json('packagesToOutbound'),
+      json('shippedOutboundPackages'),
+      json('outboundShipments'),
     ],
   },
   listReplenishmentOrders: {
     listKey: 'orders',
     schema: replenishmentOrder,
     columns: [
-      text('orderId', 'value'), text('status'), timestamp('confirmedOn'), ...times, json('distributionIneligibleReasons'),
-      json('eligibleProducts'), json('products'), json('shippedProducts'), json('outboundShipments'),
+      text('orderId', 'value'),
+      text('status'),
+      timestamp('confirmedOn'),
+      ...times,
+      json('distributionIneligibleReasons'),
+      json('eligibleProducts'),
+      json('products'),
+      json('shippedProducts'),
+      json('outboundShipments'),
     ],
   },
   listInventory: {
     listKey: 'inventory',
     schema: inventorySummary,
-    columns: [text('sku', 'value'), integer('totalOnhandQuantity'), integer('totalInboundQuantity'), json('inventoryDetails'), json('expirationDetails')],
+    columns: [
+      text('sku', 'value'),
+      integer('totalOnhandQuantity'),
+      integer('totalInboundQuantity'),
+      json('inventoryDetails'),
+      json('expirationDetails'),
+    ],
   },
 };

@@ -2,10 +2,12 @@ import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile, type Source } from '../../source.ts';
 import { awdOperations, type AwdOperation } from './operations.ts';
 
-const isObject = (value: unknown): value is JsonRecord => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonRecord =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** `outboundShipments.0.shipmentId` → `outboundShipments[0].shipmentId`. */
-const fieldPath = (path: PropertyKey[]) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
+const fieldPath = (path: PropertyKey[]) =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
 
 /**
  * The records of an AWD API response (not wrapped in `payload`): the record array under `listKey`, or the
@@ -16,7 +18,10 @@ function recordsOf(name: string, operation: AwdOperation, document: unknown): Js
   if (!isObject(document)) throw new RefusedFile(null, `expected the JSON object of an AWD ${name} response`);
   if (Array.isArray(document.errors)) {
     const first = document.errors[0] as { code?: string; message?: string } | undefined;
-    throw new RefusedFile(null, `an error response of the AWD API, not data: ${first?.code ?? ''} ${first?.message ?? ''}`.trim());
+    throw new RefusedFile(
+      null,
+      `an error response of the AWD API, not data: ${first?.code ?? ''} ${first?.message ?? ''}`.trim(),
+    );
   }
   let items: unknown = [document];
   if (operation.listKey) {
@@ -24,7 +29,11 @@ function recordsOf(name: string, operation: AwdOperation, document: unknown): Js
     // An empty page may omit the array; any other document without it is another operation's response.
     const others = Object.keys(document).filter((key) => key !== 'nextToken');
     if (items === undefined && others.length === 0) return [];
-    if (!Array.isArray(items)) throw new RefusedFile(null, `not an AWD ${name} response: no ${operation.listKey} array (fields: ${others.join(', ')})`);
+    if (!Array.isArray(items))
+      throw new RefusedFile(
+        null,
+        `not an AWD ${name} response: no ${operation.listKey} array (fields: ${others.join(', ')})`,
+      );
   }
   return (items as unknown[]).map((item, i) => {
     const parsed = operation.schema.safeParse(item);
@@ -38,7 +47,10 @@ function recordsOf(name: string, operation: AwdOperation, document: unknown): Js
 
 /** One source per AWD operation: `awd.listOutbounds` lands in `raw.awd_list_outbounds`, one row per record. */
 export const awdSources: Source[] = Object.entries(awdOperations).map(([name, operation]) =>
-  jsonSource(`awd.${name}`, `raw.awd_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`, operation.columns, (document) =>
-    recordsOf(name, operation, document),
+  jsonSource(
+    `awd.${name}`,
+    `raw.awd_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
+    operation.columns,
+    (document) => recordsOf(name, operation, document),
   ),
 );

@@ -22,7 +22,10 @@ export const source: Source = {
     if (line !== null && line !== undefined) {
       throw new RefusedFile(Number(line), 'costs must be zero or positive and costCurrency a 3-letter ISO code');
     }
-    const result = await insertOrExplain(ctx, staged, format.columns,
+    const result = await insertOrExplain(
+      ctx,
+      staged,
+      format.columns,
       `insert into control.cogs
        select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
               strptime(trim(${col('fromDate')}), '%Y-%m-%d')::date, ${col('costItemValue')}::decimal(18,4),

@@ -7,4 +7,11 @@ import { source as strandedInventory } from '../GET_STRANDED_INVENTORY_UI_DATA/s
 import { source as inboundShipments } from '../fulfillmentInbound.shipments/source.ts';
 
 /** The FBA sources (INGEST.md): inbound shipments, fulfilled shipments, removals and stranded inventory. */
-export const fbaSources: Source[] = [inboundShipments, fulfilledShipments, removalOrders, removalShipments, recommendedRemovals, strandedInventory];
+export const fbaSources: Source[] = [
+  inboundShipments,
+  fulfilledShipments,
+  removalOrders,
+  removalShipments,
+  recommendedRemovals,
+  strandedInventory,
+];

@@ -37,10 +37,15 @@ const columns: FlatColumn[] = [
 ];
 
 const summaries = z.array(z.record(z.string(), z.unknown()));
-const response = z.object({
-  payload: z.object({ granularity: z.record(z.string(), z.unknown()).optional(), inventorySummaries: summaries }).passthrough().optional(),
-  errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() }).passthrough()).optional(),
-}).passthrough();
+const response = z
+  .object({
+    payload: z
+      .object({ granularity: z.record(z.string(), z.unknown()).optional(), inventorySummaries: summaries })
+      .passthrough()
+      .optional(),
+    errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() }).passthrough()).optional(),
+  })
+  .passthrough();
 
 /** `inventoryDetails` flattened one level: `reservedQuantity.totalReservedQuantity` → `totalReservedQuantity`. */
 function flattenDetails(details: unknown): JsonRecord {
@@ -64,7 +69,12 @@ function records(document: unknown): JsonRecord[] {
   const { payload, errors } = parsed.data;
   if (!payload) {
     const first = errors?.[0];
-    throw new RefusedFile(null, first ? `the response is an error: ${first.code ?? ''} ${first.message ?? ''}`.trim() : 'not a getInventorySummaries response: no payload');
+    throw new RefusedFile(
+      null,
+      first
+        ? `the response is an error: ${first.code ?? ''} ${first.message ?? ''}`.trim()
+        : 'not a getInventorySummaries response: no payload',
+    );
   }
   const granularity = payload.granularity ?? {};
   return payload.inventorySummaries.map(({ inventoryDetails, ...summary }) => ({
@@ -76,4 +86,9 @@ function records(document: unknown): JsonRecord[] {
 }
 
 /** FBA inventory summaries: every page as delivered, one row per SKU summary. */
-export const source = jsonSource('fbaInventory.getInventorySummaries', 'raw.fba_inventory_get_inventory_summaries', columns, records);
+export const source = jsonSource(
+  'fbaInventory.getInventorySummaries',
+  'raw.fba_inventory_get_inventory_summaries',
+  columns,
+  records,
+);

@@ -30,7 +30,10 @@ export const shipmentSchema = z
     shipmentConfirmationId: optionalText,
     amazonReferenceId: optionalText,
     placementOptionId: optionalText,
-    destination: z.object({ destinationType: optionalText, warehouseId: optionalText, address: object.optional() }).passthrough().optional(),
+    destination: z
+      .object({ destinationType: optionalText, warehouseId: optionalText, address: object.optional() })
+      .passthrough()
+      .optional(),
     source: z.object({ sourceType: optionalText, address: object.optional() }).passthrough().optional(),
     dates: z.object({ readyToShipWindow: window.optional() }).passthrough().optional(),
     selectedDeliveryWindow: z.object({ startDate: optionalText, endDate: optionalText }).passthrough().optional(),
@@ -46,7 +49,10 @@ export const itemSchema = z
     asin: z.string().min(1),
     quantity: z.number().int().nonnegative(),
     labelOwner: z.string().min(1),
-    expiration: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD date').optional(),
+    expiration: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD date')
+      .optional(),
     manufacturingLotCode: optionalText,
     prepInstructions: z.array(z.unknown()).optional(),
   })
@@ -55,7 +61,10 @@ export type Item = z.infer<typeof itemSchema>;
 
 const itemsPage = z.object({ items: z.array(itemSchema) }).passthrough();
 /** listShipmentItems pages: one response, or an array of them (a single page is read as a one-page array). */
-const pages = z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(itemsPage));
+const pages = z.preprocess(
+  (value) => (value === undefined || Array.isArray(value) ? value : [value]),
+  z.array(itemsPage),
+);
 
 /** A listInboundPlans response. */
 export const planListSchema = z.object({ inboundPlans: z.array(planSchema) }).passthrough();

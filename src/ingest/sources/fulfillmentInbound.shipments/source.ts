@@ -2,17 +2,30 @@ import type { z } from 'zod';
 import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
 import { columns } from './format.ts';
-import { planBundleSchema, planListSchema, planSchema, type Item, type Plan, type PlanBundle, type Shipment } from './payloads.ts';
+import {
+  planBundleSchema,
+  planListSchema,
+  planSchema,
+  type Item,
+  type Plan,
+  type PlanBundle,
+  type Shipment,
+} from './payloads.ts';
 
 /** Fields of an upstream object that have no raw column of their own, kept in `_extra` under `<prefix>.<field>`. */
 function extras(prefix: string, value: Record<string, unknown>, mapped: string[]): JsonRecord {
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !mapped.includes(key)).map(([key, v]) => [`${prefix}.${key}`, v]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !mapped.includes(key))
+      .map(([key, v]) => [`${prefix}.${key}`, v]),
+  );
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** `2024-01-01T00:00Z` (the API's minute-precision form) gets its seconds, so DuckDB reads it. */
-const timestamp = (value: string | undefined) => value?.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/, '$1:00$2');
+const timestamp = (value: string | undefined) =>
+  value?.replace(/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:?\d{2})$/, '$1:00$2');
 
 function planRecord(plan: Plan): JsonRecord {
   return {
@@ -23,12 +36,28 @@ function planRecord(plan: Plan): JsonRecord {
     plan_created_at: timestamp(plan.createdAt),
     plan_last_updated_at: timestamp(plan.lastUpdatedAt),
     plan_marketplace_ids: json(plan.marketplaceIds),
-    ...extras('plan', plan, ['inboundPlanId', 'name', 'status', 'createdAt', 'lastUpdatedAt', 'marketplaceIds', 'sourceAddress']),
+    ...extras('plan', plan, [
+      'inboundPlanId',
+      'name',
+      'status',
+      'createdAt',
+      'lastUpdatedAt',
+      'marketplaceIds',
+      'sourceAddress',
+    ]),
     source_address: json(plan.sourceAddress),
   };
 }
 
-const shipmentFields = ['shipmentId', 'inboundPlanId', 'name', 'status', 'shipmentConfirmationId', 'amazonReferenceId', 'placementOptionId'];
+const shipmentFields = [
+  'shipmentId',
+  'inboundPlanId',
+  'name',
+  'status',
+  'shipmentConfirmationId',
+  'amazonReferenceId',
+  'placementOptionId',
+];
 
 /** The shipment's ship-from address is the plan's source address unless the shipment names its own. */
 function shipmentRecord(shipment: Shipment, plan: Plan, status: string): JsonRecord {
@@ -68,7 +97,16 @@ function itemRecord(item: Item, shipment: Shipment, plan: Plan): JsonRecord {
     manufacturing_lot_code: item.manufacturingLotCode,
     // A missing list means no prep instructions.
     prep_instructions: json(item.prepInstructions ?? []),
-    ...extras('item', item, ['msku', 'fnsku', 'asin', 'quantity', 'expiration', 'labelOwner', 'manufacturingLotCode', 'prepInstructions']),
+    ...extras('item', item, [
+      'msku',
+      'fnsku',
+      'asin',
+      'quantity',
+      'expiration',
+      'labelOwner',
+      'manufacturingLotCode',
+      'prepInstructions',
+    ]),
   };
 }
 
@@ -78,10 +116,17 @@ function bundleRecords({ inboundPlan: plan, shipments }: PlanBundle, where: stri
   shipments.forEach(({ shipment, items }, i) => {
     const at = `${where}shipments[${i}].shipment`;
     if (shipment.inboundPlanId && shipment.inboundPlanId !== plan.inboundPlanId) {
-      throw new RefusedFile(null, `${at}: inboundPlanId ${shipment.inboundPlanId} is not the bundle's plan ${plan.inboundPlanId}`);
+      throw new RefusedFile(
+        null,
+        `${at}: inboundPlanId ${shipment.inboundPlanId} is not the bundle's plan ${plan.inboundPlanId}`,
+      );
     }
     const status = shipment.status ?? plan.shipments?.find((s) => s.shipmentId === shipment.shipmentId)?.status;
-    if (!status) throw new RefusedFile(null, `${at}: shipment ${shipment.shipmentId} has no status, neither in getShipment nor in the plan's shipments`);
+    if (!status)
+      throw new RefusedFile(
+        null,
+        `${at}: shipment ${shipment.shipmentId} has no status, neither in getShipment nor in the plan's shipments`,
+      );
     records.push(shipmentRecord(shipment, plan, status));
     for (const page of items ?? []) records.push(...page.items.map((item) => itemRecord(item, shipment, plan)));
   });
@@ -97,16 +142,25 @@ function parse<T>(schema: z.ZodType<T>, document: unknown, what: string, where: 
 
 /** The records of one document: a listInboundPlans or getInboundPlan response, or a plan bundle. */
 function documentRecords(document: unknown, where: string): JsonRecord[] {
-  const keys = document !== null && typeof document === 'object' && !Array.isArray(document) ? Object.keys(document) : [];
-  if (keys.includes('inboundPlans')) return parse(planListSchema, document, 'listInboundPlans response', where).inboundPlans.map(planRecord);
-  if (keys.includes('inboundPlan')) return bundleRecords(parse(planBundleSchema, document, 'plan bundle', where), where);
-  if (keys.includes('inboundPlanId')) return [planRecord(parse(planSchema, document, 'getInboundPlan response', where))];
-  throw new RefusedFile(null, `${where || 'the document'} is not a Fulfillment Inbound 2024-03-20 payload: expected a listInboundPlans response ({inboundPlans}), a getInboundPlan response ({inboundPlanId, …}) or a plan bundle ({inboundPlan, shipments: [{shipment, items}]})`);
+  const keys =
+    document !== null && typeof document === 'object' && !Array.isArray(document) ? Object.keys(document) : [];
+  if (keys.includes('inboundPlans'))
+    return parse(planListSchema, document, 'listInboundPlans response', where).inboundPlans.map(planRecord);
+  if (keys.includes('inboundPlan'))
+    return bundleRecords(parse(planBundleSchema, document, 'plan bundle', where), where);
+  if (keys.includes('inboundPlanId'))
+    return [planRecord(parse(planSchema, document, 'getInboundPlan response', where))];
+  throw new RefusedFile(
+    null,
+    `${where || 'the document'} is not a Fulfillment Inbound 2024-03-20 payload: expected a listInboundPlans response ({inboundPlans}), a getInboundPlan response ({inboundPlanId, …}) or a plan bundle ({inboundPlan, shipments: [{shipment, items}]})`,
+  );
 }
 
 /** A file holds one document or a JSON array of documents. */
 function records(document: unknown): JsonRecord[] {
-  return Array.isArray(document) ? document.flatMap((d, i) => documentRecords(d, `[${i}].`)) : documentRecords(document, '');
+  return Array.isArray(document)
+    ? document.flatMap((d, i) => documentRecords(d, `[${i}].`))
+    : documentRecords(document, '');
 }
 
 /**

@@ -8,8 +8,19 @@ import { RefusedFile } from '../../source.ts';
  * (`classifications`, `dimensions`, `identifiers`, `images`, `salesRanks`) land when a payload carries them.
  */
 const jsonFields = [
-  'summaries', 'attributes', 'issues', 'offers', 'fulfillmentAvailability', 'procurement', 'relationships', 'productTypes',
-  'classifications', 'dimensions', 'identifiers', 'images', 'salesRanks',
+  'summaries',
+  'attributes',
+  'issues',
+  'offers',
+  'fulfillmentAvailability',
+  'procurement',
+  'relationships',
+  'productTypes',
+  'classifications',
+  'dimensions',
+  'identifiers',
+  'images',
+  'salesRanks',
 ];
 
 const columns: FlatColumn[] = [
@@ -17,12 +28,16 @@ const columns: FlatColumn[] = [
   ...jsonFields.map((name): FlatColumn => ({ name, type: 'text' })),
 ];
 
-const item = z.object({ sku: z.string() }).catchall(z.unknown()).superRefine((value, ctx) => {
-  for (const field of jsonFields) {
-    const v = value[field];
-    if (v !== undefined && v !== null && typeof v !== 'object') ctx.addIssue({ code: 'custom', path: [field], message: 'expected an array or object' });
-  }
-});
+const item = z
+  .object({ sku: z.string() })
+  .catchall(z.unknown())
+  .superRefine((value, ctx) => {
+    for (const field of jsonFields) {
+      const v = value[field];
+      if (v !== undefined && v !== null && typeof v !== 'object')
+        ctx.addIssue({ code: 'custom', path: [field], message: 'expected an array or object' });
+    }
+  });
 const searchResults = z.object({ items: z.array(z.unknown()) }).passthrough();
 
 /**
@@ -44,4 +59,9 @@ function records(document: unknown): JsonRecord[] {
 }
 
 /** Listings items: every page as delivered, one row per item with its data sets as JSON. */
-export const source = jsonSource('listingsItems.searchListingsItems', 'raw.listings_items_search_listings_items', columns, records);
+export const source = jsonSource(
+  'listingsItems.searchListingsItems',
+  'raw.listings_items_search_listings_items',
+  columns,
+  records,
+);

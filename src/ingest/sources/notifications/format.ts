@@ -14,7 +14,8 @@ export const notificationColumns: FlatColumn[] = [
   { name: 'sellerKey', type: 'text' },
 ];
 
-const isObject = (value: unknown): value is JsonRecord => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonRecord =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const absent = (value: unknown) => value === undefined || value === null;
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 const refuse = (n: number, field: string, why: string) => new RefusedFile(n, `record ${n}: ${field} ${why}`);
@@ -49,13 +50,18 @@ export function findInPayload(payload: JsonRecord, keys: string[]): string | nul
       const key = keys.find((k) => typeof object[k] === 'string' && object[k] !== '');
       if (key) return object[key] as string;
     }
-    level = level.flatMap((object) => Object.values(object).flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isObject));
+    level = level.flatMap((object) =>
+      Object.values(object)
+        .flatMap((v) => (Array.isArray(v) ? v : [v]))
+        .filter(isObject),
+    );
   }
   return null;
 }
 
 /** The seller id a payload names; a merchant account id (`amzn1.merchant.o.<sellerId>`) gives its seller id. */
-export const sellerKeyOf = (payload: JsonRecord) => findInPayload(payload, sellerKeys)?.replace(/^amzn1\.merchant\.o\./, '') ?? null;
+export const sellerKeyOf = (payload: JsonRecord) =>
+  findInPayload(payload, sellerKeys)?.replace(/^amzn1\.merchant\.o\./, '') ?? null;
 
 /** Envelope field `names` of message `m`: the value, and the name as this message spells it. */
 function field(m: JsonRecord, names: readonly [string, string], camel: boolean): [unknown, string] {
@@ -65,7 +71,9 @@ function field(m: JsonRecord, names: readonly [string, string], camel: boolean):
 /** One notification message (record `n`), checked, as the row it lands as. */
 function notificationRecord(message: unknown, n: number): JsonRecord {
   if (!isObject(message)) throw new RefusedFile(n, `record ${n} is not an object`);
-  const camel = !absent(message.notificationType ?? message.payload ?? message.eventTime) && absent(message.NotificationType ?? message.Payload ?? message.EventTime);
+  const camel =
+    !absent(message.notificationType ?? message.payload ?? message.eventTime) &&
+    absent(message.NotificationType ?? message.Payload ?? message.EventTime);
   const [type, typeName] = field(message, envelope.type, camel);
   if (absent(type) || type === '') throw refuse(n, typeName, 'is missing');
   if (typeof type !== 'string') throw refuse(n, typeName, 'is not a string');
@@ -100,7 +108,8 @@ function notificationRecord(message: unknown, n: number): JsonRecord {
     sellerKey: sellerKeyOf(payload),
   };
   // Other envelope fields (NotificationVersion) are kept in _extra.
-  for (const [key, value] of Object.entries(message)) if (!envelopeKeys.has(key) && !columnNames.has(key)) record[key] = value;
+  for (const [key, value] of Object.entries(message))
+    if (!envelopeKeys.has(key) && !columnNames.has(key)) record[key] = value;
   return record;
 }
 
@@ -113,7 +122,11 @@ export function notificationRecords(document: unknown): JsonRecord[] {
   if (Array.isArray(document)) messages = document;
   else if (isObject(document) && Array.isArray(document.Messages)) messages = document.Messages.map(sqsBody);
   else if (isObject(document)) messages = [document];
-  else throw new RefusedFile(null, 'expected a notification message (a JSON object), an array of them, or an SQS ReceiveMessage answer');
+  else
+    throw new RefusedFile(
+      null,
+      'expected a notification message (a JSON object), an array of them, or an SQS ReceiveMessage answer',
+    );
   return messages.map((message, i) => notificationRecord(message, i + 1));
 }
 

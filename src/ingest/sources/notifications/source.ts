@@ -9,7 +9,11 @@ import { findInPayload, marketplaceKeys, notificationColumns, notificationRecord
 const table = 'raw.notifications';
 
 /** Webhook messages of the shared notification shape (spec document 002): `MKT_` and the upstream type. */
-const sharedShape = new Set(eventDefinitions.filter((d) => d.summary.fields.some((f) => f.name === 'spApiNotificationId')).map((d) => d.messageType));
+const sharedShape = new Set(
+  eventDefinitions
+    .filter((d) => d.summary.fields.some((f) => f.name === 'spApiNotificationId'))
+    .map((d) => d.messageType),
+);
 
 /** The connections of the landing connection's organization, by id (none when it is not a known connection). */
 async function organizationConnections(sql: DuckDBConnection, landingId: string): Promise<ConnectionContext[]> {
@@ -26,9 +30,19 @@ async function organizationConnections(sql: DuckDBConnection, landingId: string)
  * in the payload's marketplace if there is one, else the landing connection if it has that seller id, else the first
  * by id; without a seller id or a connection that has it, the landing connection.
  */
-function route(connections: ConnectionContext[], landing: ConnectionContext, sellerKey: string | null, marketplaceKey: string | null): ConnectionContext {
+function route(
+  connections: ConnectionContext[],
+  landing: ConnectionContext,
+  sellerKey: string | null,
+  marketplaceKey: string | null,
+): ConnectionContext {
   const sellers = sellerKey === null ? [] : connections.filter((c) => c.seller_id === sellerKey);
-  return sellers.find((c) => c.marketplace_id === marketplaceKey) ?? sellers.find((c) => c.id === landing.id) ?? sellers[0] ?? landing;
+  return (
+    sellers.find((c) => c.marketplace_id === marketplaceKey) ??
+    sellers.find((c) => c.id === landing.id) ??
+    sellers[0] ??
+    landing
+  );
 }
 
 /** One event per landed notification of a shared-shape type, routed to its connection; a notification id is one event. */
@@ -46,14 +60,27 @@ async function events(ctx: LandContext): Promise<void> {
   if (!landing) return; // no organization to tell
   const list = rows.map((r): NewEvent => {
     const payload = JSON.parse(String(r.payload)) as JsonRecord;
-    const connection = route(connections, landing, r.seller_key === null ? null : String(r.seller_key), findInPayload(payload, marketplaceKeys));
+    const connection = route(
+      connections,
+      landing,
+      r.seller_key === null ? null : String(r.seller_key),
+      findInPayload(payload, marketplaceKeys),
+    );
     const eventTimeUtc = new Date(Number(r.event_ms)).toISOString();
     return {
       organizationId: connection.organization_id,
       connectionId: connection.id,
       messageType: `MKT_${String(r.notification_type)}`,
-      summary: { ...summaryContext(connection), spApiNotificationId: String(r.notification_id), spApiNotificationType: String(r.notification_type), eventTimeUtc },
-      details: { notificationMetadata: r.metadata === null ? {} : (JSON.parse(String(r.metadata)) as JsonRecord), payload },
+      summary: {
+        ...summaryContext(connection),
+        spApiNotificationId: String(r.notification_id),
+        spApiNotificationType: String(r.notification_type),
+        eventTimeUtc,
+      },
+      details: {
+        notificationMetadata: r.metadata === null ? {} : (JSON.parse(String(r.metadata)) as JsonRecord),
+        payload,
+      },
       occurredAt: eventTimeUtc,
       orderingKey: null,
       dedupeKey: String(r.notification_id),

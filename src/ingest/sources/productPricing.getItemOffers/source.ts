@@ -15,17 +15,24 @@ const columns: FlatColumn[] = [
   { name: 'Offers', type: 'text' },
 ];
 
-const identifier = z.object({ ASIN: z.string().optional(), ItemCondition: z.string().optional(), SellerSKU: z.string().optional() }).passthrough();
-const response = z.object({
-  payload: z.object({
-    ASIN: z.string().optional(),
-    ItemCondition: z.string().optional(),
-    Identifier: identifier.optional(),
-    Summary: z.record(z.string(), z.unknown()).optional(),
-    Offers: z.array(z.object({}).passthrough()).optional(),
-  }).passthrough().optional(),
-  errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() }).passthrough()).optional(),
-}).passthrough();
+const identifier = z
+  .object({ ASIN: z.string().optional(), ItemCondition: z.string().optional(), SellerSKU: z.string().optional() })
+  .passthrough();
+const response = z
+  .object({
+    payload: z
+      .object({
+        ASIN: z.string().optional(),
+        ItemCondition: z.string().optional(),
+        Identifier: identifier.optional(),
+        Summary: z.record(z.string(), z.unknown()).optional(),
+        Offers: z.array(z.object({}).passthrough()).optional(),
+      })
+      .passthrough()
+      .optional(),
+    errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() }).passthrough()).optional(),
+  })
+  .passthrough();
 
 /**
  * Product Pricing v0 getItemOffers response (upstream-formats g): `{payload: {ASIN, ItemCondition, status,
@@ -37,11 +44,29 @@ function records(document: unknown): JsonRecord[] {
   const { payload, errors } = parsed.data;
   if (!payload) {
     const first = errors?.[0];
-    throw new RefusedFile(null, first ? `the response is an error: ${first.code ?? ''} ${first.message ?? ''}`.trim() : 'not a getItemOffers response: no payload');
+    throw new RefusedFile(
+      null,
+      first
+        ? `the response is an error: ${first.code ?? ''} ${first.message ?? ''}`.trim()
+        : 'not a getItemOffers response: no payload',
+    );
   }
   const { Identifier: id, ...rest } = payload;
-  return [{ ...rest, ASIN: payload.ASIN ?? id?.ASIN, ItemCondition: payload.ItemCondition ?? id?.ItemCondition, SellerSKU: id?.SellerSKU, Identifier: id }];
+  return [
+    {
+      ...rest,
+      ASIN: payload.ASIN ?? id?.ASIN,
+      ItemCondition: payload.ItemCondition ?? id?.ItemCondition,
+      SellerSKU: id?.SellerSKU,
+      Identifier: id,
+    },
+  ];
 }
 
 /** Competitive offers of one item and condition per response, as delivered. */
-export const source = jsonSource('productPricing.getItemOffers', 'raw.product_pricing_get_item_offers', columns, records);
+export const source = jsonSource(
+  'productPricing.getItemOffers',
+  'raw.product_pricing_get_item_offers',
+  columns,
+  records,
+);

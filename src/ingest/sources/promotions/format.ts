@@ -10,19 +10,46 @@ const decimal = (name: string): FlatColumn => ({ name, type: 'decimal' });
  */
 export const promotionColumns: FlatColumn[] = [
   { name: 'promotionId', type: 'text', required: 'value' },
-  text('trackingId'), text('promotionTitle'), text('promotionType'), text('couponType'), text('status'),
-  text('startDate'), text('endDate'), text('eventId'),
-  text('budgetType'), decimal('budgetValue'), text('budgetCurrency'),
-  text('selectionId'), decimal('selectionRevisionId'), text('selectionType'),
-  text('benefitDiscountType'), decimal('benefitPercentOff'), decimal('benefitAmountOff'), text('benefitCurrency'),
-  decimal('benefitPerCustomerUses'), text('benefitStacking'), decimal('benefitQuantity'),
-  text('purchaseReqQuantityType'), decimal('purchaseReqQuantity'),
-  text('claimCodeType'), text('claimCodeValue'), text('displayOnWebsite'),
-  decimal('upfrontFeeAmount'), text('upfrontFeeCurrency'), text('upfrontFeeFrequency'),
-  decimal('variableFeePct'), decimal('variableFeeCapAmount'), text('variableFeeCapCurrency'),
-  text('latestRevisionStatus'), text('createdDate'), text('lastUpdatedDate'),
+  text('trackingId'),
+  text('promotionTitle'),
+  text('promotionType'),
+  text('couponType'),
+  text('status'),
+  text('startDate'),
+  text('endDate'),
+  text('eventId'),
+  text('budgetType'),
+  decimal('budgetValue'),
+  text('budgetCurrency'),
+  text('selectionId'),
+  decimal('selectionRevisionId'),
+  text('selectionType'),
+  text('benefitDiscountType'),
+  decimal('benefitPercentOff'),
+  decimal('benefitAmountOff'),
+  text('benefitCurrency'),
+  decimal('benefitPerCustomerUses'),
+  text('benefitStacking'),
+  decimal('benefitQuantity'),
+  text('purchaseReqQuantityType'),
+  decimal('purchaseReqQuantity'),
+  text('claimCodeType'),
+  text('claimCodeValue'),
+  text('displayOnWebsite'),
+  decimal('upfrontFeeAmount'),
+  text('upfrontFeeCurrency'),
+  text('upfrontFeeFrequency'),
+  decimal('variableFeePct'),
+  decimal('variableFeeCapAmount'),
+  text('variableFeeCapCurrency'),
+  text('latestRevisionStatus'),
+  text('createdDate'),
+  text('lastUpdatedDate'),
   { name: 'lastSyncedAt', type: 'timestamp' },
-  text('issues'), text('customerSegments'), text('additionalTiers'), text('items'),
+  text('issues'),
+  text('customerSegments'),
+  text('additionalTiers'),
+  text('items'),
 ];
 
 /** Date fields of a promotion: `YYYY-MM-DD` (marketplace-local) or an ISO 8601 date-time with offset. */
@@ -32,9 +59,22 @@ export const promotionDateFields = ['startDate', 'endDate', 'createdDate', 'last
 export const promotionJsonFields = ['issues', 'customerSegments', 'additionalTiers'];
 
 /** Number fields of an item of `items` (numbers, or numeric strings). */
-export const itemNumberFields = ['benefitPercentOff', 'benefitAmountOff', 'benefitFixedPrice', 'benefitPerCustomerUses', 'budgetValue'];
+export const itemNumberFields = [
+  'benefitPercentOff',
+  'benefitAmountOff',
+  'benefitFixedPrice',
+  'benefitPerCustomerUses',
+  'budgetValue',
+];
 
 /** Text fields of an item of `items`; `asin` and `sku` are required. */
 export const itemTextFields = [
-  'asin', 'sku', 'benefitType', 'benefitDiscountType', 'benefitDiscountCurrency', 'benefitFixedPriceCurrency', 'budgetType', 'budgetCurrency',
+  'asin',
+  'sku',
+  'benefitType',
+  'benefitDiscountType',
+  'benefitDiscountCurrency',
+  'benefitFixedPriceCurrency',
+  'budgetType',
+  'budgetCurrency',
 ];

@@ -1,8 +1,15 @@
 import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
-import { itemNumberFields, itemTextFields, promotionColumns, promotionDateFields, promotionJsonFields } from './format.ts';
+import {
+  itemNumberFields,
+  itemTextFields,
+  promotionColumns,
+  promotionDateFields,
+  promotionJsonFields,
+} from './format.ts';
 
-const isObject = (value: unknown): value is JsonRecord => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonRecord =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const absent = (value: unknown) => value === undefined || value === null;
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -22,17 +29,24 @@ function itemsOf(value: unknown, n: number): string | null {
     for (const field of itemTextFields) {
       if (!absent(item[field]) && typeof item[field] !== 'string') throw refuse(n, `${at}.${field}`, 'is not a string');
     }
-    for (const field of ['asin', 'sku']) if (absent(item[field]) || String(item[field]).trim() === '') throw refuse(n, `${at}.${field}`, 'is missing');
+    for (const field of ['asin', 'sku'])
+      if (absent(item[field]) || String(item[field]).trim() === '') throw refuse(n, `${at}.${field}`, 'is missing');
     const key = `${String(item.asin)}\t${String(item.sku)}`;
-    if (seen.has(key)) throw refuse(n, at, `repeats asin ${String(item.asin)} and sku ${String(item.sku)} of an earlier item`);
+    if (seen.has(key))
+      throw refuse(n, at, `repeats asin ${String(item.asin)} and sku ${String(item.sku)} of an earlier item`);
     seen.add(key);
     for (const field of itemNumberFields) {
       const v = item[field];
-      if (!absent(v) && !(typeof v === 'number' && Number.isFinite(v)) && !(typeof v === 'string' && numeric.test(v.trim()))) {
+      if (
+        !absent(v) &&
+        !(typeof v === 'number' && Number.isFinite(v)) &&
+        !(typeof v === 'string' && numeric.test(v.trim()))
+      ) {
         throw refuse(n, `${at}.${field}`, `${JSON.stringify(v)} is not a number`);
       }
     }
-    if (!absent(item.issues) && typeof item.issues !== 'object') throw refuse(n, `${at}.issues`, 'is not an array or object');
+    if (!absent(item.issues) && typeof item.issues !== 'object')
+      throw refuse(n, `${at}.issues`, 'is not an array or object');
   });
   return JSON.stringify(value);
 }
@@ -42,7 +56,10 @@ function promotionRecord(record: unknown, i: number, syncedAt: unknown): JsonRec
   const n = i + 1;
   if (!isObject(record)) throw new RefusedFile(n, `record ${n} is not an object`);
   const flat: JsonRecord = { ...record, lastSyncedAt: record.lastSyncedAt ?? syncedAt };
-  if (!absent(record.lastSyncedAt) && !(typeof record.lastSyncedAt === 'string' && isoDateTime.test(record.lastSyncedAt))) {
+  if (
+    !absent(record.lastSyncedAt) &&
+    !(typeof record.lastSyncedAt === 'string' && isoDateTime.test(record.lastSyncedAt))
+  ) {
     throw refuse(n, 'lastSyncedAt', `${JSON.stringify(record.lastSyncedAt)} is not an ISO 8601 date-time with offset`);
   }
   for (const field of promotionDateFields) {
@@ -52,7 +69,8 @@ function promotionRecord(record: unknown, i: number, syncedAt: unknown): JsonRec
     }
   }
   for (const field of promotionJsonFields) {
-    if (!absent(record[field]) && typeof record[field] !== 'object') throw refuse(n, field, 'is not an array or object');
+    if (!absent(record[field]) && typeof record[field] !== 'object')
+      throw refuse(n, field, 'is not an array or object');
     flat[field] = absent(record[field]) ? null : JSON.stringify(record[field]);
   }
   flat.items = itemsOf(record.items, n);
@@ -62,7 +80,10 @@ function promotionRecord(record: unknown, i: number, syncedAt: unknown): JsonRec
 /** The promotion records of a promotions document, each checked; the document's syncedAt fills a missing lastSyncedAt. */
 function promotions(document: unknown): JsonRecord[] {
   if (!isObject(document) || !Array.isArray(document.promotions)) {
-    throw new RefusedFile(null, 'expected a promotions document: a JSON object with an array "promotions" (docs/promotions-format.md)');
+    throw new RefusedFile(
+      null,
+      'expected a promotions document: a JSON object with an array "promotions" (docs/promotions-format.md)',
+    );
   }
   const { syncedAt } = document;
   if (!absent(syncedAt) && !(typeof syncedAt === 'string' && isoDateTime.test(syncedAt))) {

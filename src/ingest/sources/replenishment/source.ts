@@ -2,13 +2,17 @@ import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile, type Source } from '../../source.ts';
 import { offerJsonFields, replenishmentColumns } from './columns.ts';
 
-const isObject = (value: unknown): value is JsonRecord => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonRecord =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The records under `key` of a response object; an `{errors: [...]}` body saved by mistake is named as such. */
 function recordsUnder(document: unknown, key: 'metrics' | 'offers', operation: string): JsonRecord[] {
-  if (!isObject(document)) throw new RefusedFile(null, `expected a ${operation} response: a JSON object with an array "${key}"`);
+  if (!isObject(document))
+    throw new RefusedFile(null, `expected a ${operation} response: a JSON object with an array "${key}"`);
   if (Array.isArray(document.errors)) {
-    const first = isObject(document.errors[0]) ? `${String(document.errors[0].code)}: ${String(document.errors[0].message)}` : 'no detail';
+    const first = isObject(document.errors[0])
+      ? `${String(document.errors[0].code)}: ${String(document.errors[0].message)}`
+      : 'no detail';
     throw new RefusedFile(null, `an API error response, not ${operation} data (${first})`);
   }
   const list = document[key];
@@ -28,8 +32,13 @@ function withInterval(record: JsonRecord, i: number): JsonRecord {
   const flat: JsonRecord = { ...rest };
   for (const key of ['startDate', 'endDate']) {
     const value = interval[key];
-    if (typeof value !== 'string' || value.trim() === '') throw new RefusedFile(i + 1, `record ${i + 1}: timeInterval.${key} is missing`);
-    if (!isoDateTime.test(value)) throw new RefusedFile(i + 1, `record ${i + 1}: timeInterval.${key} ${JSON.stringify(value)} is not an ISO 8601 date-time`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new RefusedFile(i + 1, `record ${i + 1}: timeInterval.${key} is missing`);
+    if (!isoDateTime.test(value))
+      throw new RefusedFile(
+        i + 1,
+        `record ${i + 1}: timeInterval.${key} ${JSON.stringify(value)} is not an ISO 8601 date-time`,
+      );
     flat[key] = value.length === 10 ? `${value}T00:00:00Z` : value;
   }
   return flat;
@@ -38,7 +47,10 @@ function withInterval(record: JsonRecord, i: number): JsonRecord {
 /** Vendors get offers without SKU; the SKU-level tables are seller tables, so say so rather than "sku is missing". */
 function requireSku(record: JsonRecord, i: number): void {
   if (typeof record.sku !== 'string' || record.sku.trim() === '') {
-    throw new RefusedFile(i + 1, `record ${i + 1}: sku is missing (vendor responses carry no SKU; the replenishment SKU tables are for seller accounts)`);
+    throw new RefusedFile(
+      i + 1,
+      `record ${i + 1}: sku is missing (vendor responses carry no SKU; the replenishment SKU tables are for seller accounts)`,
+    );
   }
 }
 
@@ -58,10 +70,14 @@ const offers = (document: unknown, marketplaceId: string) =>
   recordsUnder(document, 'offers', 'listOffers').map((record, i) => {
     requireSku(record, i);
     if (typeof record.marketplaceId === 'string' && record.marketplaceId !== marketplaceId) {
-      throw new RefusedFile(i + 1, `record ${i + 1}: marketplaceId ${record.marketplaceId} is not the connection's marketplace ${marketplaceId}`);
+      throw new RefusedFile(
+        i + 1,
+        `record ${i + 1}: marketplaceId ${record.marketplaceId} is not the connection's marketplace ${marketplaceId}`,
+      );
     }
     const flat: JsonRecord = { ...record };
-    for (const field of offerJsonFields) flat[field] = record[field] === undefined || record[field] === null ? null : JSON.stringify(record[field]);
+    for (const field of offerJsonFields)
+      flat[field] = record[field] === undefined || record[field] === null ? null : JSON.stringify(record[field]);
     return flat;
   });
 
@@ -71,8 +87,23 @@ const offers = (document: unknown, marketplaceId: string) =>
  * Each page of a paginated response is one file; `replenishment.listOffers` lands in `raw.replenishment_list_offers`.
  */
 export const replenishmentSources: Source[] = [
-  jsonSource('replenishment.getSellingPartnerMetrics', 'raw.replenishment_get_selling_partner_metrics', replenishmentColumns.getSellingPartnerMetrics, sellingPartnerMetrics),
-  jsonSource('replenishment.listOfferMetrics', 'raw.replenishment_list_offer_metrics', replenishmentColumns.listOfferMetrics, offerMetrics),
+  jsonSource(
+    'replenishment.getSellingPartnerMetrics',
+    'raw.replenishment_get_selling_partner_metrics',
+    replenishmentColumns.getSellingPartnerMetrics,
+    sellingPartnerMetrics,
+  ),
+  jsonSource(
+    'replenishment.listOfferMetrics',
+    'raw.replenishment_list_offer_metrics',
+    replenishmentColumns.listOfferMetrics,
+    offerMetrics,
+  ),
   // Its records are checked against the connection's marketplace.
-  jsonSource('replenishment.listOffers', 'raw.replenishment_list_offers', replenishmentColumns.listOffers, (document, connection) => offers(document, connection.marketplaceId)),
+  jsonSource(
+    'replenishment.listOffers',
+    'raw.replenishment_list_offers',
+    replenishmentColumns.listOffers,
+    (document, connection) => offers(document, connection.marketplaceId),
+  ),
 ];
