@@ -34,7 +34,8 @@ export interface ConnectionsBenchResult {
 
 /**
  * All Orders documents of the connection `k` of `count` (every `count`-th of `lines` lines, numbered from `first`:
- * their order ids) over the `days` days ending on `last`, written with DuckDB's COPY into the connection's landing folder.
+ * their order ids) over the `days` days ending on `last`, written with DuckDB's COPY into the connection's landing
+ * folder.
  */
 async function writeOrders(
   wh: Warehouse,
@@ -66,7 +67,9 @@ async function writeOrders(
   }
 }
 
-/** The same `lines` order lines over `days` days held by each number of connections in turn, each in a home of its own. */
+/**
+ * The same `lines` order lines over `days` days held by each number of connections in turn, each in a home of its own.
+ */
 export async function benchConnections(
   workDir: string,
   log: (message: string) => void,

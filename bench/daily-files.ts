@@ -19,7 +19,8 @@ export const nextDay = addDays(lastDay, 1);
 
 /**
  * Records the generated files in control.landed_files, as landing would have: one row per new `_file_id`, landed when
- * its first row was (a settlement's summary row is generated after its amount lines; no raw row is older than its file).
+ * its first row was (a settlement's summary row is generated after its amount lines; no raw row is older than its
+ * file).
  */
 export async function registerFiles(wh: Warehouse): Promise<void> {
   for (const [table, source] of Object.entries(rawSources)) {
@@ -65,7 +66,8 @@ export async function addDay(wh: Warehouse, day: string = nextDay): Promise<void
     )
     select * replace (${file('orders')} as _file_id, row_number() over (partition by _connection_id order by purchase_date, _line_number) as _line_number, ${landedOn(day)} as _landed_at)
     from delivered`);
-  // The settlement of the lines that shipped since: principal, commission and FBA fee, VAT for EUR; then its summary line.
+  // The settlement of the lines that shipped since: principal, commission and FBA fee, VAT for EUR; then its summary
+  // line.
   const settlements = 'raw.get_v2_settlement_report_data_flat_file_v2';
   await wh.sql.run(`
     insert into ${settlements} by name

@@ -11,7 +11,10 @@ import { addDay, count, countRaw, registerFiles } from './daily-files.ts';
 import { medianRatio, settle } from './paired.ts';
 import { generate, lastDay, sizes } from './profit.ts';
 
-/** 10:30 in Los Angeles (the first connection's zone; Berlin is on the same date then) on `date`, after the 10am refresh. */
+/**
+ * 10:30 in Los Angeles (the first connection's zone; Berlin is on the same date then) on `date`, after the 10am
+ * refresh.
+ */
 export const clockAt = (date: string) => {
   const utc = Date.parse(`${date}T10:30:00Z`);
   const offset =

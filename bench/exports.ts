@@ -15,7 +15,10 @@ import { loadModels } from '../src/models/load-models.ts';
 import { publish } from '../src/publish/publish.ts';
 import { medianRatio, takeTurns } from './paired.ts';
 
-/** Rows of the exported table (issue 20 item 4): 2M order lines at BENCH_SCALE=1, split over two connections and two years. */
+/**
+ * Rows of the exported table: 2M order lines at BENCH_SCALE=1, split over two connections and two
+ * years.
+ */
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const exportRows = Math.round(2_000_000 * scale);
 /**
@@ -58,7 +61,10 @@ export interface ExportFormatResult {
   bytes: number;
   /** best wall time from createExport to the job's COMPLETED row (worker.enqueue + worker.idle) */
   exportMs: number;
-  /** best wall time of `COPY (select * from the table)` on a bare read-only DuckDB connection to the published file (one instance for all attempts) */
+  /**
+   * best wall time of `COPY (select * from the table)` on a bare read-only DuckDB connection to the published file (one
+   * instance for all attempts)
+   */
   bareMs: number;
   /** the median of the attempts' export / bare ratios (paired.ts) */
   ratio: number;
@@ -154,7 +160,10 @@ export async function benchExports(workDir: string, log: (message: string) => vo
 
 interface Measured {
   ms: number;
-  /** CPU time of the whole process (DuckDB's threads included) over the same span: steadier than wall time on a busy machine */
+  /**
+   * CPU time of the whole process (DuckDB's threads included) over the same span: steadier than wall time on a busy
+   * machine
+   */
   cpuMs: number;
   rows: number;
   bytes: number;
@@ -185,7 +194,10 @@ async function timeExportPath(
   return { ms, cpuMs, rows: Number(row.row_count), bytes: Number(row.file_size_bytes) };
 }
 
-/** Bare DuckDB: a connection to the same published file opened read-only, `select *` of the table, the same COPY options; only the COPY is timed. */
+/**
+ * Bare DuckDB: a connection to the same published file opened read-only, `select *` of the table, the same COPY
+ * options; only the COPY is timed.
+ */
 async function timeBareCopy(instance: DuckDBInstance, format: OutputType, file: string): Promise<Measured> {
   const sql = await instance.connect();
   try {
@@ -277,7 +289,8 @@ export async function generate(wh: Warehouse): Promise<void> {
         select
           i, i // 2 as o, (i * 7919) % 400 as s, 1 + i % 3 as q,
           ((5 + (i % 5000) / 100) * (1 + i % 3))::decimal(18,4) as price,
-          timestamp '${lastDay} 12:00:00' - to_seconds(((${perConnection} - i) * ${days * 86400}) // ${perConnection}) as purchased_at,
+          // ${perConnection}) as purchased_at,
+          timestamp '${lastDay} 12:00:00' - to_seconds(((${perConnection} - i) * ${days * 86400})
           timezone('${c.timezone}', timezone('UTC', purchased_at))::date as local_date,
           printf('%03d-%07d-%07d', 100 + ${n} * 100 + (o % 100), (o * 7919) % 10000000, o % 10000000) as order_id
         from range(${perConnection}) as r(i)

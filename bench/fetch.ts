@@ -1,13 +1,14 @@
 // `npm run bench -- fetch`: the profit pipeline's first load of two years of one seller through the fake marketplace
-// (`mktdata fake-marketplace` in a process of its own, as the marketplace is remote), with the documented rate limits on a clock running SPEED times faster than real time, then the same documents
-// landed by hand into a second home.
+// (`mktdata fake-marketplace` in a process of its own, as the marketplace is remote), with the documented rate limits
+// on a clock running SPEED times faster than real time, then the same documents landed by hand into a second home.
 //
 // The least time the rate limits allow is computed per fetch phase from the requests the marketplace answered
 // (429s and 5xx left out): for each operation, (requests − burst) / rate, the busiest operation bounding the phase
 // (every bucket is taken as full at the phase's start, which only lowers the bound). The fetch phases' time on the
 // clock is compared with it (target ≤ 1.2×). A phase lands its documents together after its last download; that
-// landing is counted at its real time, as at real speed, not SPEED times it as the fast clock shows it. The landing-and-build part (the run's real time outside fetching, plus
-// the landing inside it) is compared with the by-hand run of the same documents; each side ends with a checkpoint, so
+// landing is counted at its real time, as at real speed, not SPEED times it as the fast clock shows it. The
+// landing-and-build part (the run's real time outside fetching, plus the landing inside it) is compared with the
+// by-hand run of the same documents; each side ends with a checkpoint, so
 // that neither leaves in the log work that the other paid for. The first stage builds and publishes while the history
 // downloads: that time is printed apart, and counted in the landing and build only where the fetch waited on it (its
 // first landing began as the build ended: from its last download before then).

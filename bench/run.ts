@@ -44,7 +44,7 @@ const benchmarks: Benchmark[] = [
     name: 'ingest orders',
     async run(workDir) {
       const r = await benchIngestOrders(workDir, { log });
-      const target = 1.5; // issue 20 item 3
+      const target = 1.5; // docs/benchmarks.md: ingest
       return {
         steps: [
           { step: `bare read_csv 1M lines → table (best of ${r.attempts})`, ms: r.bareMs, rows: r.lines },
@@ -104,7 +104,7 @@ const benchmarks: Benchmark[] = [
     name: 'exports',
     async run(workDir) {
       const r = await benchExports(workDir, log);
-      const target = 1.1; // issue 20 item 4
+      const target = 1.1; // docs/benchmarks.md: exports
       const rows = `${r.rows / 1e6}M rows`;
       const rate = (rows: number, ms: number) =>
         `${Math.round((rows * 1000) / ms / 1000).toLocaleString('en-US')}k rows/s`;
@@ -338,7 +338,7 @@ function printTable(steps: Step[]): void {
 
 /**
  * Options of `npm run bench -- [names…] [--years 2,4]`: the daily run's histories, by default two and four years, so
- * that one run reports how the next day's run grows with history (issue 20 item 5); `--years 2` takes a third of it.
+ * that one run reports how the next day's run grows with history; `--years 2` takes a third of it.
  */
 const options = { years: [2, 4] };
 

@@ -1,5 +1,5 @@
 // How a probe of `npm run soak -- probes` is sent and judged: raw requests through node:http, and what an answer
-// must not hold (another organization's data, internals, SQL errors) or must be (the error body of API.md).
+// must not hold (another organization's data, internals, SQL errors) or must be (the error body of docs/design/API.md).
 import { createHash } from 'node:crypto';
 import { STATUS_CODES, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { resolve } from 'node:path';
@@ -24,7 +24,10 @@ export interface Req {
   contentType?: string;
   /** Sent without content-length, in 1 MB chunks. */
   chunked?: boolean;
-  /** Headers first, then the body only when no answer came within this many ms (a client that waits for an early answer). */
+  /**
+   * Headers first, then the body only when no answer came within this many ms (a client that waits for an early
+   * answer).
+   */
   hold?: number;
 }
 
@@ -81,7 +84,10 @@ export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms))
 export const short = (text: string, n: number) =>
   text.length > n ? `${text.slice(0, n)}…(${text.length} chars)` : text;
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-/** The reason phrase an error body's `error` carries (API.md: "Not Found" with 404); RFC 9110's newer names too. */
+/**
+ * The reason phrase an error body's `error` carries (docs/design/API.md: "Not Found" with 404); RFC 9110's newer names
+ * too.
+ */
 export const phrases = (status: number) =>
   [STATUS_CODES[status], { 413: 'Content Too Large', 422: 'Unprocessable Content' }[status]].filter(Boolean);
 

@@ -5,10 +5,12 @@
 // - carries none of the other organization's ids, names or file contents (an error message may echo the id the
 //   request itself gave, as "export X not found" is designed to);
 // - is never a 5xx, never a stack trace, a path of the project, `node_modules` or an SQL error text;
-// - on a 4xx of `/api/v1` (but the documented Markdown pages and downloads) is the JSON error body of API.md.
+// - on a 4xx of `/api/v1` (but the documented Markdown pages and downloads) is the JSON error body of
+// docs/design/API.md.
 // Groups: isolation (B's key on A's ids), SQL injection (A's key, payloads in every field and query parameter),
-// path traversal (every path parameter), the other resources (probe-resources.ts), bodies (oversized, deeply nested, malformed, wrong type), signed download
-// links (tampered and expired), webhook URLs aimed at private addresses (probe-webhooks.ts), and once per 4xx
+// path traversal (every path parameter), the other resources (probe-resources.ts), bodies (oversized, deeply nested,
+// malformed, wrong type), signed download links (tampered and expired), webhook URLs aimed at private addresses
+// (probe-webhooks.ts), and once per 4xx
 // status seen: the error body's `error` is its reason phrase.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -851,7 +853,8 @@ async function probeAll(
     { status: [200] },
   );
 
-  // Unit costs, vendor codes, SQP lists, data files and usage logs: isolation, traversal, injection (probe-resources.ts).
+  // Unit costs, vendor codes, SQP lists, data files and usage logs: isolation, traversal, injection
+  // (probe-resources.ts).
   await resourceProbes({
     probe,
     must,
@@ -1108,7 +1111,8 @@ async function probeAll(
     },
   );
 
-  // --- 7. The error bodies' `error` is the status's reason phrase (API.md: 404 "Not Found"), once per status seen.
+  // --- 7. The error bodies' `error` is the status's reason phrase (docs/design/API.md: 404 "Not Found"), once per
+  // status seen.
   group = 'error bodies';
   for (const [status, wrong] of [...phrased].sort(([a], [b]) => a - b)) {
     tally(

@@ -151,7 +151,7 @@ export const errorRegistry = {
   ERR_SECRET_UNREADABLE: { status: 500, message: 'cannot decrypt the stored secret of {context}: {reason}' },
   ERR_CONNECTOR_CONFIG: {
     status: 400,
-    message: '{what} is not configured: set {env} or add it to {file} (see README, "Live connectors")',
+    message: '{what} is not configured: set {env} or add it to {file} (see docs/connectors.md, "Your applications")',
   },
   ERR_CREDENTIALS_MISSING: {
     status: 400,

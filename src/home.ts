@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve, join } from 'node:path';
 import { MktdataError } from './errors.ts';
 
-/** Paths inside a mktdata home folder (ARCHITECTURE.md, "The home folder"). */
+/** Paths inside a mktdata home folder (docs/design/ARCHITECTURE.md, "The home folder"). */
 export interface Home {
   root: string;
   warehouse: string;

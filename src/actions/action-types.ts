@@ -87,7 +87,7 @@ export type ActionStatus = (typeof actionStatuses)[number];
 export const accessMode = (type: string): 'READ' | 'WRITE' =>
   /_(FIND|GET|ESTIMATE|PREVIEW|SUGGEST|VALIDATE|GET_SHIPPING_RATES|GET_SHIPMENT_DOCS)$/.test(type) ? 'READ' : 'WRITE';
 
-/** The kinds of account a type runs for (reference/service-clients.md, "Actions"). */
+/** The kinds of account a type runs for (docs/design/service-clients.md, "Actions"). */
 export type AccountKind = 'SELLER' | 'VENDOR' | 'ADS';
 const vendorListingTypes = new Set([
   'MKT_LISTINGS_UPDATE',

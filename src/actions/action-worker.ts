@@ -143,7 +143,9 @@ export class ActionWorker {
     }
   }
 
-  /** Runs a definition's step with the connection's context; an upstream refusal of the input is BLOCKED_INVALID_INPUT. */
+  /**
+   * Runs a definition's step with the connection's context; an upstream refusal of the input is BLOCKED_INVALID_INPUT.
+   */
   private async execute(
     action: Row,
     step: (ctx: ActionContext, details: unknown) => Promise<ActionOutcome>,

@@ -10,8 +10,8 @@ import { actionDefinitions } from './definitions/index.ts';
 export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
 /** Live actions an organization may have at once. */
 export const LIVE_ACTION_LIMIT = 5;
-/** What a live action costs (API.md), debited when the worker starts it: an action whose organization has spent its
- * tokens by then ends BLOCKED_NO_TOKENS, as an export does. */
+/** What a live action costs (docs/design/API.md), debited when the worker starts it: an action whose organization has
+ * spent its tokens by then ends BLOCKED_NO_TOKENS, as an export does. */
 export const ACTION_TOKENS = 1;
 
 export interface ActionRequest {

@@ -61,7 +61,9 @@ export interface AppDeps {
   exportRetentionHours?: number;
   /** Minutes a signed download link stays valid. @default 15 */
   signedUrlMinutes?: number;
-  /** The live connectors (application, endpoints, clients): invitations then connect through the marketplace's consent. */
+  /**
+   * The live connectors (application, endpoints, clients): invitations then connect through the marketplace's consent.
+   */
   connectors?: Connectors;
   /** Networks webhooks may reach besides public addresses. @default MKTDATA_WEBHOOK_ALLOWED_NETWORKS */
   webhookAllowedNetworks?: Networks;
@@ -71,7 +73,9 @@ export interface AppDeps {
   runActions?: boolean;
   /** The operator key of the console (sees every organization). @default MKTDATA_OPERATOR_KEY */
   operatorKey?: string;
-  /** The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory */
+  /**
+   * The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory
+   */
   limiter?: Limiter;
   /**
    * Queues pipeline runs now (`mktdata serve`): a connection's first load when it connects, the console's "run now";

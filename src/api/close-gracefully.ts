@@ -6,7 +6,7 @@ const SWEEP_MS = 100;
 /**
  * Closes a Fastify app without waiting out keep-alive timeouts: Node's `server.close()` closes the connections idle at
  * that moment only, and one serving a request then stays open for the keep-alive timeout (72 s in Fastify) after its
- * response, which held `mktdata serve` 70 s after SIGTERM on a loaded machine. So idle connections are closed every
+ * response, which would hold `mktdata serve` that long after SIGTERM. So idle connections are closed every
  * SWEEP_MS while requests finish, and whatever is still open after `graceMs` is cut.
  */
 export async function closeGracefully(app: FastifyInstance, graceMs = 10_000): Promise<void> {

@@ -25,7 +25,10 @@ const reasons: Record<number, string> = {
   507: 'Insufficient Storage',
 };
 
-/** One error body for every failure (API.md): a registered code, a safe message, the request id; never internals. */
+/**
+ * One error body for every failure (docs/design/API.md): a registered code, a safe message, the request id; never
+ * internals.
+ */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   let code: ErrorCode;
   let message: string;

@@ -47,7 +47,10 @@ export interface CatalogFilter {
   containsPii?: boolean;
 }
 
-/** The entries matching a filter; `query` matches name, table name, id, aliases, descriptions and columns, case-insensitively. */
+/**
+ * The entries matching a filter; `query` matches name, table name, id, aliases, descriptions and columns,
+ * case-insensitively.
+ */
 export function findSources(filter: CatalogFilter, dir?: string): CatalogSource[] {
   const keyword = filter.query?.trim().toLowerCase();
   return catalogSources(dir).filter((s) => {
@@ -57,7 +60,9 @@ export function findSources(filter: CatalogFilter, dir?: string): CatalogSource[
   });
 }
 
-/** What a catalog search matches, lowercased: name, table name, id, aliases, descriptions and columns (one line each). */
+/**
+ * What a catalog search matches, lowercased: name, table name, id, aliases, descriptions and columns (one line each).
+ */
 export function searchText(s: CatalogSource): string {
   return [
     s.name,

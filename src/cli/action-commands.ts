@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
 import type { CommandFactory, WithControl } from './arguments.ts';
 
-/** `mktdata org beta`, `mktdata actions enable|disable` and `mktdata connections access` (modules load when they run). */
+/**
+ * `mktdata org beta`, `mktdata actions enable|disable` and `mktdata connections access` (modules load when they run).
+ */
 export function actionCommands(program: Command, command: CommandFactory, withHome: WithControl): void {
   const sub = (name: string) => program.commands.find((c) => c.name() === name)!;
   command(sub('org'), 'beta', 'mktdata org beta --org $ORG --actions on')

@@ -22,7 +22,9 @@ export function serverLogger(): { level: string; transport?: object } {
   };
 }
 
-/** A progress bar on a terminal, silence elsewhere and with `--quiet` (ARCHITECTURE.md, "The command line"). */
+/**
+ * A progress bar on a terminal, silence elsewhere and with `--quiet` (docs/design/ARCHITECTURE.md, "The command line").
+ */
 export function progress(label: string, total: number) {
   // (A command a running server runs for a client draws no bar on the server's terminal.)
   if (!process.stderr.isTTY || quiet() || served() || total < 2) return { tick: (_name: string) => {}, stop: () => {} };

@@ -138,7 +138,7 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     .requiredOption('--connection <id>', 'sellerOrVendorId')
     .requiredOption(
       '--source <name>',
-      'source name from INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
+      'source name from docs/design/INGEST.md, e.g. GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
     )
     .argument('<files...>', 'files to land')
     .action(async (files: string[], o) => {

@@ -31,7 +31,7 @@ export interface ConnectorConfig {
   file: string;
 }
 
-/** The marketplace's real hosts (live-apis.md §1). */
+/** The marketplace's real hosts (docs/design/live-apis.md §1). */
 export const amazonEndpoints: Endpoints = {
   lwa: 'https://api.amazon.com/auth/o2/token',
   spApi: {

@@ -13,7 +13,10 @@ interface Participation {
 
 const marketplaceName = (id: string) => loadMarketplaces().get(id)?.countryName ?? id;
 
-/** The marketplaces a seller's refresh token reaches on one region's host (getMarketplaceParticipations: one cheap call). */
+/**
+ * The marketplaces a seller's refresh token reaches on one region's host (getMarketplaceParticipations: one cheap
+ * call).
+ */
 async function participations(connectors: Connectors, credentials: Credentials, region: Region): Promise<string[]> {
   const { body } = await connectors
     .sp({ ...credentials, region })
@@ -27,7 +30,10 @@ async function participations(connectors: Connectors, credentials: Credentials, 
     .filter(Boolean);
 }
 
-/** Says plainly what an API error means for this connection: expired grant, wrong application secret, missing role, wrong region. */
+/**
+ * Says plainly what an API error means for this connection: expired grant, wrong application secret, missing role,
+ * wrong region.
+ */
 async function explain(
   connectors: Connectors,
   credentials: Credentials,
@@ -51,7 +57,10 @@ async function explain(
   return error.message;
 }
 
-/** Checks one API of a connection with one cheap authenticated call; returns what it found or throws saying what is wrong. */
+/**
+ * Checks one API of a connection with one cheap authenticated call; returns what it found or throws saying what is
+ * wrong.
+ */
 async function testApi(wh: Warehouse, connectors: Connectors, connectionId: string, api: Api): Promise<string> {
   const credentials = await requireCredentials(wh, connectionId, api);
   const name = api === 'sp-api' ? 'SP-API' : 'Ads API';

@@ -69,7 +69,10 @@ export async function submitFeed(sp: SpApiClient, feed: FeedSubmission): Promise
   return body.feedId;
 }
 
-/** Downloads a feed document (getFeedDocument, then its pre-signed `url`), gunzipped when `compressionAlgorithm` is GZIP. */
+/**
+ * Downloads a feed document (getFeedDocument, then its pre-signed `url`), gunzipped when `compressionAlgorithm` is
+ * GZIP.
+ */
 async function feedDocument(sp: SpApiClient, feedDocumentId: string): Promise<string> {
   const { body } = await sp.request<{ url: string; compressionAlgorithm?: string }>('getFeedDocument', {
     method: 'GET',

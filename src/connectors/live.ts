@@ -19,7 +19,9 @@ export function connectorClock(env: NodeJS.ProcessEnv = process.env): Clock {
   return scaledClock(speed, start, realStart);
 }
 
-/** The live connectors for a run of this home when a connection holds credentials, else undefined (dropped files only). */
+/**
+ * The live connectors for a run of this home when a connection holds credentials, else undefined (dropped files only).
+ */
 export async function liveFetcher(
   wh: Warehouse,
   options: FetcherOptions & { clock?: Clock; log?: ConnectorLog; connectors?: Connectors } = {},

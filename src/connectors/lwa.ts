@@ -11,7 +11,7 @@ interface Token {
   expiresAt: number;
 }
 
-/** An LWA token answer (live-apis.md §1.1). */
+/** An LWA token answer (docs/design/live-apis.md §1.1). */
 interface TokenAnswer {
   access_token?: string;
   refresh_token?: string;

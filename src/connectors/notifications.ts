@@ -7,7 +7,10 @@ import { findSource } from '../ingest/sources/index.ts';
 import { findInPayload, marketplaceKeys, sellerKeyOf } from '../ingest/sources/notifications/format.ts';
 import type { JsonRecord } from '../ingest/json-records.ts';
 
-/** The operator's SQS queue the marketplace publishes notifications to (live-apis.md §5), and how to reach it. */
+/**
+ * The operator's SQS queue the marketplace publishes notifications to (docs/design/live-apis.md §5), and how to reach
+ * it.
+ */
 export interface NotificationQueueConfig {
   queueUrl: string;
   region: string;

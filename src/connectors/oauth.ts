@@ -38,7 +38,10 @@ export async function createState(wh: Warehouse, state: OAuthState, now = new Da
   return value;
 }
 
-/** The state of a callback if it is known, of this API, unused and unexpired; null otherwise (a forged or replayed callback). */
+/**
+ * The state of a callback if it is known, of this API, unused and unexpired; null otherwise (a forged or replayed
+ * callback).
+ */
 export async function findState(wh: Warehouse, value: string, api: Api, now = new Date()): Promise<OAuthState | null> {
   const row = await wh.db
     .selectFrom('control.oauth_states')
@@ -65,7 +68,10 @@ export async function useState(wh: Warehouse, value: string, now = new Date()): 
     .execute();
 }
 
-/** Seller Central's (or Vendor Central's) consent page for the application (live-apis.md §1.3, website workflow). */
+/**
+ * Seller Central's (or Vendor Central's) consent page for the application (docs/design/live-apis.md §1.3, website
+ * workflow).
+ */
 export function sellerConsentUrl(
   config: ConnectorConfig,
   marketplaceId: string,
@@ -83,7 +89,9 @@ export function sellerConsentUrl(
   return url.toString();
 }
 
-/** The Ads API's consent page of the marketplace's region (Login with Amazon, scope advertising::campaign_management). */
+/**
+ * The Ads API's consent page of the marketplace's region (Login with Amazon, scope advertising::campaign_management).
+ */
 export function adsConsentUrl(
   config: ConnectorConfig,
   marketplaceId: string,

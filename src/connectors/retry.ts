@@ -13,7 +13,10 @@ export interface RetryPolicy {
   capMs?: number;
 }
 
-/** The wait before the next attempt: at least a token's time (or Retry-After) after a 429, else exponential backoff with full jitter. */
+/**
+ * The wait before the next attempt: at least a token's time (or Retry-After) after a 429, else exponential backoff with
+ * full jitter.
+ */
 export function retryDelay(
   error: ConnectorError,
   attempt: number,

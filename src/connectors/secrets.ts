@@ -39,7 +39,9 @@ export function secretKey(home: Home, env: NodeJS.ProcessEnv = process.env): Buf
   return key;
 }
 
-/** AES-256-GCM with a random nonce; `context` (e.g. connection and API) is authenticated, so a value cannot be moved. */
+/**
+ * AES-256-GCM with a random nonce; `context` (e.g. connection and API) is authenticated, so a value cannot be moved.
+ */
 export function encryptSecret(key: Buffer, plaintext: string, context: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -47,7 +47,7 @@ interface SpErrorBody {
   errors?: { code?: string; message?: string; details?: string }[];
 }
 
-/** The kind of an SP-API failure (live-apis.md §1.2, §2.3). */
+/** The kind of an SP-API failure (docs/design/live-apis.md §1.2, §2.3). */
 function kindOf(status: number): ConnectorErrorKind {
   if (status === 429) return 'throttled';
   if (status >= 500) return 'server';

@@ -2,8 +2,8 @@ import type { RatePlan } from './token-bucket.ts';
 
 /**
  * The documented rate (requests per second) and burst of every SP-API operation the connectors call: each
- * operation's "Usage Plan" in amzn/selling-partner-api-models (live-apis.md §2.1, §3). Amazon may grant a seller
- * more; the `x-amzn-RateLimit-Limit` answer header then raises the bucket's rate.
+ * operation's "Usage Plan" in amzn/selling-partner-api-models (docs/design/live-apis.md §2.1, §3). Amazon may grant a
+ * seller more; the `x-amzn-RateLimit-Limit` answer header then raises the bucket's rate.
  */
 export const usagePlans: Record<string, RatePlan> = {
   // models/reports-api-model/reports_2021-06-30.json
@@ -92,7 +92,9 @@ export const usagePlans: Record<string, RatePlan> = {
   listReturnReasonCodes: { rate: 2, burst: 30 },
   createFulfillmentReturn: { rate: 2, burst: 30 },
   // actions: vendor
-  // models/vendor-orders-api-model/vendorOrders.json; models/vendor-direct-fulfillment-orders-api-model/vendorDirectFulfillmentOrders_2021-12-28.json (submitAcknowledgement: both 10/10, one bucket)
+  // models/vendor-orders-api-model/vendorOrders.json;
+  // models/vendor-direct-fulfillment-orders-api-model/vendorDirectFulfillmentOrders_2021-12-28.json
+  // (submitAcknowledgement: both 10/10, one bucket)
   submitAcknowledgement: { rate: 10, burst: 10 },
   // models/vendor-shipments-api-model/vendorShipments.json
   SubmitShipments: { rate: 10, burst: 10 },
@@ -111,5 +113,8 @@ export const usagePlans: Record<string, RatePlan> = {
   getTransactionStatus: { rate: 10, burst: 10 },
 };
 
-/** Ads API reporting publishes no numbers (live-apis.md §4): a polite bucket per profile, 429s honoured besides. */
+/**
+ * Ads API reporting publishes no numbers (docs/design/live-apis.md §4): a polite bucket per profile, 429s honoured
+ * besides.
+ */
 export const adsPlan: RatePlan = { rate: 1, burst: 5 };

@@ -2,7 +2,9 @@ import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import type { ConsoleScope } from './scope.ts';
 
-/** What a console page is rendered from: the control plane, the home (published snapshot), whose view, and the clock. */
+/**
+ * What a console page is rendered from: the control plane, the home (published snapshot), whose view, and the clock.
+ */
 export interface PageContext {
   wh: ControlStore;
   home: Home;

@@ -1,9 +1,15 @@
 import type { ConnectionType } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 
-/** How a connection reaches one of the marketplace's account kinds (service-clients.md "Sellers and vendors"). */
+/**
+ * How a connection reaches one of the marketplace's account kinds (docs/design/service-clients.md "Sellers and
+ * vendors").
+ */
 export interface AccountLink {
-  /** CONNECTED: credentials that work; NEEDS_REAUTHORIZATION: the grant was revoked or expired; FILES: fed by landed reports. */
+  /**
+   * CONNECTED: credentials that work; NEEDS_REAUTHORIZATION: the grant was revoked or expired; FILES: fed by landed
+   * reports.
+   */
   status: 'CONNECTED' | 'NEEDS_REAUTHORIZATION' | 'FILES';
   connectedAt: string;
   accessLevel: 'READ';

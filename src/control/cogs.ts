@@ -6,7 +6,7 @@ import { loadPipelines } from '../pipelines/pipeline-config.ts';
 import { requireOwnConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
-/** One unit-cost row as CogsUpsertRequest carries it (API.md); amounts as decimal text. */
+/** One unit-cost row as CogsUpsertRequest carries it (docs/design/API.md); amounts as decimal text. */
 export interface CogsRow {
   asin: string;
   sku: string;
@@ -23,7 +23,9 @@ export interface CogsRebuild {
   windows: { pipeline: string; table: string; from: string | null }[];
 }
 
-/** The tables the `cogs` source feeds, by pipeline: dated ones from the change's earliest fromDate, the others whole. */
+/**
+ * The tables the `cogs` source feeds, by pipeline: dated ones from the change's earliest fromDate, the others whole.
+ */
 export function cogsRebuild(from: string): CogsRebuild {
   const windows = loadPipelines()
     .filter((p) => p.sources.cogs !== undefined)

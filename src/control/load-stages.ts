@@ -5,8 +5,9 @@ import { readManifest } from '../publish/open-snapshot.ts';
 export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
 
 /**
- * The initial-load stage of each connection (API.md "Export sources"). A connection loaded by pipeline runs has the
- * stage its runs recorded (FIRST_STAGE, SECOND_STAGE while the older part of its INITIAL windows loads, COMPLETE).
+ * The initial-load stage of each connection (docs/design/API.md "Export sources"). A connection loaded by pipeline runs
+ * has the stage its runs recorded (FIRST_STAGE, SECOND_STAGE while the older part of its INITIAL windows loads,
+ * COMPLETE).
  * Otherwise it is in FIRST_STAGE until a build has published data landed for it, then COMPLETE: files landed by hand
  * load whole, so such a connection never sits in SECOND_STAGE.
  */

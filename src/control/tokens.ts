@@ -117,7 +117,10 @@ export async function charge(
   return true;
 }
 
-/** Runs `work` after charging `usage` in one transaction: ERR_NO_TOKENS (402) and nothing done when the balance is short. */
+/**
+ * Runs `work` after charging `usage` in one transaction: ERR_NO_TOKENS (402) and nothing done when the balance is
+ * short.
+ */
 export async function charged<T>(
   wh: ControlStore,
   organizationId: string,

@@ -67,7 +67,10 @@ export interface ActionTables {
   };
 }
 
-/** Scale-out: workers alive, shard leases and assignments, API rate-limit buckets shared by replicas, schedule slots fired. */
+/**
+ * Scale-out: workers alive, shard leases and assignments, API rate-limit buckets shared by replicas, schedule slots
+ * fired.
+ */
 export interface ScaleTables {
   'control.shard_leases': { shard: string; owner: string; token: string | number; expires_at: string };
   'control.connection_shards': { connection_id: string; shard: string; assigned_at: string };

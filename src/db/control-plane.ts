@@ -201,7 +201,10 @@ export interface PipelineTables {
 }
 
 /** A request the live connectors make upstream, from planned to landed (migration 006). */
-/** What started a pipeline run: `mktdata run`, the scheduler, the console's "run now", or a connection's new credentials. */
+/**
+ * What started a pipeline run: `mktdata run`, the scheduler, the console's "run now", or a connection's new
+ * credentials.
+ */
 export type RunTrigger = 'cli' | 'schedule' | 'console' | 'connected';
 
 export type FetchStatus =

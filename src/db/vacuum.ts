@@ -11,8 +11,8 @@ const DAY = 86_400_000;
  * VACUUM_EVERY_DAYS or more after the noted vacuum day (`now`, the run's clock) starts a new one; the runs of the day
  * after it vacuum too, so that the other pipelines of a batch, the publish after them and the checkpoint at closing
  * do (a run turns it off for all that follows it). Left to itself vacuum fell due whenever the row groups' layout made
- * it, and rewrote some 400K rows of the four-year bench's orders on such a day (a day's run 3.3 → 5.5 s); once a week,
- * the deleted rows of the days between (about 3 MB a day there) are reclaimed at once. Returns whether it vacuums.
+ * it, and rewrote hundreds of thousands of order rows on such a day, making that day's run much slower; once a week,
+ * the deleted rows of the days between are reclaimed at once. Returns whether it vacuums.
  */
 export async function scheduleVacuum(wh: Warehouse, now: Date): Promise<boolean> {
   const row = await wh.db

@@ -14,7 +14,8 @@ import { migrateControlPlane } from './migrations/index.ts';
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
 
 /**
- * DuckDB's memory limit and spill directory for the warehouse, from the environment (README "Resources"):
+ * DuckDB's memory limit and spill directory for the warehouse, from the environment (docs/operations.md "Memory and
+ * disk"):
  * MKTDATA_MEMORY_LIMIT (a size such as `2GB`; DuckDB's default is 80% of the machine's memory) and
  * MKTDATA_TEMP_DIRECTORY (where a build spills what does not fit; default `warehouse.duckdb.tmp/` in the home).
  * Each snapshot an export reads gets the same memory limit.
@@ -138,7 +139,8 @@ async function createInstance(home: Home): Promise<DuckDBInstance> {
           { cause: error },
         );
       }
-      // DuckDB's file lock ("Could not set lock on file …: Conflicting lock is held"), not any message with "block" in it.
+      // DuckDB's file lock ("Could not set lock on file …: Conflicting lock is held"), not any message with "block" in
+      // it.
       if (!/could not set lock|conflicting lock/i.test(text)) throw error;
       if (writerAlive(home) || Date.now() - started > lockReleaseWaitMs) {
         throw new MktdataError(

@@ -11,7 +11,7 @@ import type { ExportRequest } from './export-request.ts';
 
 export type ExportRow = ExportTables['control.exports'];
 
-/** Tokens an export costs (API.md "Tokens and usage"). */
+/** Tokens an export costs (docs/design/API.md "Tokens and usage"). */
 export const exportCost = (isPremium: boolean) => (isPremium ? 5 : 2);
 
 /** Who asked for an export; decides its usage record's specific type. */

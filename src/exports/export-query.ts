@@ -32,7 +32,7 @@ const invalid = (where: string, reason: string) => new MktdataError('ERR_INPUT_I
 const id = (name: string) => `"${name}"`;
 
 /**
- * Builds the SELECT of an export (API.md "Exports"). Column names are checked against the catalog and every
+ * Builds the SELECT of an export (docs/design/API.md "Exports"). Column names are checked against the catalog and every
  * value is a bound parameter: no text of the request becomes SQL.
  */
 export function buildExportQuery(
@@ -136,7 +136,7 @@ export function buildExportQuery(
 
 /**
  * Amounts are kept at 4 decimals in the warehouse and rounded to the currency's minor unit (cents) at export
- * (design/PROFIT.md); filters and sums see the rounded values, so they agree with the rows a user reads.
+ * (docs/design/PROFIT.md); filters and sums see the rounded values, so they agree with the rows a user reads.
  */
 function exported(column: Column): string {
   if (column.type === 'NUMBER' && column.dataType === 'DECIMAL(18,4)')
@@ -201,7 +201,7 @@ export function localDateOf(value: string, timezone: string): string {
 
 /**
  * C first, then the requested columns in their order, each once. No list: `fallback`; an empty list: C alone, as the
- * hosted service's clients mean `columns: []` (service-clients.md).
+ * hosted service's clients mean `columns: []` (docs/design/service-clients.md).
  */
 function outputColumns(
   requested: string[] | undefined,

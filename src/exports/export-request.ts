@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Filter operators of API.md ("Exports"), as the query builders of the service's clients name them. */
+/** Filter operators of docs/design/API.md ("Exports"), as the query builders of the service's clients name them. */
 export const filterOperators = [
   '=',
   '!=',
@@ -65,7 +65,7 @@ export const aggregationSchema = z
   .strict();
 export type Aggregation = z.infer<typeof aggregationSchema>;
 
-/** Every field of an export but the period: what a schedule stores (API.md "Schedules"). */
+/** Every field of an export but the period: what a schedule stores (docs/design/API.md "Schedules"). */
 export const exportQueryFields = {
   sellerOrVendorIds: z.array(z.string().min(1).max(64)).min(1).max(100),
   sourceId: z
@@ -94,7 +94,9 @@ const oneSource = (r: { sourceId?: string; tableName?: string }) =>
   (r.sourceId === undefined) !== (r.tableName === undefined);
 const oneSourceMessage = { message: 'give exactly one of sourceId and tableName', path: ['sourceId'] };
 
-/** ExportRequest (API.md "Exports"): one catalog table for some connections, shaped by the optional clauses. */
+/**
+ * ExportRequest (docs/design/API.md "Exports"): one catalog table for some connections, shaped by the optional clauses.
+ */
 export const exportRequestSchema = z
   .object({ ...exportQueryFields, from: dateOrDateTime.optional(), to: dateOrDateTime.optional() })
   .strict()

@@ -11,7 +11,7 @@ import { findExportSource, organizationAccounts, resolveExport } from './export-
 export type ScheduleRow = ExportTables['control.export_schedules'];
 export type RelativePeriod = { lastDays: number } | { type: 'PREVIOUS_MONTH' };
 
-/** An ExportScheduleRequest as the API accepted it (API.md "Schedules"). */
+/** An ExportScheduleRequest as the API accepted it (docs/design/API.md "Schedules"). */
 export interface ScheduleInput extends Omit<ExportRequest, 'from' | 'to'> {
   name: string;
   cron: string;

@@ -52,7 +52,9 @@ export async function sourceEnabled(wh: ControlStore, organizationId: string, so
   return (await sourcesEnabled(wh, organizationId))(source);
 }
 
-/** Whether each source is enabled for an organization: its settings read in one query, for answers that list sources. */
+/**
+ * Whether each source is enabled for an organization: its settings read in one query, for answers that list sources.
+ */
 export async function sourcesEnabled(
   wh: ControlStore,
   organizationId: string,

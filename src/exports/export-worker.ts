@@ -53,7 +53,10 @@ export class ExportWorker {
     this.now = options.now ?? Date.now;
   }
 
-  /** Resumes what an earlier process left (exports whose lease ran out, their partial files), then runs every PENDING one. */
+  /**
+   * Resumes what an earlier process left (exports whose lease ran out, their partial files), then runs every PENDING
+   * one.
+   */
   async start(): Promise<void> {
     mkdirSync(this.home.exports, { recursive: true });
     this.stopped = false;
@@ -66,7 +69,10 @@ export class ExportWorker {
     this.reclaimer.unref();
   }
 
-  /** Exports IN_PROGRESS whose lease ran out go back to PENDING (their partial files removed); every PENDING one is queued. */
+  /**
+   * Exports IN_PROGRESS whose lease ran out go back to PENDING (their partial files removed); every PENDING one is
+   * queued.
+   */
   async reclaim(): Promise<void> {
     const now = new Date(this.now()).toISOString();
     const lapsed = await this.wh.db

@@ -30,7 +30,10 @@ function consentPage(
     );
 }
 
-/** Seller Central's app consent (website workflow) and the Ads API's Login with Amazon consent (live-apis.md §1.3). */
+/**
+ * Seller Central's app consent (website workflow) and the Ads API's Login with Amazon consent (docs/design/live-apis.md
+ * §1.3).
+ */
 export function consentRoutes(app: FastifyInstance, state: FakeState): void {
   const sellers = () => [...state.sellers.values()].map((s) => ({ sellerId: s.sellerId, name: s.name }));
   const finish = (

@@ -15,7 +15,7 @@ const xml = (code: string, message: string) =>
 
 /**
  * The fake's stand-in for S3: documents stored gzipped, handed out as pre-signed links (`X-Amz-Expires`) that need
- * no API headers, expire, and refuse requests carrying SP-API auth headers (live-apis.md §2.2).
+ * no API headers, expire, and refuse requests carrying SP-API auth headers (docs/design/live-apis.md §2.2).
  */
 export class DocumentStore {
   readonly #documents = new Map<string, Stored | (() => Stored)>();

@@ -3,16 +3,14 @@ import type { FakeState } from './state.ts';
 
 const grantlessScopes = new Set(['sellingpartnerapi::notifications', 'sellingpartnerapi::client_credential:rotation']);
 
-/** An OAuth 2.0 error answer (live-apis.md §1.1), with the extra fields observed upstream. */
+/** An OAuth 2.0 error answer (docs/design/live-apis.md §1.1), with the extra fields observed upstream. */
 function oauthError(reply: FastifyReply, status: number, error: string, description: string) {
-  return reply
-    .status(status)
-    .send({
-      error,
-      error_description: description,
-      error_index: `${Math.floor(Math.random() * 1e9)}`,
-      request_id: crypto.randomUUID(),
-    });
+  return reply.status(status).send({
+    error,
+    error_description: description,
+    error_index: `${Math.floor(Math.random() * 1e9)}`,
+    request_id: crypto.randomUUID(),
+  });
 }
 
 /**

@@ -87,7 +87,7 @@ export interface FakeMarketplace {
   close(): Promise<void>;
 }
 
-/** The default applications: fixed, so that `mktdata fake-marketplace` can print them for a README session. */
+/** The default applications: fixed, so that `mktdata fake-marketplace` can print them for a first session by hand. */
 export const defaultSpApp: FakeApp = {
   clientId: 'amzn1.application-oa2-client.fakemktdata0001',
   clientSecret: 'amzn1.oa2-cs.v1.fake-sp-secret-0001',
@@ -146,7 +146,8 @@ export function buildFakeApp(
   });
   app.addHook('onClose', async () => arrival.stop());
   void app.register(fastifyFormbody);
-  // The Ads API's vendor media types (application/vnd.createasyncreportrequest.v3+json, application/vnd.spCampaign.v3+json, …).
+  // The Ads API's vendor media types (application/vnd.createasyncreportrequest.v3+json,
+  // application/vnd.spCampaign.v3+json, …).
   app.addContentTypeParser(/^application\/vnd\.[^;]+\+json/, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, JSON.parse(String(body)));

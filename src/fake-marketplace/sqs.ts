@@ -11,8 +11,9 @@ interface QueuedMessage {
 }
 
 /**
- * The SQS standard queue the marketplace publishes notifications to (live-apis.md §5 and §8 "Notifications"): the
- * subset of the SQS JSON protocol an AWS SDK client calls (ReceiveMessage with a long-poll wait, DeleteMessage,
+ * The SQS standard queue the marketplace publishes notifications to (docs/design/live-apis.md §5 and §8
+ * "Notifications"): the subset of the SQS JSON protocol an AWS SDK client calls (ReceiveMessage with a long-poll wait,
+ * DeleteMessage,
  * DeleteMessageBatch, ChangeMessageVisibility), at least once, sometimes twice, not in order. Real time, not the
  * fake's clock: visibility timeouts and waits are the receiver's own.
  */

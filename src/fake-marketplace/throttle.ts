@@ -1,6 +1,7 @@
 /**
  * The marketplace's usage plans (rate per second, burst), as each operation's model states them
- * (amzn/selling-partner-api-models; live-apis.md §2.1, §3). Kept apart from the client's own table on purpose:
+ * (amzn/selling-partner-api-models; docs/design/live-apis.md §2.1, §3). Kept apart from the client's own table on
+ * purpose:
  * the fake must catch a client that gets a number wrong.
  */
 export const documentedPlans: Record<string, { rate: number; burst: number }> = {
@@ -80,7 +81,9 @@ export const documentedPlans: Record<string, { rate: number; burst: number }> = 
   listReturnReasonCodes: { rate: 2, burst: 30 },
   createFulfillmentReturn: { rate: 2, burst: 30 },
   // actions: vendor
-  // models/vendor-orders-api-model/vendorOrders.json; models/vendor-direct-fulfillment-orders-api-model/vendorDirectFulfillmentOrders_2021-12-28.json (submitAcknowledgement: both 10/10, one bucket)
+  // models/vendor-orders-api-model/vendorOrders.json;
+  // models/vendor-direct-fulfillment-orders-api-model/vendorDirectFulfillmentOrders_2021-12-28.json
+  // (submitAcknowledgement: both 10/10, one bucket)
   submitAcknowledgement: { rate: 10, burst: 10 },
   // models/vendor-shipments-api-model/vendorShipments.json
   SubmitShipments: { rate: 10, burst: 10 },

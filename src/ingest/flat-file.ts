@@ -71,7 +71,9 @@ export interface StagedFile {
   drop(): Promise<void>;
 }
 
-/** The default of a staging source's `staged` argument: its caller stages the file first (land-file.ts) and passes it. */
+/**
+ * The default of a staging source's `staged` argument: its caller stages the file first (land-file.ts) and passes it.
+ */
 export function stagedBefore(): never {
   throw new Error('this source lands a staged file: call its stage() before land()');
 }

@@ -22,7 +22,7 @@ export interface LandContext {
 export type BatchFile = Pick<LandContext, 'path' | 'fileId' | 'landedAt' | 'connection'>;
 
 /**
- * An upstream source (INGEST.md): one folder under src/ingest/sources/ each.
+ * An upstream source (docs/design/INGEST.md): one folder under src/ingest/sources/ each.
  * `stage` (if any) runs before the caller's transaction, `land` inside it; either throws RefusedFile for a bad file.
  */
 export interface Source {
@@ -34,7 +34,7 @@ export interface Source {
   createTable: string;
   /**
    * Reads the file into a temp table for `land`, before the transaction: DuckDB reads a temp table made inside a
-   * transaction back at about half the speed of one made outside (landing 1M order lines 12.7 → 7.4 s). The caller
+   * transaction back at about half the speed of one made outside. The caller
    * drops it.
    */
   stage?(ctx: LandContext): Promise<StagedFile>;

@@ -43,7 +43,8 @@ export function compileChecks(
   whole?: { table: string; dates: DateRange },
 ): CompiledCheck[] {
   const checks: CompiledCheck[] = [];
-  // The rest of the table was checked when it was written. (Literal bounds: the scan skips the row groups of other dates.)
+  // The rest of the table was checked when it was written. (Literal bounds: the scan skips the row groups of other
+  // dates.)
   const window = model.config.window;
   const reach = window?.dates_move && whole ? window.dates_move.within_days : null;
   const near = (columns: string[]) =>

@@ -2,7 +2,10 @@ import { MktdataError } from '../errors.ts';
 import type { Model } from './load-models.ts';
 import type { ColumnCheck, ModelCheck } from './model-config.ts';
 
-/** What a reader needs to trust a model: what it reads and who reads it, its grain, the rules it implements and its checks. */
+/**
+ * What a reader needs to trust a model: what it reads and who reads it, its grain, the rules it implements and its
+ * checks.
+ */
 export interface Lineage {
   id: string;
   materialized: string;

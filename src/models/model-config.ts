@@ -185,7 +185,8 @@ export const modelConfigSchema = z
     shown_in: z.record(z.string().regex(/^mkt_[a-z0-9_]+$/), z.string().min(1)).optional(),
     /**
      * The spec rules this model implements, each with the model where its SQL lives (this one or one it reads,
-     * directly or not): `{rule: '001 Profit measure rules 11: profit, total_cost, acos, tacos, roi', in: marts.mkt_profit_by_date}`.
+     * directly or not): `{rule: '001 Profit measure rules 11: profit, total_cost, acos, tacos, roi', in:
+     * marts.mkt_profit_by_date}`.
      */
     rules: z
       .array(

@@ -117,7 +117,7 @@ export async function makeNewFiles(sql: DuckDBConnection, files: string[]): Prom
 
 /**
  * ` and _landed_at >= '…'`, the files' first landing time, when every one of them is a landed file: a raw row's
- * _landed_at is its file's landed_at, and the scan then skips the row groups of older files (267 → 45 ms on four
+ * _landed_at is its file's landed_at, and the scan then skips the row groups of older files (most of the scan on
  * years of orders).
  */
 async function landedSince(sql: DuckDBConnection, files: string[]): Promise<string> {
@@ -159,7 +159,9 @@ async function leastSince(
 
 const heldTable = (model: Model) => `held_${model.name}`;
 
-/** Forgets the rows makeHeld read for a model: what it holds changes when it runs, and a later plan reads them again. */
+/**
+ * Forgets the rows makeHeld read for a model: what it holds changes when it runs, and a later plan reads them again.
+ */
 export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.get(sql)?.delete(heldTable(model));
 
 /**
@@ -170,7 +172,7 @@ export const forgetHeld = (sql: DuckDBConnection, model: Model) => changedHolds.
  * A pipeline's touchedDates reads it as `held` (changedKeysOf), and the model's run takes it as it is.
  * No literal list of the keys (listedKeys; describeKeys makes none): the keyed runs insert every connection's changed
  * rows together, so the keys' rows lie in any row group of the model's table; a list of more than one value skips none
- * there and only filters every row again (four years' 10M order lines: 167 → 115 ms without). The raw fallback comes
+ * there and only filters every row again, which is slower than none. The raw fallback comes
  * with a first load (or a table of an earlier version), rarely enough that its lookup is not worth a second form.
  */
 export async function makeHeld(sql: DuckDBConnection, model: Model, table: string): Promise<string> {
@@ -220,8 +222,8 @@ const MOST_LISTED = 1000;
  * Per key column of the keys in `table`: whether one of its values is null, and (`listed`) `in (…)` its values when
  * they are few and none is null. Without a null, `=` matches the same rows as `is not distinct from`, and DuckDB can
  * push it into the scan of the other side. A literal list it filters in the scan before reading the other columns,
- * and it skips the row groups the list misses (two settlements' rows: 950 ms on two years' 15M raw rows, 45 ms with
- * the list).
+ * and it skips the row groups the list misses (two settlements' rows among
+ * years of raw rows: a twentieth of the time).
  */
 async function describeKeys(sql: DuckDBConnection, table: string, columns: number, listed = true): Promise<Keys> {
   const keys: Keys = [];

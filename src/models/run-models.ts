@@ -39,7 +39,9 @@ export interface RunOptions {
   modelsDir?: string;
 }
 
-/** Creates (or replaces) the macros of models/macros.sql, which models and the pipelines' SQL use; returns their text. */
+/**
+ * Creates (or replaces) the macros of models/macros.sql, which models and the pipelines' SQL use; returns their text.
+ */
 export async function installMacros(sql: DuckDBConnection, dir?: string): Promise<string> {
   const macros = loadMacros(dir);
   if (macros.trim()) {

@@ -38,8 +38,9 @@ const sourceSettingsSchema = z
     maxDaysPerRequest: z.number().int().positive().optional(),
     /**
      * SQL naming the dates that newly landed rows of this source touch, as rows (connection_id, date_from, date_to)
-     * of marketplace-local dates. It reads temp tables `new_files(file_id, landed_at)` and `connection_zones(connection_id, timezone)`. Without it,
-     * a new file of the source makes the tables it feeds rebuild every date of its connection.
+     * of marketplace-local dates. It reads temp tables `new_files(file_id, landed_at)` and
+     * `connection_zones(connection_id, timezone)`. Without it, a new file of the source makes the tables it feeds
+     * rebuild every date of its connection.
      */
     touchedDates: z.string().optional(),
     /**
@@ -133,7 +134,7 @@ export function loadPipelines(dir: string = pipelinesDir): Pipeline[] {
     const config = parsed.data!;
     const name = basename(file, '.yml');
     for (const [source, settings] of Object.entries(config.sources)) {
-      if (!sourceNames.has(source)) fail(`sources.${source}`, 'not an ingest source (see INGEST.md)');
+      if (!sourceNames.has(source)) fail(`sources.${source}`, 'not an ingest source (see docs/design/INGEST.md)');
       const keyedBy = settings.changedKeysOf;
       if (keyedBy && !keyed.has(keyedBy))
         fail(`sources.${source}.changedKeysOf`, `${keyedBy} is not a keyed model (one with \`increment\`)`);

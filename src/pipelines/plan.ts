@@ -5,7 +5,9 @@ export type WindowKind =
   'INITIAL' | 'RECURRING_DAILY' | 'RECURRING_MONTHLY' | 'REFRESH' | 'CONTINUOUS' | 'LATE_DATA' | 'RETRY' | 'BACKFILL';
 export type InitialStage = 'FIRST_STAGE' | 'SECOND_STAGE';
 
-/** One window a run fetches and rebuilds for a (connection, table); `from`/`to` null is the whole table (a snapshot). */
+/**
+ * One window a run fetches and rebuilds for a (connection, table); `from`/`to` null is the whole table (a snapshot).
+ */
 export interface PlannedWindow {
   connectionId: string;
   table: string;
@@ -102,8 +104,8 @@ function slotOf(instant: Date, timezone: string): number {
 }
 
 /**
- * The windows a run must fetch and rebuild (ARCHITECTURE.md "Windows, not cursors"; spec 000 fetchPeriods), in
- * each connection's local dates, with T its date today:
+ * The windows a run must fetch and rebuild (docs/design/ARCHITECTURE.md "Windows, not cursors"; spec 000 fetchPeriods),
+ * in each connection's local dates, with T its date today:
  * - INITIAL n, on a connection's first load: the first stage [T-f+1, T] (f = the pipeline's firstStageDays), then
  *   the second stage [T-n+1, T-f], the older rest ([T-n+1, T] for a table that reads other dated tables of the
  *   pipeline); nothing else is planned for the table in that run.

@@ -141,7 +141,9 @@ export async function insertWindows(
   );
 }
 
-/** A run that was still running when this one started was interrupted (one writer at a time): its open windows failed. */
+/**
+ * A run that was still running when this one started was interrupted (one writer at a time): its open windows failed.
+ */
 export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
   await wh.db
     .updateTable('control.run_windows')

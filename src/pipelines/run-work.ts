@@ -10,13 +10,18 @@ import { subtractRanges, type PlannedWindow, type PlanInput, type WindowKind } f
 
 const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };
 
-/** Which upstream (non-catalog) models a phase reruns: all, none, or those reading these raw tables and what they feed. */
+/**
+ * Which upstream (non-catalog) models a phase reruns: all, none, or those reading these raw tables and what they feed.
+ */
 export type Upstream = 'all' | 'none' | ReadonlySet<string>;
 
 /** The raw tables a model's SQL names. */
 const rawTablesRead = (model: Model) => [...model.sql.matchAll(/\braw\.[a-z0-9_]+/g)].map((m) => m[0]);
 
-/** Routine re-pulls (not a first load's stages): the dates of their windows that no new row touches mostly come out as they are. */
+/**
+ * Routine re-pulls (not a first load's stages): the dates of their windows that no new row touches mostly come out as
+ * they are.
+ */
 const routineKinds = new Set<WindowKind>(['RECURRING_DAILY', 'REFRESH', 'RECURRING_MONTHLY', 'CONTINUOUS']);
 const isRoutine = (w: PlannedWindow) => w.stage === null && routineKinds.has(w.kind);
 

@@ -37,7 +37,7 @@ export const sparePath = (wh: Warehouse) => join(wh.home.publishedDir, '.spare.d
 /**
  * Days of one table and connection a publish may change and still keep the snapshot it replaced as the spare: the
  * next publish changes them again. A day's windows (28-35 days, a monthly refresh's two months) are worth it; a first
- * load's years are not (the day after one on two years of the bench took 31.8 s from the spare; a routine day, 4 s).
+ * load's years are not (the day after one would rewrite years of rows from the spare, several times a routine day).
  */
 const SPARE_DAYS = 62;
 

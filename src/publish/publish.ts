@@ -36,7 +36,9 @@ export interface PublishResult {
   path: string;
   tables: { name: string; rows: number }[];
   publishedAt: string;
-  /** the connections known when it was published: `mktdata export` reads them from the manifest, not the writer's file */
+  /**
+   * the connections known when it was published: `mktdata export` reads them from the manifest, not the writer's file
+   */
   connections: PublishedConnection[];
   /** this snapshot's id; the warehouse keeps the id of the last snapshot it published */
   snapshotId: string;
@@ -107,7 +109,8 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     try {
       const changes = await changesAfter(sql, base?.upTo ?? 0);
       upTo = Math.max(changes.upTo, (await notedSnapshots(wh)).publishedUpTo);
-      // One transaction: the snapshot file takes one commit, not one per statement (each wrote its log and checkpointed).
+      // One transaction: the snapshot file takes one commit, not one per statement (each wrote its log and
+      // checkpointed).
       await inTransaction(sql, async () => {
         for (const model of built) {
           const target = `next_snapshot.main.${model.name}`;
@@ -168,8 +171,8 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
   const spareNext = current && worthKeeping(sinceCurrent, built) ? current : null;
   await inTransaction(sql, () => notePublished(wh, { snapshotId: result.snapshotId, upTo }, spareNext));
   // The published file stays as the spare, under a second name. A spare the publish did not start from, and a
-  // published file this warehouse did not write or that is not worth keeping, are deleted in the background (580 MB
-  // took 0.1 s on ext4).
+  // published file this warehouse did not write or that is not worth keeping, are deleted in the background: deleting a
+  // large file takes long enough to hold the run up.
   const spare = sparePath(wh);
   const aside = () => join(home.publishedDir, `.replaced-${randomUUID()}.duckdb`);
   const oldSpare = existsSync(spare) ? aside() : null;

@@ -31,7 +31,8 @@ const IDLE_MS = 30_000;
 
 /**
  * Runs `work` on a read-only DuckDB instance of the published `file`, shared by this process's readers: opening one
- * took 15–50 ms, and closing it 0.1 s on the event loop (freeing its buffers), for every export of 2M rows. Another
+ * per export and closing it after (freeing its buffers on the event loop) cost more than a large export's own
+ * bookkeeping. Another
  * file renamed into place (a publish) is opened anew; the instance of the old one closes when its last reader is
  * done, and an instance closes after IDLE_MS unused (the old file's space is freed then).
  */

@@ -3,7 +3,9 @@ import PgBoss from 'pg-boss';
 import { sql } from 'kysely';
 import type { ControlStore } from '../db/control-store.ts';
 
-/** The queue of a shard's pipeline runs: one queue per shard, so that a worker takes jobs of the shards it holds only. */
+/**
+ * The queue of a shard's pipeline runs: one queue per shard, so that a worker takes jobs of the shards it holds only.
+ */
 export const queueOf = (shard: string) => `mktdata-pipeline-runs-${shard}`;
 
 /** A pipeline run wanted for the connections of one shard. */

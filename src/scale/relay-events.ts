@@ -82,7 +82,9 @@ export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox
   return events.length;
 }
 
-/** Inserts rows in chunks (PostgreSQL takes at most 65,535 parameters a statement); a row whose id is there is skipped. */
+/**
+ * Inserts rows in chunks (PostgreSQL takes at most 65,535 parameters a statement); a row whose id is there is skipped.
+ */
 async function inserted<T extends 'control.webhook_events' | 'control.webhook_deliveries'>(
   db: Kysely<ControlPlane>,
   table: T,

@@ -151,7 +151,10 @@ export class ShardWorker {
       .execute();
   }
 
-  /** Runs a job of a shard it holds; a job of a shard it no longer holds fails, and pg-boss retries it for the new holder. */
+  /**
+   * Runs a job of a shard it holds; a job of a shard it no longer holds fails, and pg-boss retries it for the new
+   * holder.
+   */
   private async run(jobId: string, job: PipelineJob): Promise<ShardRunResult> {
     const lease = this.#held.get(job.shard);
     if (!lease) throw new Error(`worker ${this.options.id} no longer holds ${job.shard}`);

@@ -13,7 +13,10 @@ export function localDate(ms: number, timezone: string): string {
   ).format(ms);
 }
 
-/** Formatters per time zone: making one costs far more than formatting with it, and fetches and generators call these per record. */
+/**
+ * Formatters per time zone: making one costs far more than formatting with it, and fetches and generators call these
+ * per record.
+ */
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 function formatter(

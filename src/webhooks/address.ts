@@ -35,7 +35,10 @@ export function allowedNetworks(value = process.env[ALLOWED_NETWORKS_VARIABLE]):
   });
 }
 
-/** Why a webhook may not be sent to `address` (that `name` resolved to), or null when it may: public unicast, or in an allowed network. */
+/**
+ * Why a webhook may not be sent to `address` (that `name` resolved to), or null when it may: public unicast, or in an
+ * allowed network.
+ */
 export function refusal(address: string, allowed: Networks, name?: string): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   const ip = ipaddr.process(address);

@@ -54,8 +54,9 @@ export interface DelivererOptions {
 }
 
 /**
- * Works through the outbox (webhooks/outbox.ts): every due PENDING delivery, at most one per (receiver, ordering key) at a time and in
- * emission order, POSTed with the Standard Webhooks headers (`webhook-id` is the event's id, the same on every
+ * Works through the outbox (webhooks/outbox.ts): every due PENDING delivery, at most one per (receiver, ordering key)
+ * at a time and in emission order, POSTed with the Standard Webhooks headers (`webhook-id` is the event's id, the same
+ * on every
  * attempt, so receivers drop duplicates; `webhook-signature` is HMAC-SHA256 over `id.timestamp.body` with the
  * subscription's secret). A 2xx within the timeout delivers it; anything else is retried with exponential backoff
  * and jitter for 24 hours after the event, then given up, and the subscription is disabled with the reason. The state
@@ -227,7 +228,10 @@ export class WebhookDeliverer {
       await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }
 
-  /** After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries fail too. */
+  /**
+   * After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries
+   * fail too.
+   */
   private async giveUp(d: Due, error: string, at: Date): Promise<void> {
     const reason = `deliveries to ${d.url} failed for 24 hours; the last attempt: ${error}`;
     this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);

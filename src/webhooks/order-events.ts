@@ -158,8 +158,13 @@ async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void
   );
 }
 
-/** MKT_ORDER_UPDATE of an All Orders file: an order created, or its status, channel or lines (SKU, ASIN, quantity, price) changed. */
+/**
+ * MKT_ORDER_UPDATE of an All Orders file: an order created, or its status, channel or lines (SKU, ASIN, quantity,
+ * price) changed.
+ */
 export const orderUpdateEvents = (ctx: LandContext) => orderEvents(ctx, orderUpdate);
 
-/** MKT_ORDER_BUYER_INFO_UPDATE of an Amazon Fulfilled Shipments file: an order's buyer or recipient data new or changed. */
+/**
+ * MKT_ORDER_BUYER_INFO_UPDATE of an Amazon Fulfilled Shipments file: an order's buyer or recipient data new or changed.
+ */
 export const buyerInfoEvents = (ctx: LandContext) => orderEvents(ctx, buyerInfoUpdate);

@@ -166,7 +166,8 @@ describe('ads action types', () => {
     expect(rules.status).toBe('BLOCKED_INVALID_INPUT');
     expect(result(rules.result).items[0]).toMatchObject({ ok: false, errors: [{ code: '404' }] });
 
-    // Ad group 402118839305530 is a Sponsored Brands ad group of another campaign: the recommendation request is refused.
+    // Ad group 402118839305530 is a Sponsored Brands ad group of another campaign: the recommendation request is
+    // refused.
     const refused = bench.run(def('MKT_ADS_SP_BID_RECOMMENDATIONS_FIND'), {
       campaignId: '301442718905621',
       adGroupId: '402118839305530',

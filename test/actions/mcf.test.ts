@@ -170,7 +170,8 @@ describe('multi-channel fulfillment actions (Fulfillment Outbound API 2020-07-01
     });
     expect((cancelled.result as Order).fulfillmentOrderItems[0]).toMatchObject({ quantity: 2, cancelledQuantity: 2 });
 
-    // Orders whose status changed since the start: the two created ones and the cancelled one, not the shipped demo order.
+    // Orders whose status changed since the start: the two created ones and the cancelled one, not the shipped demo
+    // order.
     const listed = await bench.run(def('MKT_MCF_ORDERS_FIND'), { queryStartDate: start });
     const ids = (
       listed.result as { fulfillmentOrders: { sellerFulfillmentOrderId: string }[]; nextToken: string | null }
@@ -217,7 +218,8 @@ describe('multi-channel fulfillment actions (Fulfillment Outbound API 2020-07-01
     const preview = await bench.run(def('MKT_MCF_ORDERS_PREVIEW'), example('MKT_MCF_ORDERS_PREVIEW'));
     expect(preview.status).toBe('COMPLETED');
     const previews = (preview.result as { previews: Record<string, unknown>[] }).previews;
-    // The daypack's FBA fee is $4.76 (under $80); MCF charges 1.6× for Standard and 2.2× for Expedited, per unit: 2 × 7.62 and 2 × 10.47.
+    // The daypack's FBA fee is $4.76 (under $80); MCF charges 1.6× for Standard and 2.2× for Expedited, per unit: 2 ×
+    // 7.62 and 2 × 10.47.
     expect(previews.map((p) => [p.shippingSpeedCategory, p.isFulfillable, p.estimatedFees])).toEqual([
       ['Standard', true, [{ name: 'FBAPerUnitFulfillmentFee', amount: { amount: 15.24, currency: 'USD' } }]],
       ['Expedited', true, [{ name: 'FBAPerUnitFulfillmentFee', amount: { amount: 20.94, currency: 'USD' } }]],

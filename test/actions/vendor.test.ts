@@ -55,7 +55,8 @@ describe('vendor actions', () => {
     expect(first.status).toBe('WAITING_EXTERNAL_PROCESSING');
     expect(first.waitFor!.externalId).toMatch(UUID);
     expect(first.result).toEqual({ transactionId: first.waitFor!.externalId, status: 'Processing' });
-    expect(early.status).toMatch(/^(WAITING_EXTERNAL_PROCESSING|COMPLETED)$/); // the first calls of a run are slow: 60 ms real may have passed
+    // the first calls of a run are slow: 60 ms real may have passed
+    expect(early.status).toMatch(/^(WAITING_EXTERNAL_PROCESSING|COMPLETED)$/);
     expect(last).toEqual({
       status: 'COMPLETED',
       result: { transactionId: first.waitFor!.externalId, status: 'Success', errors: [] },

@@ -1,5 +1,5 @@
-// POST/GET /api/v1/actions and the action types (spec 000 "Actions"; reference/service-clients.md "Actions";
-// design/API.md "Tokens and usage": a live action costs 1 token), in process.
+// POST/GET /api/v1/actions and the action types (spec 000 "Actions"; docs/design/service-clients.md "Actions";
+// docs/design/API.md "Tokens and usage": a live action costs 1 token), in process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
@@ -37,7 +37,8 @@ describe('actions over HTTP', () => {
     });
     outsiderKey = await createApiKey(wh, await createOrganization(wh, { name: 'No beta', tokens: 5 }));
     await setActionsBeta(wh, org, true);
-    app = await buildApp({ wh, home: made.home, logger: false, requestsPerSecond: 1000, runActions: false }); // the queue stays as POST leaves it
+    // the queue stays as POST leaves it
+    app = await buildApp({ wh, home: made.home, logger: false, requestsPerSecond: 1000, runActions: false });
     await app.ready();
   });
   afterAll(async () => {
@@ -64,7 +65,8 @@ describe('actions over HTTP', () => {
       accessMode: string;
       accounts: string[];
     }[];
-    expect(types).toHaveLength(28 + 20 + 6 + 12 + 10 + 14); // spec 000: 28 listed, 20 + 6 + 12 advertising, 10 MCF, 14 others
+    // spec 000: 28 listed, 20 + 6 + 12 advertising, 10 MCF, 14 others
+    expect(types).toHaveLength(28 + 20 + 6 + 12 + 10 + 14);
     expect(types.find((t) => t.type === 'MKT_LISTINGS_FIND')).toEqual({
       type: 'MKT_LISTINGS_FIND',
       accessMode: 'READ',

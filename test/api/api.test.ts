@@ -298,7 +298,8 @@ describe('HTTP API: server, authentication, limits, errors, catalog and utility 
       expect(await tables('query=ad_target_count')).toEqual(['mkt_profit_by_date']);
       expect(await tables('query=9eb9e70668')).toEqual(['mkt_profit_by_date']);
       expect(await tables('sourceType=MKT_ADS')).toEqual(['mkt_ads_performance_by_asin_and_date']);
-      expect(await tables('containsPii=true')).toEqual(['mkt_fba_shipments']); // the only table spec 002 marks as holding personal data
+      // the only table spec 002 marks as holding personal data
+      expect(await tables('containsPii=true')).toEqual(['mkt_fba_shipments']);
       const bad = await get('/api/v1/spec/data-scheme?containsPii=maybe', {});
       expect(bad.statusCode).toBe(400);
       expect(bad.json().issues[0].path).toContain('containsPii');

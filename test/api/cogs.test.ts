@@ -1,5 +1,5 @@
 // POST and DELETE /api/v1/cogs, GET /api/v1/usage-logs (spec 000 "Unit costs, vendor codes, SQP ASINs, usage";
-// design/API.md "Tokens and usage", "Unit costs"), in process; and the rebuild a change schedules, through the
+// docs/design/API.md "Tokens and usage", "Unit costs"), in process; and the rebuild a change schedules, through the
 // profit pipeline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';

@@ -60,7 +60,8 @@ describe('every catalog table on the demo data', () => {
     },
   );
 
-  // Spec documents 001 and 002: a column without `?` holds no null, unless its .yml's nullableNote says why the data cannot.
+  // Spec documents 001 and 002: a column without `?` holds no null, unless its .yml's nullableNote says why the data
+  // cannot.
   const tables = loadModels().filter((m) => m.config.catalog);
   it.each(tables.map((m) => [m.name, m] as const))(
     '%s has no null in a column marked not nullable without a note',

@@ -410,12 +410,14 @@ describe('exports and export schedules (HTTP, in process)', () => {
       expect(res.statusCode, res.body).toBe(200);
       const tables = res.json().sources.map((s: { tableName: string }) => s.tableName);
       expect(tables).toContain(orders);
-      expect(tables).toContain('mkt_awd_inbound_shipments'); // a SELLER_CENTRAL table, listed even before its data lands
+      // a SELLER_CENTRAL table, listed even before its data lands
+      expect(tables).toContain('mkt_awd_inbound_shipments');
       expect(res.json().sources.every((s: { enabled: boolean }) => s.enabled)).toBe(true);
       expect(res.json()).not.toHaveProperty('historicalDataStillLoadingNotice');
       const disabled = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&enabled=false`);
       expect(disabled.json().sources).toEqual([]);
-      const filtered = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&query=units%20sold`); // a search alias
+      // a search alias
+      const filtered = await call('GET', `/api/v1/exports/sources?sellerOrVendorIds=${US.id}&query=units%20sold`);
       expect(filtered.json().sources.map((s: { tableName: string }) => s.tableName)).toEqual([orders]);
     });
 
@@ -565,7 +567,8 @@ describe('exports and export schedules (HTTP, in process)', () => {
         /^integrations\[0\]: http:\/\/192\.168\.0\.1\/: 192\.168\.0\.1 is not a public address \(private\)/,
       );
 
-      // A URL stored before its address was refused (or whose name now resolves elsewhere) is checked again at delivery:
+      // A URL stored before its address was refused (or whose name now resolves elsewhere) is checked again at
+      // delivery:
       // a receiver on 127.0.0.2, outside the allowed 127.0.0.1, gets nothing.
       const received: string[] = [];
       const hook = createServer((req, res) => req.resume().on('end', () => res.end(received.push(req.url!) && '')));

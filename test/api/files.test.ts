@@ -1,4 +1,5 @@
-// The Data files endpoints (spec document 000 "Data file", "Data files"; design/API.md; README "Data files"), in process.
+// The Data files endpoints (spec document 000 "Data file", "Data files"; docs/design/API.md; docs/api.md "Data files"),
+// in process.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

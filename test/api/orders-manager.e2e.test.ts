@@ -1,4 +1,4 @@
-// The hosted service's "orders manager" skill, replayed step by step as reference/service-clients.md describes it,
+// The hosted service's "orders manager" skill, replayed step by step as docs/design/service-clients.md describes it,
 // against a real `mktdata serve`: only the base URL and the key header name differ from what it sends the service.
 import { describe, expect, it } from 'vitest';
 import { addConnection } from '../../src/control/connections.ts';

@@ -4,7 +4,9 @@ import { buildApp } from '../../src/api/app.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { makeHome } from '../helpers/home.ts';
 
-/** POSTs `body` in one write, as fetch and curl send it; resolves with the answer, or the socket error the client got. */
+/**
+ * POSTs `body` in one write, as fetch and curl send it; resolves with the answer, or the socket error the client got.
+ */
 function post(url: string, headers: Record<string, string>, body: Buffer) {
   return new Promise<{ status: number; json: Record<string, unknown> } | { error: string }>((resolve) => {
     const req = request(

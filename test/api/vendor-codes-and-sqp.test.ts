@@ -1,5 +1,6 @@
 // POST/DELETE /api/v1/vendor-codes and GET/POST/DELETE /api/v1/sqp-asins (spec 000 "Unit costs, vendor codes, SQP
-// ASINs, usage", its SQP state table and limits; design/API.md; reference/service-clients.md "COGS, vendor codes, SQP
+// ASINs, usage", its SQP state table and limits; docs/design/API.md; docs/design/service-clients.md "COGS, vendor
+// codes, SQP
 // ASINs"), in process with a clock the test moves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
@@ -234,7 +235,8 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       expect((await add(many)).statusCode).toBe(400);
       expect((await add([])).statusCode).toBe(400);
       clock += 72 * HOUR;
-      expect((await add(many.slice(0, 251))).statusCode).toBe(200); // B000000000 … B000000250, with B000000001 already there: 251 on the list
+      // B000000000 … B000000250, with B000000001 already there: 251 on the list
+      expect((await add(many.slice(0, 251))).statusCode).toBe(200);
       clock += 72 * HOUR;
       const over = await add(['C000000001', 'C000000002']);
       expect(over.json()).toMatchObject({

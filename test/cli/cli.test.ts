@@ -84,7 +84,7 @@ describe('mktdata CLI', () => {
 
     const tokens = await cli(['org', 'tokens', '--org', orgId, '--add', '25', ...h]);
     expect(tokens).toMatchObject({ code: 0, stdout: '125\n' });
-    // Global options go before or after the command (ARCHITECTURE.md, "The command line").
+    // Global options go before or after the command (docs/design/ARCHITECTURE.md, "The command line").
     expect((await cli([...h, 'org', 'tokens', '--org', orgId])).stdout).toBe('125\n');
     expect((await cli(['org', 'tokens', '--org', orgId, '--add', '-5', ...h])).code).toBe(2); // a usage error
     expect(

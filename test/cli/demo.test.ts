@@ -71,7 +71,8 @@ describe('mktdata demo (what npm start runs)', () => {
       expect(rows.map((r) => r.connection)).toEqual(['Acme Outdoor DE', 'Acme Outdoor US']);
       for (const r of rows) {
         const sales = Number(r.sales);
-        // Plausible: fees between 10 % and 40 % of sales, some ads, refunds and target summaries, a positive profit below sales.
+        // Plausible: fees between 10 % and 40 % of sales, some ads, refunds and target summaries, a positive profit
+        // below sales.
         expect(Number(r.fees) / sales).toBeGreaterThan(0.1);
         expect(Number(r.fees) / sales).toBeLessThan(0.4);
         expect(Number(r.ad_spend)).toBeGreaterThan(0);

@@ -85,7 +85,8 @@ describe("the fake marketplace's rate check", () => {
   it('counts a request beyond the documented bucket as over the rate, and refuses it when enforcing', () => {
     const throttle = new Throttle(true);
     const at = (ms: number) => ({ earliest: T0 + ms, latest: T0 + ms });
-    // getInventorySummaries: rate 2, burst 2. Two at once pass, the third at once does not; half a second later one does.
+    // getInventorySummaries: rate 2, burst 2. Two at once pass, the third at once does not; half a second later one
+    // does.
     expect(throttle.check('S', 'getInventorySummaries', at(0)).overRate).toBe(false);
     expect(throttle.check('S', 'getInventorySummaries', at(0)).overRate).toBe(false);
     expect(throttle.check('S', 'getInventorySummaries', at(0))).toMatchObject({ overRate: true, allowed: false });

@@ -85,7 +85,8 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
     }
     // The demo organization's two sellers, with what the pipelines left: each connection's files landed.
     await page.goto(h.url);
-    await expect(page.locator('table').first().innerText()).resolves.toMatch(/Acme Outdoor DE[\s\S]*Acme Outdoor US/); // by name
+    // by name
+    await expect(page.locator('table').first().innerText()).resolves.toMatch(/Acme Outdoor DE[\s\S]*Acme Outdoor US/);
     // The run page lists the profit run's windows; the tables page every catalog table with a freshness badge.
     await page.goto(`${h.url}/runs/${runId}`);
     expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);

@@ -408,7 +408,8 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
     expect(await renewShard(store, first!, ttl, at())).toBe(false);
     expect(await store.db.transaction().execute((trx) => holdsFence(trx, first!))).toBe(false);
     expect(await store.db.transaction().execute((trx) => holdsFence(trx, second!))).toBe(true);
-    expect(await acquireShard(store, 'shard-1', 'worker-b', ttl, at())).toMatchObject({ token: 2 }); // b again: same token
+    // b again: same token
+    expect(await acquireShard(store, 'shard-1', 'worker-b', ttl, at())).toMatchObject({ token: 2 });
   });
 
   it('lets one of two changes of an SQP list at once win the lock (two processes on PostgreSQL, one on DuckDB)', async () => {
@@ -448,7 +449,8 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
         marketplaceId: 'ATVPDKIKX0DER',
       });
     const at = new Date('2026-11-26T12:00:00Z');
-    const total = (await store.db.selectFrom('control.connections').select('id').execute()).length; // and those of the tests above
+    // and those of the tests above
+    const total = (await store.db.selectFrom('control.connections').select('id').execute()).length;
     expect(total).toBeGreaterThan(ids.length);
     const first = await rebalance(store, ['shard-a', 'shard-b', 'shard-c'], at);
     expect(first).toHaveLength(total);

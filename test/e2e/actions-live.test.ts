@@ -1,6 +1,7 @@
 // Live actions against the fake marketplace (issue: actions): a pricing update runs patchListingsItem through the
 // connectors and reaches mkt_listings_with_cogs at the next listings run; a find returns the listings; a refused
-// patch ends BLOCKED_INVALID_INPUT with the marketplace's issue; an action a stopped server left IN_PROGRESS runs at the next start.
+// patch ends BLOCKED_INVALID_INPUT with the marketplace's issue; an action a stopped server left IN_PROGRESS runs at
+// the next start.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';

@@ -92,7 +92,8 @@ describe('buildExportQuery', () => {
   describe('comparison operators', () => {
     it('compares a NUMBER with = against the rounded cents', async () => {
       expect(await matching({ field: 'sales', operator: '=', value: 10.01 })).toEqual(['o01']); // stored 10.0050
-      expect(await matching({ field: 'sales', operator: '=', value: 10.005 })).toEqual([]); // no exported amount is 10.005
+      // no exported amount is 10.005
+      expect(await matching({ field: 'sales', operator: '=', value: 10.005 })).toEqual([]);
       expect(await matching({ field: 'sales', operator: '=', value: '20' })).toEqual(['o02']); // a number given as text
     });
 
@@ -126,7 +127,8 @@ describe('buildExportQuery', () => {
 
     it('compares DATEs given as YYYY-MM-DD', async () => {
       expect(await matching({ field: 'date', operator: '=', value: '2026-02-28' })).toEqual(['o02', 'o06']);
-      expect(await matching({ field: 'date', operator: '>', value: '2026-03-02' })).toEqual(['o05', 'o08', 'o09']); // 03-09, 03-03, 04-01
+      // 03-09, 03-03, 04-01
+      expect(await matching({ field: 'date', operator: '>', value: '2026-03-02' })).toEqual(['o05', 'o08', 'o09']);
       expect(await matching({ field: 'date', operator: '<=', value: '2026-02-28' })).toEqual(['o01', 'o02', 'o06']);
     });
 
@@ -169,8 +171,10 @@ describe('buildExportQuery', () => {
 
   describe('text operators', () => {
     it('matches contains, beginsWith and endsWith ignoring case', async () => {
-      expect(await matching({ field: 'note', operator: 'contains', value: 'PLAIN' })).toEqual(['o01', 'o08']); // plain, Plain text
-      expect(await matching({ field: 'sku', operator: 'beginsWith', value: 'b' })).toEqual(['o03', 'o04', 'o09']); // B-2, b-3, B-2
+      // plain, Plain text
+      expect(await matching({ field: 'note', operator: 'contains', value: 'PLAIN' })).toEqual(['o01', 'o08']);
+      // B-2, b-3, B-2
+      expect(await matching({ field: 'sku', operator: 'beginsWith', value: 'b' })).toEqual(['o03', 'o04', 'o09']);
       expect(await matching({ field: 'note', operator: 'endsWith', value: 'TEXT' })).toEqual(['o08']);
       expect(await matching({ field: 'note', operator: 'endsWith', value: '"hi"' })).toEqual(['o04']);
     });
@@ -182,7 +186,8 @@ describe('buildExportQuery', () => {
     });
 
     it('matches a number given to a text operator as its text', async () => {
-      expect(await matching({ field: 'note', operator: 'contains', value: 1 })).toEqual(['o05', 'o09']); // line1⏎line2, ok_1
+      // line1⏎line2, ok_1
+      expect(await matching({ field: 'note', operator: 'contains', value: 1 })).toEqual(['o05', 'o09']);
     });
 
     it('finds text across a newline', async () => {
@@ -237,7 +242,8 @@ describe('buildExportQuery', () => {
     });
 
     it('matches notIn on the non-null values outside the list', async () => {
-      expect(await matching({ field: 'sku', operator: 'notIn', value: ['A-1', 'B-2'] })).toEqual(['o04', 'o05', 'o08']); // b-3 is not B-2
+      // b-3 is not B-2
+      expect(await matching({ field: 'sku', operator: 'notIn', value: ['A-1', 'B-2'] })).toEqual(['o04', 'o05', 'o08']);
       expect(await matching({ field: 'sales', operator: 'notIn', value: '10.01, 20' })).toEqual([
         'o03',
         'o04',
@@ -268,11 +274,13 @@ describe('buildExportQuery', () => {
         'o06',
         'o07',
       ]);
-      expect(await matching({ field: 'date', operator: 'between', value: ['2026-03-01', '2026-02-28'] })).toEqual([]); // low above high
+      // low above high
+      expect(await matching({ field: 'date', operator: 'between', value: ['2026-03-01', '2026-02-28'] })).toEqual([]);
     });
 
     it('matches notBetween on the non-null values outside the range', async () => {
-      expect(await matching({ field: 'sales', operator: 'notBetween', value: [0, 20] })).toEqual(['o04', 'o07']); // -10.01, 100.00
+      // -10.01, 100.00
+      expect(await matching({ field: 'sales', operator: 'notBetween', value: [0, 20] })).toEqual(['o04', 'o07']);
       expect(await matching({ field: 'date', operator: 'notBetween', value: ['2026-02-28', '2026-03-03'] })).toEqual([
         'o01',
         'o05',
@@ -370,7 +378,8 @@ describe('buildExportQuery', () => {
   describe('ordering and paging', () => {
     it('orders by a column descending, nulls last, with lower-case desc accepted', async () => {
       const rows = await run({ columns: ['order_id', 'sales'], orderByColumn: 'sales', orderByDirection: 'desc' });
-      // 100.00 o07, 20.00 o02, 12.35 o09, 10.01 o01, 7.13 o06, 5.49 o03, 0.00 o05, -10.01 o04, null o08 (DuckDB: nulls last)
+      // 100.00 o07, 20.00 o02, 12.35 o09, 10.01 o01, 7.13 o06, 5.49 o03, 0.00 o05, -10.01 o04, null o08 (DuckDB: nulls
+      // last)
       expect(rows.map((r) => [r.order_id, r.sales])).toEqual([
         ['o07', '100.00'],
         ['o02', '20.00'],

@@ -26,7 +26,8 @@ describe('webhook addresses', () => {
       '::ffff:10.0.0.1', // IPv4-mapped
     ];
     for (const address of refused) expect(refusal(address, []), address).toMatch(/is not a public address/);
-    // Public unicast: 93.184.216.34 (example.com's old address), 8.8.8.8, 172.32.0.1 (just past 172.16/12), 2606:4700::1.
+    // Public unicast: 93.184.216.34 (example.com's old address), 8.8.8.8, 172.32.0.1 (just past 172.16/12),
+    // 2606:4700::1.
     for (const address of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1'])
       expect(refusal(address, []), address).toBeNull();
   });

@@ -16,7 +16,10 @@ export interface SpecTable {
   complete: boolean;
 }
 
-/** Verbatim copies of spec documents 001 and 002 (fixtures/spec), so the tests run in a clone without the shared spec folder. */
+/**
+ * Verbatim copies of spec documents 001 and 002 (fixtures/spec), so the tests run in a clone without the shared spec
+ * folder.
+ */
 export const specDocuments = ['001.txt', '002.txt'].map((f) =>
   readFileSync(fileURLToPath(new URL(`../../fixtures/spec/${f}`, import.meta.url)), 'utf8'),
 );
@@ -78,7 +81,8 @@ class ListReader {
     if ((m = text.match(new RegExp(`^the \\w+ type columns above \\((${typeToken})\\)$`)))) {
       return this.typeColumns.map((name) => column(name, m![1]!, warehouseOnly));
     }
-    // "the nine ad_search_term_* columns with the same suffixes (ad_search_term_reported_spend, _reported_sales, …) (N)"
+    // "the nine ad_search_term_* columns with the same suffixes (ad_search_term_reported_spend, _reported_sales, …)
+    // (N)"
     if (
       (m = text.match(
         new RegExp(`^the \\w+ (\\w+)_\\* columns with the same suffixes \\((.*)\\) \\((${typeToken})\\)$`),
@@ -87,7 +91,8 @@ class ListReader {
       const [, prefix, names, token] = m as unknown as [string, string, string, string];
       return names.split(', ').map((n) => column(n.startsWith('_') ? prefix + n : n, token, warehouseOnly));
     }
-    // "destination_address_* and origin_address_* (each: name, address_line1, …; all T?)" or "(same eleven T? parts as …)"
+    // "destination_address_* and origin_address_* (each: name, address_line1, …; all T?)" or "(same eleven T? parts as
+    // …)"
     if (
       (m = text.match(
         new RegExp(

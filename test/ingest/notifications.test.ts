@@ -18,7 +18,8 @@ const sample = (type: string) =>
   fileURLToPath(new URL(`../../fixtures/upstream-samples/notification.${type}.example.json`, import.meta.url));
 const sampleJson = (type: string) => JSON.parse(readFileSync(sample(type), 'utf8')) as Record<string, any>;
 
-// The sellers of the samples: A (ANY_OFFER_CHANGED, TRANSACTION_UPDATE, REPORT_PROCESSING_FINISHED) and B (LISTINGS_ITEM_STATUS_CHANGE).
+// The sellers of the samples: A (ANY_OFFER_CHANGED, TRANSACTION_UPDATE, REPORT_PROCESSING_FINISHED) and B
+// (LISTINGS_ITEM_STATUS_CHANGE).
 const SELLER_A = 'A3TH9S8BH6GOGM';
 const SELLER_B = 'A3AYAZLIQ7AX77';
 const US = 'ATVPDKIKX0DER';

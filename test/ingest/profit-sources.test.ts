@@ -103,7 +103,8 @@ describe('ingest GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2', () => {
       quantity_purchased: '1',
     };
     expect(got).toEqual([
-      // Line 2 is the summary line: kept in the raw table with its dates (1 June, 15 June, 17 June 2025) and total 85,66.
+      // Line 2 is the summary line: kept in the raw table with its dates (1 June, 15 June, 17 June 2025) and total
+      // 85,66.
       {
         _line_number: '2',
         settlement_id: '11223344556',

@@ -113,7 +113,8 @@ describe('AWD tables (awd.* sources → marts.mkt_awd_*)', () => {
         },
       ],
     };
-    // Fetched again on 6 September (05:00 UTC = 5 September in Los Angeles): receiving, two lines, the mugs counted in cases (sandbox spelling CASE).
+    // Fetched again on 6 September (05:00 UTC = 5 September in Los Angeles): receiving, two lines, the mugs counted in
+    // cases (sandbox spelling CASE).
     const receiving = {
       ...base,
       shipmentStatus: 'RECEIVING',
@@ -229,7 +230,8 @@ describe('AWD tables (awd.* sources → marts.mkt_awd_*)', () => {
           last_seen_at: '2026-09-06 05:00:00',
           date: '2026-09-05',
         },
-        // Only the first response listed the stakes: the line keeps that response's values and landing (05:00 in Los Angeles on 2 September).
+        // Only the first response listed the stakes: the line keeps that response's values and landing (05:00 in Los
+        // Angeles on 2 September).
         {
           awd_inbound_shipment_id: 'SHIP-IN-1',
           line_item_no: '3.0000',
@@ -500,7 +502,8 @@ describe('AWD tables (awd.* sources → marts.mkt_awd_*)', () => {
         row('OUT-1', 'OUT-1-S1', 'shipment_package_quantities', 1, '4.0000', 'CASE', tents, weight, '2026-09-11'),
         row('OUT-1', 'OUT-1-S2', 'shipment_package_quantities', 1, '4.0000', 'CASE', tents, weight, '2026-09-12'),
         row('OUT-1', 'OUT-1-S2', 'shipment_package_quantities', 2, '8.0000', 'CASE', mixed, weight, '2026-09-12'),
-        // Order-level rows are dated by the order's creation (9 September in Los Angeles) and come from its latest version.
+        // Order-level rows are dated by the order's creation (9 September in Los Angeles) and come from its latest
+        // version.
         row('OUT-1', '__EMPTY__', 'eligible_packages_to_outbound', 1, '10.0000', 'CASE', tents, weight, '2026-09-09'),
         row('OUT-1', '__EMPTY__', 'eligible_packages_to_outbound', 2, '10.0000', 'CASE', mixed, weight, '2026-09-09'),
         row('OUT-1', '__EMPTY__', 'packages_to_outbound', 1, '8.0000', 'CASE', tents, weight, '2026-09-09'),
@@ -656,7 +659,8 @@ describe('AWD tables (awd.* sources → marts.mkt_awd_*)', () => {
       });
       expect(got.map((r) => parsed(r, 'failure_reasons', 'attributes'))).toEqual([
         line('REPL-1', 'eligible_products', 1, { sku: 'ACM-TENT-2P-GRN', quantity: '24.0000' }),
-        // Product attributes stay in staging: in the table, attributes is filled by warehouse integrations only (spec document 002).
+        // Product attributes stay in staging: in the table, attributes is filled by warehouse integrations only (spec
+        // document 002).
         line('REPL-1', 'eligible_products', 2, { sku: 'ACM-LAMP-HEAD-300', quantity: '100.0000' }),
         line('REPL-1', 'outbound_shipments', 1, {
           awd_replenishment_shipment_id: 'FBA-REPL-1-A',

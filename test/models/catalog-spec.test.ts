@@ -30,7 +30,8 @@ function mismatches(table: string, yml: Column[], expected: SpecColumn[], comple
   return [...problems, ...unlisted.map((c) => `${table}: ${c.name} is warehouseOnly, the spec does not list it`)];
 }
 
-// Spec documents 001 and 002, "Resources and their fields": each table's "Columns:" list, C standing for the common columns.
+// Spec documents 001 and 002, "Resources and their fields": each table's "Columns:" list, C standing for the common
+// columns.
 describe('catalog columns against spec documents 001 and 002', () => {
   it('reads a column list for every catalog table but the project tables', () => {
     expect([...spec.keys()].sort()).toEqual(

@@ -177,8 +177,9 @@ describe('a keyed model with `changed` (the orders a file changes)', () => {
     expect(await rows(wh, `select * from ${model} order by all`)).toEqual(before);
   });
 
-  // An order's last version before is looked for among the lines purchased since the new ones' first. An order whose new version moves its purchase date later is not found there: it is taken in, and loses its
-  // row of the earlier date.
+  // An order's last version before is looked for among the lines purchased since the new ones' first. An order whose
+  // new version moves its purchase date later is not found there: it is taken in, and loses its row of the earlier
+  // date.
   it('replaces an order whose new version moves its purchase date', async () => {
     const V = line('V', 'SKU-V', { 'purchase-date': '2026-11-01T09:00:00+00:00' });
     await landOrders(wh, dir, DE, [V, W, ...X, Y, Z], 'orders-1.tsv');

@@ -128,7 +128,8 @@ describe('mkt_listings_with_cogs', () => {
         'fulfillment-channel': 'DEFAULT',
         status: 'Active',
       },
-      // An FBA listing: the report leaves quantity and pending-quantity empty. 07:30 UTC on 2 March is 23:30 on 1 March in Los Angeles.
+      // An FBA listing: the report leaves quantity and pending-quantity empty. 07:30 UTC on 2 March is 23:30 on 1 March
+      // in Los Angeles.
       {
         'item-name': 'Trail Mug 12" Steel',
         'listing-id': '0301MUG0002',
@@ -328,7 +329,8 @@ describe('mkt_listings_with_cogs', () => {
         fba_quantity_fc_transfer: '2.0000',
         fba_inventory_supply_at_fba: '52.0000',
         fba_has_stranded_inventory: false,
-        // AWD quantities stay apart from FBA's: 120 on hand, 48 inbound; the earliest expiration is 31 March 2027 with 50 units.
+        // AWD quantities stay apart from FBA's: 120 on hand, 48 inbound; the earliest expiration is 31 March 2027 with
+        // 50 units.
         awd_total_inbound_quantity: '48.0000',
         awd_total_onhand_quantity: '120.0000',
         awd_available_distributable_quantity: '100.0000',
@@ -583,7 +585,8 @@ describe('mkt_listings_with_cogs', () => {
         fba_quantity_inbound: '21.0000',
         fba_inventory_supply_at_fba: '87.0000',
       },
-      // The UK sample landed for the DE test connection: dates in Berlin time (09:12:40 UTC is 11:12:40 CEST on 8 July 2016).
+      // The UK sample landed for the DE test connection: dates in Berlin time (09:12:40 UTC is 11:12:40 CEST on 8 July
+      // 2016).
       {
         us: false,
         sku: '1234567',

@@ -39,7 +39,8 @@ describe('the model graph cache', () => {
   it('ignores a cache file that is damaged or made of other files', () => {
     const dir = copyModels();
     const cache = process.env.MKTDATA_CACHE_DIR!;
-    // A new process (the built loader, as a command runs it) reads the disk cache: how many models, and one description.
+    // A new process (the built loader, as a command runs it) reads the disk cache: how many models, and one
+    // description.
     const load = () =>
       execFileSync(
         'node',

@@ -246,7 +246,8 @@ describe('mkt_promotions and mkt_promotion_items', () => {
         promotion_title: 'Camp kitchen',
         promotion_type: 'PERCENT_OFF',
         status: 'ACTIVE',
-        // 2026-11-01 06:59:59 UTC is 23:59:59 on 31 October in Los Angeles (still daylight time); 2026-09-23 03:00 UTC is 22 September there.
+        // 2026-11-01 06:59:59 UTC is 23:59:59 on 31 October in Los Angeles (still daylight time); 2026-09-23 03:00 UTC
+        // is 22 September there.
         start_date: '2026-10-01',
         end_date: '2026-10-31',
         created_date: '2026-09-22',

@@ -1,5 +1,5 @@
-// design/PROFIT.md "Settlement categories": an order-dated event of a known order takes the order's local date, of an
-// unknown order the posting date. mkt_settlements_with_cogs looks the orders up first among the 92 days before its
+// docs/design/PROFIT.md "Settlement categories": an order-dated event of a known order takes the order's local date, of
+// an unknown order the posting date. mkt_settlements_with_cogs looks the orders up first among the 92 days before its
 // window, then across the whole history; this is the second path, in a window of recent dates.
 //
 // One US connection (America/Los_Angeles, PDT = UTC-7 in June, PST = UTC-8 in January).

@@ -1,5 +1,6 @@
 // The same documents give the same tables, whatever order they arrive in (spec 001 "Profit measure rules" 9; design
-// PROFIT.md "Settlement categories": an order-dated settlement event takes its order's date once the order is known).
+// docs/design/PROFIT.md "Settlement categories": an order-dated settlement event takes its order's date once the order
+// is known).
 //
 // The hand-worked case. One US connection (America/Los_Angeles, PDT = UTC-7 in September; USD), pipelines run at
 // 2026-10-16T18:00Z:

@@ -95,7 +95,10 @@ describe('pipelines run with deferPublish', () => {
   });
 });
 
-/** The highest unit cost in mkt_cogs and the COGS of 2026-11-10 in the profit by SKU, as the published snapshot has them. */
+/**
+ * The highest unit cost in mkt_cogs and the COGS of 2026-11-10 in the profit by SKU, as the published snapshot has
+ * them.
+ */
 const publishedCosts = (home: Parameters<typeof withSnapshot>[0]) =>
   withSnapshot(home, async (sql) => ({
     cogs: (await sql.runAndReadAll(`select max(cost_item_value)::varchar from mkt_cogs`)).getRowsJson()[0]![0],

@@ -22,7 +22,8 @@ const de: PlanConnection = { id: DE.id, timezone: 'Europe/Berlin' };
 const us: PlanConnection = { id: US.id, timezone: 'America/Los_Angeles' };
 
 const ITEMS = 'mkt_order_items_with_cogs'; // INITIAL 730, RECURRING_DAILY 28; 10am, 1pm, 4pm, 7pm
-const TRAFFIC = 'mkt_sales_and_traffic_with_cogs'; // INITIAL 35, RECURRING_DAILY 4, RECURRING_MONTHLY 30 shifted 4; 10am, 1pm, 4pm
+// INITIAL 35, RECURRING_DAILY 4, RECURRING_MONTHLY 30 shifted 4; 10am, 1pm, 4pm
+const TRAFFIC = 'mkt_sales_and_traffic_with_cogs';
 const PROFIT = 'mkt_profit_by_sku_and_date'; // CONTINUOUS; 10am, 1pm, 4pm
 
 const scheduled = new Set(['INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'REFRESH', 'CONTINUOUS']);
@@ -153,16 +154,20 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     // [day, day - 27 (orders, 28 days), day - 3 (traffic, 4 days), day - 34 (profit: the union; settlements'
     // RECURRING_DAILY 35 is the widest of the pipeline, every window ends on the day)]
     const expected: [string, string, string, string][] = [
-      ['2026-11-21', '2026-10-25', '2026-11-18', '2026-10-18'], // 21 Nov - 21 = 31 Oct; - 6 more = 25 Oct; - 13 more = 18 Oct
+      // 21 Nov - 21 = 31 Oct; - 6 more = 25 Oct; - 13 more = 18 Oct
+      ['2026-11-21', '2026-10-25', '2026-11-18', '2026-10-18'],
       ['2026-11-22', '2026-10-26', '2026-11-19', '2026-10-19'], // 22 Nov - 22 = 31 Oct; - 5 = 26 Oct; - 12 = 19 Oct
       ['2026-11-23', '2026-10-27', '2026-11-20', '2026-10-20'], // 23 Nov - 23 = 31 Oct; - 4 = 27 Oct; - 11 = 20 Oct
       ['2026-11-24', '2026-10-28', '2026-11-21', '2026-10-21'], // 24 Nov - 24 = 31 Oct; - 3 = 28 Oct; - 10 = 21 Oct
       ['2026-11-25', '2026-10-29', '2026-11-22', '2026-10-22'], // 25 Nov - 25 = 31 Oct; - 2 = 29 Oct; - 9 = 22 Oct
       ['2026-11-26', '2026-10-30', '2026-11-23', '2026-10-23'], // 26 Nov - 26 = 31 Oct; - 1 = 30 Oct; - 8 = 23 Oct
       ['2026-11-27', '2026-10-31', '2026-11-24', '2026-10-24'], // 27 Nov - 27 = 31 Oct; 31 Oct - 7 = 24 Oct
-      ['2026-11-28', '2026-11-01', '2026-11-25', '2026-10-25'], // 28 Nov - 27 = 1 Nov; 28 Nov - 28 = 31 Oct, - 6 = 25 Oct
-      ['2026-11-29', '2026-11-02', '2026-11-26', '2026-10-26'], // 29 Nov - 27 = 2 Nov; 29 Nov - 29 = 31 Oct, - 5 = 26 Oct
-      ['2026-11-30', '2026-11-03', '2026-11-27', '2026-10-27'], // 30 Nov - 27 = 3 Nov; 30 Nov - 30 = 31 Oct, - 4 = 27 Oct
+      // 28 Nov - 27 = 1 Nov; 28 Nov - 28 = 31 Oct, - 6 = 25 Oct
+      ['2026-11-28', '2026-11-01', '2026-11-25', '2026-10-25'],
+      // 29 Nov - 27 = 2 Nov; 29 Nov - 29 = 31 Oct, - 5 = 26 Oct
+      ['2026-11-29', '2026-11-02', '2026-11-26', '2026-10-26'],
+      // 30 Nov - 27 = 3 Nov; 30 Nov - 30 = 31 Oct, - 4 = 27 Oct
+      ['2026-11-30', '2026-11-03', '2026-11-27', '2026-10-27'],
     ];
     expect(days).toHaveLength(10);
     days.forEach((windows, i) => {
@@ -183,7 +188,8 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(of(windows, TRAFFIC)).toEqual([
       // 1 Dec - 3 = 28 Nov.
       win('RECURRING_DAILY', null, '2026-11-28', '2026-12-01'),
-      // to = 1 Dec - 4 = 27 Nov; from = 1 Dec - 4 - 30 + 1 = 1 Dec - 33 = 27 Nov - 29 = 29 Oct (27 Nov - 27 = 31 Oct, - 2).
+      // to = 1 Dec - 4 = 27 Nov; from = 1 Dec - 4 - 30 + 1 = 1 Dec - 33 = 27 Nov - 29 = 29 Oct (27 Nov - 27 = 31 Oct, -
+      // 2).
       // 29..31 Oct (3 days) + 1..27 Nov (27 days) = 30 days.
       win('RECURRING_MONTHLY', null, '2026-10-29', '2026-11-27'),
     ]);
@@ -206,7 +212,8 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     expect(of(january, TRAFFIC)).toEqual([
       // 1 Jan 2027 - 3 = 29 Dec 2026.
       win('RECURRING_DAILY', null, '2026-12-29', '2027-01-01'),
-      // to = 1 Jan - 4 = 28 Dec; from = 28 Dec - 29 = 29 Nov (28 Dec - 28 = 30 Nov, - 1). 29..30 Nov + 1..28 Dec = 30 days.
+      // to = 1 Jan - 4 = 28 Dec; from = 28 Dec - 29 = 29 Nov (28 Dec - 28 = 30 Nov, - 1). 29..30 Nov + 1..28 Dec = 30
+      // days.
       win('RECURRING_MONTHLY', null, '2026-11-29', '2026-12-28'),
     ]);
     // 1 Jan - 27 = 5 Dec (1 Jan - 1 = 31 Dec, - 26 = 5 Dec).
@@ -275,7 +282,8 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
 
   it('plans each connection in its marketplace’s local date: 2026-11-21T03:00Z is 20 Nov in Los Angeles, 21 Nov in Berlin', () => {
     const now = new Date('2026-11-21T03:00:00Z');
-    expect(localClock(now, 'America/Los_Angeles')).toEqual({ date: '2026-11-20', minutes: 19 * 60 }); // 03:00 - 8 h = 19:00 the day before
+    // 03:00 - 8 h = 19:00 the day before
+    expect(localClock(now, 'America/Los_Angeles')).toEqual({ date: '2026-11-20', minutes: 19 * 60 });
     expect(localClock(now, 'Europe/Berlin')).toEqual({ date: '2026-11-21', minutes: 4 * 60 }); // 03:00 + 1 h
     const sim = simulate([us, de]);
     const windows = sim.run(now.toISOString());
@@ -287,17 +295,20 @@ describe('planPipeline: the profit pipeline on a DE connection', () => {
     );
     expect(of(windows, ITEMS, US.id)).toEqual([
       win('INITIAL', 'FIRST_STAGE', '2026-10-22', '2026-11-20'), // 20 Nov - 29 = 22 Oct
-      win('INITIAL', 'SECOND_STAGE', '2024-11-21', '2026-10-21'), // 20 Nov 2026 - 729 = 21 Nov 2024; 20 Nov - 30 = 21 Oct
+      // 20 Nov 2026 - 729 = 21 Nov 2024; 20 Nov - 30 = 21 Oct
+      win('INITIAL', 'SECOND_STAGE', '2024-11-21', '2026-10-21'),
     ]);
     expect(of(windows, ITEMS, DE.id)).toEqual([
       win('INITIAL', 'FIRST_STAGE', '2026-10-23', '2026-11-21'), // 21 Nov - 29 = 23 Oct
-      win('INITIAL', 'SECOND_STAGE', '2024-11-22', '2026-10-22'), // 21 Nov 2026 - 729 = 22 Nov 2024; 21 Nov - 30 = 22 Oct
+      // 21 Nov 2026 - 729 = 22 Nov 2024; 21 Nov - 30 = 22 Oct
+      win('INITIAL', 'SECOND_STAGE', '2024-11-22', '2026-10-22'),
     ]);
     // 09:30Z: 10:30 in Berlin (its 10am slot), 01:30 in Los Angeles (still the 7pm slot of 20 Nov, refreshed by
     // the load at 19:00): only DE is due.
     const next = sim.run('2026-11-21T09:30:00Z');
     expect(next.filter((w) => w.connectionId === US.id)).toEqual([]);
-    expect(of(next, ITEMS, DE.id)).toEqual([win('REFRESH', null, '2026-11-21', '2026-11-21')]); // the INITIAL load’s day
+    // the INITIAL load’s day
+    expect(of(next, ITEMS, DE.id)).toEqual([win('REFRESH', null, '2026-11-21', '2026-11-21')]);
     // 18:30Z: 10:30 in Los Angeles on 21 Nov: US's first RECURRING_DAILY, 21 Nov - 27 = 25 Oct.
     expect(of(sim.run('2026-11-21T18:30:00Z'), ITEMS, US.id)).toEqual([
       win('RECURRING_DAILY', null, '2026-10-25', '2026-11-21'),
@@ -356,7 +367,8 @@ describe('planPipeline: late data and retries', () => {
         .plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-11-20', to: '2026-11-20' }]) })
         .filter((w) => w.kind === 'LATE_DATA'),
     ).toEqual([]);
-    // 10..20 Oct: orders' window starts 25 Oct, settlements' 18 Oct, traffic's 18 Nov, ads' 8 Nov (21 Nov - 13), profit's 18 Oct.
+    // 10..20 Oct: orders' window starts 25 Oct, settlements' 18 Oct, traffic's 18 Nov, ads' 8 Nov (21 Nov - 13),
+    // profit's 18 Oct.
     const late = sim
       .plan('2026-11-21T09:30:00Z', { touched: touchedByOrders([{ from: '2026-10-10', to: '2026-10-20' }]) })
       .filter((w) => w.kind === 'LATE_DATA');

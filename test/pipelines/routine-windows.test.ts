@@ -46,7 +46,9 @@ function drop(home: Home, name: string, lines: OrderLine[]) {
   writeOrders(folder, name, lines);
 }
 
-/** The date ranges a model replaced since the last publish, per connection (the changes kept for the spare are older). */
+/**
+ * The date ranges a model replaced since the last publish, per connection (the changes kept for the spare are older).
+ */
 const replaced = (wh: Warehouse, table: string) =>
   rows(
     wh,
@@ -98,7 +100,8 @@ describe('runPipeline: routine windows rebuild the dates new rows change', () =>
       { mkt_order_id: 'B', mkt_order_status: 'Shipped' },
       { mkt_order_id: 'C', mkt_order_status: 'Shipped' },
     ]);
-    // Staging took in A again, not B and C (repeated as they were: its `changed` orders); they still name the first file.
+    // Staging took in A again, not B and C (repeated as they were: its `changed` orders); they still name the first
+    // file.
     expect(
       await rows(
         wh,

@@ -23,7 +23,9 @@ const AFTERNOON = new Date('2026-11-21T12:05:00Z'); // 13:05 on 21 Nov: the 1pm 
 const SAME_SLOT = new Date('2026-11-21T12:20:00Z'); // 13:20 on 21 Nov: still the 1pm slot
 
 const de = (over: OrderLine) => orderLine({ currency: 'EUR', sku: 'SKU-A', asin: 'B0DE00000A', ...over });
-/** 21 Nov - 40 days = 12 Oct (21 Nov - 21 = 31 Oct, - 19 = 12 Oct). 10:00Z is 12:00 in Berlin (CEST): local date 12 Oct. */
+/**
+ * 21 Nov - 40 days = 12 Oct (21 Nov - 21 = 31 Oct, - 19 = 12 Oct). 10:00Z is 12:00 in Berlin (CEST): local date 12 Oct.
+ */
 const OLD = de({
   'amazon-order-id': 'O-OLD',
   'purchase-date': '2026-10-12T10:00:00+00:00',

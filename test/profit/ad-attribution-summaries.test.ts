@@ -175,7 +175,8 @@ describe('ads attribution summaries of mkt_profit_by_date', () => {
       US,
       writeJson(dir, 'search-terms.json', [
         searchTerm('2026-03-10', 'C1', 'G1', 'blue widget', 1.0, 10.0), // costed: 10 × 0.5 − 1 = 4.00
-        searchTerm('2026-03-10', 'C2', 'G2', 'red widget', 0.6, 0), // spend-only: −0.60; not mature (latest search-term date 03-12)
+        // spend-only: −0.60; not mature (latest search-term date 03-12)
+        searchTerm('2026-03-10', 'C2', 'G2', 'red widget', 0.6, 0),
         searchTerm('2026-03-12', 'C1', 'G1', 'green widget', 0.4, 0), // spend-only: −0.40
       ]),
     );
@@ -229,7 +230,8 @@ describe('ads attribution summaries of mkt_profit_by_date', () => {
         '1.7000', // 1.0 + 0.7
         '20.0000',
         '2.0000',
-        '20.0000', // both rows costed: K1 (margin 0.5 from the 03-05 sales within the 30 days ending 03-11) and the spend-only row
+        // both rows costed: K1 (margin 0.5 from the 03-05 sales within the 30 days ending 03-11) and the spend-only row
+        '20.0000',
         '1.7000',
         '0.0000',
         '0.0000',

@@ -4,7 +4,7 @@ import { makeHome, rows, US } from '../helpers/home.ts';
 import { buildAll, dayProfit, landOk, landOrders, orderLine, skuProfit, writeJson } from '../helpers/profit.ts';
 
 // Spec 001 "Profit measure rules" 11, the ad rules of mkt_profit_by_sku_and_date and mkt_profit_by_date,
-// and design/PROFIT.md "Ads" (measures per table, SB allocation).
+// and docs/design/PROFIT.md "Ads" (measures per table, SB allocation).
 //
 // Fixtures (US connection, America/Los_Angeles; orders are placed at noon UTC, the same local date):
 //   D1 = 2026-03-10: SP + SD on SKU-A1X, SP on SKU-A3 (no ad sales), SB-1 (split by sales14d over A1 and A2,
@@ -283,7 +283,8 @@ describe('ads measures of the profit tables', () => {
       'ads.stCampaigns',
       US,
       writeJson(dir, 'st.json', [
-        // Sponsored TV: spend only in the account table (PROFIT.md lists no ST results, clicks or impressions).
+        // Sponsored TV: spend only in the account table (docs/design/PROFIT.md lists no ST results, clicks or
+        // impressions).
         {
           date: D1,
           campaignId: 'ST-1',
@@ -335,9 +336,12 @@ describe('ads measures of the profit tables', () => {
       'acos',
     ]);
     expect(got.filter((r) => r.date === D1)).toEqual([
-      // SB-1 30.00 by sales14d 60:40 → A1 18.00, A2 12.00. A1's 18.00 by D1 shipped sales 20.00:10.00 → SKU-A1X 12.00, SKU-A1Y 6.00.
-      // SKU-A1X: ad_spend = SP 5.00 + SD 3.00 + SB 12.00 = 20.00; ad_sales = SP same-SKU 25.00 + SD promoted clicks 15.00 = 40.00;
-      //   ad_orders = SP purchasesSameSku7d 2 + SD purchasesPromotedClicks 1 = 3; ad_units_sold = SP unitsSoldSameSku7d 2 + SD unitsSoldClicks 3 = 5;
+      // SB-1 30.00 by sales14d 60:40 → A1 18.00, A2 12.00. A1's 18.00 by D1 shipped sales 20.00:10.00 → SKU-A1X 12.00,
+      // SKU-A1Y 6.00.
+      // SKU-A1X: ad_spend = SP 5.00 + SD 3.00 + SB 12.00 = 20.00; ad_sales = SP same-SKU 25.00 + SD promoted clicks
+      // 15.00 = 40.00;
+      //   ad_orders = SP purchasesSameSku7d 2 + SD purchasesPromotedClicks 1 = 3; ad_units_sold = SP unitsSoldSameSku7d
+      // 2 + SD unitsSoldClicks 3 = 5;
       //   ad_clicks = 50 + 20 = 70; ad_impressions = 1000 + 500 = 1500 (SB adds none); acos = 20 / 40 × 100 = 50.
       {
         date: D1,
@@ -423,7 +427,8 @@ describe('ads measures of the profit tables', () => {
       // SP 5 + 4, SB 30 + 7, SD 3, TV 6, DSP totalCost 8.50 (not supplyCost 7.00) = 63.50.
       ad_spend: '63.5000',
       sponsored_tv_ad_spend: '6.0000',
-      // SP sales7d 40 + 0, SB sales 100 + 14, SD sales 30, DSP sales14d 33 = 217 (TV results not listed in PROFIT.md).
+      // SP sales7d 40 + 0, SB sales 100 + 14, SD sales 30, DSP sales14d 33 = 217 (TV results not listed in
+      // docs/design/PROFIT.md).
       ad_sales: '217.0000',
       // SP purchases7d 3 + 0, SB 4 + 1, SD 4, DSP 2 = 14.
       ad_orders: '14.0000',

@@ -1,21 +1,24 @@
 // Spec 001 profit measure rule 8 (cogs_item, cogs_shipping, lost_damaged_by_mkt, missing_returns, cogs_total,
-// cogs_present) with design/PROFIT.md "Unit cost" and "Settlement categories". Expectations worked out by hand.
+// cogs_present) with docs/design/PROFIT.md "Unit cost" and "Settlement categories". Expectations worked out by hand.
 //
 // One US connection (America/Los_Angeles, PST = UTC-8 before 2026-03-08; USD), built once.
 // Unit costs (asin, sku, currency, fromDate, item, shipping):
 //   SKU-A B000000001: USD 2026-01-01 4.00 + 1.00; USD 2026-03-05 6.00 + 0.50; EUR 2026-03-05 99.00 + 9.00
 //                     (same fromDate, other currency: the USD row wins for a USD item); USD 2026-03-06 50.00 + 5.00
 //                     (later than every SKU-A order: never applies to them).
-//   SKU-B B000000002: USD 2026-01-01 3.00 + 0.25; EUR 2026-03-01 2.00 + 0.50 (latest fromDate wins whatever its currency).
+//   SKU-B B000000002: USD 2026-01-01 3.00 + 0.25; EUR 2026-03-01 2.00 + 0.50 (latest fromDate wins whatever its
+// currency).
 //   SKU-C B000000003: none.
 // Orders (purchase time → Los Angeles date):
 //   C-1 SKU-A 2 units, 20.00, 2026-03-04T20:00Z → 03-04;  C-2 SKU-A 1 unit, 10.00, 2026-03-05T07:00Z → 23:00 on 03-04;
-//   C-3 SKU-A 1 unit, 10.00, 2026-03-05T09:00Z → 01:00 on 03-05;  C-4 SKU-A Unshipped, C-5 SKU-A Cancelled (03-05, not shipped);
+//   C-3 SKU-A 1 unit, 10.00, 2026-03-05T09:00Z → 01:00 on 03-05;  C-4 SKU-A Unshipped, C-5 SKU-A Cancelled (03-05, not
+// shipped);
 //   C-6 SKU-B 2 units, 16.00, 2026-03-05T20:00Z → 03-05;  C-7 SKU-C 1 unit, 10.00, 2026-03-05T21:00Z → 03-05.
 // Settlement 2001 (USD), all with SKU-A, posting dates in Los Angeles:
 //   Adjustment  FBA Inventory Reimbursement WAREHOUSE_LOST        +12.00  2026-03-06 18:00 UTC → 03-06
 //   Adjustment  FBA Inventory Reimbursement WAREHOUSE_LOST_MANUAL  +3.00  2026-03-07 07:00 UTC → 23:00 on 03-06
-//   Adjustment  FBA Inventory Reimbursement WAREHOUSE_DAMAGE       +9.00  2026-03-06 20:00 UTC (inventory_other: not lost)
+//   Adjustment  FBA Inventory Reimbursement WAREHOUSE_DAMAGE       +9.00  2026-03-06 20:00 UTC (inventory_other: not
+// lost)
 //   other-transaction FBA Inventory Reimbursement MISSING_FROM_INBOUND +7.00 2026-03-06 21:00 UTC → 03-06
 //   other-transaction FBA Inventory Reimbursement MISSING_FROM_INBOUND_CLAWBACK -2.50 2026-03-07 18:00 UTC → 03-07
 // Returns on 2026-03-07 (19:00Z and 20:00Z → 11:00 and 12:00 PST): SKU-C 1 unit SELLABLE (no cost),
@@ -181,7 +184,8 @@ describe('profit rule 8: cost of goods', () => {
         cogs_shipping: '0.5000',
         cogs_total: '6.5000',
       },
-      // 03-05 SKU-B: C-6 2 units, latest fromDate 2026-03-01 (EUR) wins over the older USD row: 2 × 2.00 = 4.00, 2 × 0.50 = 1.00.
+      // 03-05 SKU-B: C-6 2 units, latest fromDate 2026-03-01 (EUR) wins over the older USD row: 2 × 2.00 = 4.00, 2 ×
+      // 0.50 = 1.00.
       {
         date: '2026-03-05',
         child_asin: 'B000000002',

@@ -1,4 +1,5 @@
-// Spec 001 profit measure rules 9 (total_fees) and 10 (total_selling_fees, fba_fees, awd_fees) with design/PROFIT.md
+// Spec 001 profit measure rules 9 (total_fees) and 10 (total_selling_fees, fba_fees, awd_fees) with
+// docs/design/PROFIT.md
 // "Settlement categories" (dates: order-dated categories of a known order take the order's date, everything else the
 // posting date, in the marketplace timezone). Expectations worked out by hand.
 //
@@ -12,7 +13,8 @@
 //     Promotion Principal -2.00, Promotion Shipping -0.50, Commission -3.00, FBAPerUnitFulfillmentFee -4.50,
 //     DigitalServicesFee -0.10.
 //   Order F-9 (unknown order) SKU-B posted 2026-03-10 05:00 UTC (22:00 PDT on 03-09): dated on the posting date 03-09.
-//     Principal +12.00, Tax +0.96, MarketplaceFacilitatorTax-Principal -0.96, Commission -1.20, FBAPerUnitFulfillmentFee -3.30.
+//     Principal +12.00, Tax +0.96, MarketplaceFacilitatorTax-Principal -0.96, Commission -1.20,
+// FBAPerUnitFulfillmentFee -3.30.
 //   Refund F-1 SKU-A posted 2026-03-09 18:00 UTC (03-09): Principal -20.00, Commission +1.00, RefundCommission -0.20.
 //   Without SKU, all on 2026-03-09 (posted 19:00-23:00 UTC = 12:00-16:00 PDT):
 //     other-transaction Storage Fee -25.00; other-transaction FBAInboundTransportationFee -6.00;

@@ -16,7 +16,8 @@ import {
 // Spec 001 "Profit measure rules" 11:
 //   profit = total_sales - sales_tax - total_fees - cogs_total - ad_spend + refund_cost
 //   total_cost = sales_tax + total_fees + cogs_total + ad_spend - refund_cost
-//   acos = ad_spend / ad_sales * 100 (null when ad_sales is 0); tacos = ad_spend / total_sales * 100 (null when total_sales is 0);
+//   acos = ad_spend / ad_sales * 100 (null when ad_sales is 0); tacos = ad_spend / total_sales * 100 (null when
+// total_sales is 0);
 //   roi = profit / total_cost * 100 (null when total_cost is 0). Ratios are rounded to 4 places.
 // Orders are purchased at noon UTC: 05:00 in Los Angeles (PDT from 8 March 2026), 13:00 in Berlin: same calendar date.
 const columns = [
@@ -70,7 +71,8 @@ describe('profit rule 11: profit, total_cost and ratios', () => {
     const home = await makeHome();
     wh = home.wh;
     const { dir } = home;
-    // Unit costs (costItemValue, costItemShippingValue): SKU-R 12.00 + 1.00; SKU-Z zero cost (valid); SKU-F 10.00 + 0; SKU-D 50.00 + 0.
+    // Unit costs (costItemValue, costItemShippingValue): SKU-R 12.00 + 1.00; SKU-Z zero cost (valid); SKU-F 10.00 + 0;
+    // SKU-D 50.00 + 0.
     await landCogs(wh, dir, US, [
       'B000000011,SKU-R,USD,2026-01-01,12.00,1.00,Supplier R',
       'B000000013,SKU-Z,USD,2026-01-01,0.00,0.00,Supplier Z',
@@ -229,7 +231,8 @@ describe('profit rule 11: profit, total_cost and ratios', () => {
       tacos: '10.0000', // 5 / 50 x 100 = 10
       roi: '61.2903', // 19 / 31 x 100 = 61.290322... -> 61.2903
     });
-    // Account row of the day: the only SKU, but ad_sales is SP sales7d (PROFIT.md "Ads", account column) = 25.00.
+    // Account row of the day: the only SKU, but ad_sales is SP sales7d (docs/design/PROFIT.md "Ads", account column) =
+    // 25.00.
     const [day] = await dayProfit(wh, US.id, columns).then((r) => r.filter((x) => x.date === '2026-03-10'));
     expect(day).toEqual({
       date: '2026-03-10',

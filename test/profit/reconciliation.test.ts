@@ -140,7 +140,8 @@ describe('reconciliation checks of a consistent build', () => {
   it('computes SKU and account profit of the day by hand', async () => {
     const sku = await skuProfit(wh, US.id, ['total_sales', 'total_fees', 'cogs_total', 'ad_spend', 'profit']);
     expect(sku).toEqual([
-      // SKU-A: sales 10.00; fees -(-1.50 - 3.00) = 4.50 (order-dated to 03-10); cogs 4.50; profit 10.00 - 4.50 - 4.50 = 1.00.
+      // SKU-A: sales 10.00; fees -(-1.50 - 3.00) = 4.50 (order-dated to 03-10); cogs 4.50; profit 10.00 - 4.50 - 4.50 =
+      // 1.00.
       {
         date: '2026-03-10',
         child_asin: 'B000000001',
@@ -172,7 +173,8 @@ describe('reconciliation checks of a consistent build', () => {
       'profit',
     ]);
     expect(day).toEqual([
-      // 03-10: sales 10.00 + 15.00 = 25.00; fees 4.50 + storage 7.25 = 11.75; cogs 4.50 + 6.00 = 10.50; ad_spend = TV 12.34;
+      // 03-10: sales 10.00 + 15.00 = 25.00; fees 4.50 + storage 7.25 = 11.75; cogs 4.50 + 6.00 = 10.50; ad_spend = TV
+      // 12.34;
       //   profit = 25.00 - 11.75 - 10.50 - 12.34 = -9.59.
       {
         date: '2026-03-10',
@@ -214,8 +216,8 @@ describe('reconciliation checks of a consistent build', () => {
   });
 });
 
-// Damaged home: settlement 5001 whose lines (+10.00 - 1.50 = 8.50) do not add up to its summary total-amount 9.50 (set in the raw table),
-// beside settlement 5002 that adds up (+10.00 - 1.50 = 8.50, total computed from the lines).
+// Damaged home: settlement 5001 whose lines (+10.00 - 1.50 = 8.50) do not add up to its summary total-amount 9.50 (set
+// in the raw table), beside settlement 5002 that adds up (+10.00 - 1.50 = 8.50, total computed from the lines).
 describe('reconciliation check of a damaged settlement', () => {
   let wh: Warehouse;
   let results: ModelResult[];

@@ -1,5 +1,5 @@
 // Spec 001 profit measure rules 6 (refund_count, refund_cost) and 7 (return_units, return_cogs), with
-// design/PROFIT.md "Settlement categories" and "Unit cost". Every expectation is worked out by hand below.
+// docs/design/PROFIT.md "Settlement categories" and "Unit cost". Every expectation is worked out by hand below.
 //
 // Fixtures, one US connection (America/Los_Angeles: PST = UTC-8 until 2026-03-08, PDT = UTC-7 from then on; USD;
 // prices exclude tax), built once:
@@ -181,7 +181,8 @@ describe('profit rules 6 and 7: refunds and returns', () => {
       { date: '2026-03-02', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '0.0000' }, // order R-1 only
       { date: '2026-03-03', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '0.0000' }, // order R-2 only
       // Two Refund events (R-1 at 11:00 PDT, R-2 at 20:00 PDT, both 2026-03-12 locally); not 11 lines, not 1 + 2 units;
-      // the Adjustment event of the same day is no refund. The refunds' orders date 03-02 and 03-03: refunds use the posting date.
+      // the Adjustment event of the same day is no refund. The refunds' orders date 03-02 and 03-03: refunds use the
+      // posting date.
       { date: '2026-03-12', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '2.0000' },
       { date: '2026-03-13', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '0.0000' }, // return A only
       { date: '2026-03-14', child_asin: 'B000000001', sku: 'SKU-A', refund_count: '0.0000' }, // returns B, C
@@ -233,7 +234,8 @@ describe('profit rules 6 and 7: refunds and returns', () => {
     expect.soft(got).toEqual([
       // 03-13: A SELLABLE 1 × 5.00 (the 2026-01-01 cost; 05:30Z on 03-14 is still 03-13 in Los Angeles) → +5.00.
       { date: '2026-03-13', child_asin: 'B000000001', sku: 'SKU-A', refund_cost: '5.0000' },
-      // 03-14: no SELLABLE; B DEFECTIVE 2 × 7.00 = 14.00 subtracted; C has no disposition → neither → 0 - 14.00 = -14.00.
+      // 03-14: no SELLABLE; B DEFECTIVE 2 × 7.00 = 14.00 subtracted; C has no disposition → neither → 0 - 14.00 =
+      // -14.00.
       { date: '2026-03-14', child_asin: 'B000000001', sku: 'SKU-A', refund_cost: '-14.0000' },
       // 03-15: D Sellable (case-insensitive) 2 × 7.00 = +14.00; E CUSTOMER_DAMAGED 1 × 7.00 = -7.00 → +7.00.
       { date: '2026-03-15', child_asin: 'B000000001', sku: 'SKU-A', refund_cost: '7.0000' },

@@ -3,8 +3,10 @@ import type { Warehouse } from '../../src/db/warehouse.ts';
 import { makeHome, US, DE } from '../helpers/home.ts';
 import { buildAll, dayProfit, landOrders, orderLine, skuProfit } from '../helpers/profit.ts';
 
-// Spec 001 "Profit measure rules" 1-4: total_sales, sales_tax, sales_tax_missing_items, total_sales_b2b/b2c, unshipped_sales.
-// Every line is purchased at noon UTC on 2026-03-10: 13:00 in Berlin and 05:00 in Los Angeles, so all share the date 2026-03-10.
+// Spec 001 "Profit measure rules" 1-4: total_sales, sales_tax, sales_tax_missing_items, total_sales_b2b/b2c,
+// unshipped_sales.
+// Every line is purchased at noon UTC on 2026-03-10: 13:00 in Berlin and 05:00 in Los Angeles, so all share the date
+// 2026-03-10.
 const DAY = '2026-03-10';
 const columns = [
   'total_sales',
@@ -52,7 +54,8 @@ describe('profit rules 1-4: sales and sales tax', () => {
         'shipping-tax': '',
         'is-business-order': 'true',
       }),
-      // D-4: shipped, is-business-order empty (counts as false); shipping fully covered by its promotion, shipping tax empty.
+      // D-4: shipped, is-business-order empty (counts as false); shipping fully covered by its promotion, shipping tax
+      // empty.
       de({
         'amazon-order-id': 'D-4',
         sku: 'SKU-B',
@@ -131,7 +134,8 @@ describe('profit rules 1-4: sales and sales tax', () => {
         // Rule 1, shipped only: D-1 119.00 + 5.95 - 5.95 = 119.00; D-2 59.50 + 0 - 0 = 59.50; 119.00 + 59.50 = 178.50
         // (gift wrap 3.00 is no part of the formula; D-5 unshipped and D-6 cancelled excluded).
         total_sales: '178.5000',
-        // Rule 2, DE prices include tax: D-1 19.00 + 0.95 = 19.95 (gift-wrap tax 0.48 excluded); D-2 null item tax counts 0.
+        // Rule 2, DE prices include tax: D-1 19.00 + 0.95 = 19.95 (gift-wrap tax 0.48 excluded); D-2 null item tax
+        // counts 0.
         sales_tax: '19.9500',
         // Rule 3: D-2 has a non-zero price (59.50) and a null item tax -> 1. D-1 has both taxes.
         sales_tax_missing_items: '1.0000',

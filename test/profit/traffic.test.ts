@@ -14,7 +14,7 @@ import {
 } from '../helpers/profit.ts';
 
 // Spec 001 rule 12, the traffic rules of both profit tables, mkt_sales_and_traffic_with_cogs, and
-// design/PROFIT.md "Traffic". US connection; orders at noon UTC keep their date in Los Angeles.
+// docs/design/PROFIT.md "Traffic". US connection; orders at noon UTC keep their date in Los Angeles.
 //   D1 = 2026-03-10: T1 (child of P1) sold through SKU-T1 and SKU-T2; T2 sold through SKU-T3 and has
 //        pageViews = pageViewsB2B and sessionsB2B > sessions; T3 has traffic but no SKU row.
 //   D2 = 2026-03-11: only T2-like traffic (pageViews = pageViewsB2B) for T2; SKU-T1 sells, but T1 has no traffic.
@@ -204,7 +204,8 @@ describe('traffic measures', () => {
     expect(got).toEqual([
       { date: D1, child_asin: T1, sku: 'SKU-T1', parent_asin: P1, ...t1 },
       { date: D1, child_asin: T1, sku: 'SKU-T2', parent_asin: P1, ...t1 },
-      // T2: pageViews = pageViewsB2B = 20 → b2c buy box null; sessions_b2c = max(10 − 15, 0) = 0; page_views_b2c = max(20 − 20, 0) = 0.
+      // T2: pageViews = pageViewsB2B = 20 → b2c buy box null; sessions_b2c = max(10 − 15, 0) = 0; page_views_b2c =
+      // max(20 − 20, 0) = 0.
       //     parentAsin not given: trafficReport sets it to the child ASIN.
       {
         date: D1,
@@ -221,7 +222,8 @@ describe('traffic measures', () => {
         page_views_b2b: '20.0000',
         page_views_b2c: '0.0000',
       },
-      // T3: no SKU row → sku null; b2c buy box = (100 × 12 − 0 × 0) / (12 − 0) = 100; sessions_b2c 7 − 2 = 5; page_views_b2c 12.
+      // T3: no SKU row → sku null; b2c buy box = (100 × 12 − 0 × 0) / (12 − 0) = 100; sessions_b2c 7 − 2 = 5;
+      // page_views_b2c 12.
       {
         date: D1,
         child_asin: T3,
@@ -246,12 +248,14 @@ describe('traffic measures', () => {
       {
         date: D1,
         currency: 'USD',
-        // Plain averages over the three child ASINs (not over SKU rows): (90 + 50 + 100) / 3 = 80; b2b (80 + 40 + 0) / 3 = 40.
+        // Plain averages over the three child ASINs (not over SKU rows): (90 + 50 + 100) / 3 = 80; b2b (80 + 40 + 0) /
+        // 3 = 40.
         avg_buybox_percentage: '80.0000',
         avg_buybox_percentage_b2b: '40.0000',
         // b2c over the ASINs where it is defined (T1 92.5, T3 100; T2 null): (92.5 + 100) / 2 = 96.25.
         avg_buybox_percentage_b2c: '96.2500',
-        // Sums over child ASINs: sessions 100 + 10 + 7 = 117; b2b 20 + 15 + 2 = 37; b2c 80 + 0 + 5 = 85 (not 117 − 37 = 80).
+        // Sums over child ASINs: sessions 100 + 10 + 7 = 117; b2b 20 + 15 + 2 = 37; b2c 80 + 0 + 5 = 85 (not 117 − 37 =
+        // 80).
         total_sessions: '117.0000',
         sessions_b2b: '37.0000',
         sessions_b2c: '85.0000',
@@ -301,8 +305,8 @@ describe('traffic measures', () => {
 
   it('gives a SKU row of a child ASIN without traffic that day zero traffic and a null b2c buy box (D2)', async () => {
     const got = (await skuProfit(wh, US.id, TRAFFIC)).filter((r) => r.date === D2 && r.child_asin === T1);
-    // T1 is in no D2 report: page views 0 = page views b2b 0, so rule 12's quotient (… − …) / (0 − 0) is undefined → null
-    // (PROFIT.md "Traffic"); every other traffic measure is 0.
+    // T1 is in no D2 report: page views 0 = page views b2b 0, so rule 12's quotient (… − …) / (0 − 0) is undefined →
+    // null (docs/design/PROFIT.md "Traffic"); every other traffic measure is 0.
     expect(got).toEqual([
       {
         date: D2,
@@ -341,7 +345,8 @@ describe('traffic measures', () => {
         page_views: '150.0000',
         page_views_b2b: '30.0000',
         browser_page_views: '90.0000',
-        // mobile_session = mobileAppSessions, mobile_page_views = mobileAppPageViews; browser + mobile may exceed the total.
+        // mobile_session = mobileAppSessions, mobile_page_views = mobileAppPageViews; browser + mobile may exceed the
+        // total.
         mobile_session: '50.0000',
         mobile_page_views: '70.0000',
         session: '100.0000',

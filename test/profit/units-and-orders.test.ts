@@ -5,7 +5,8 @@ import { buildAll, dayProfit, landOrders, orderLine, skuProfit } from '../helper
 
 // Spec 001 "Profit measure rules" 5: total_units_b2b/b2c (ordered quantity, canceled excluded, unshipped included),
 // total_units_sold(_b2b/_b2c) (shipped quantity) and total_orders (distinct order ids among shipped items).
-// US connection (America/Los_Angeles, PDT = UTC-7 from 8 March 2026): noon UTC on 10 March is 05:00 local, date 2026-03-10;
+// US connection (America/Los_Angeles, PDT = UTC-7 from 8 March 2026): noon UTC on 10 March is 05:00 local, date
+// 2026-03-10;
 // noon UTC on 11 March is 2026-03-11.
 const DAY = '2026-03-10';
 const NEXT = '2026-03-11';
@@ -78,7 +79,8 @@ describe('profit rule 5: units and orders', () => {
         sku: 'SKU-A',
         // Not canceled, business: O-2 3 -> 3.
         total_units_b2b: '3.0000',
-        // Not canceled, non-business: O-1 2 + O-3 1 (unshipped included) + O-7 1 + 1 + O-8 2 = 7 (O-4's 4 canceled units excluded).
+        // Not canceled, non-business: O-1 2 + O-3 1 (unshipped included) + O-7 1 + 1 + O-8 2 = 7 (O-4's 4 canceled
+        // units excluded).
         total_units_b2c: '7.0000',
         // Shipped: O-1 2 + O-2 3 + O-7 1 + 1 + O-8 2 = 9; business O-2 3; non-business 2 + 1 + 1 + 2 = 6.
         total_units_sold: '9.0000',
@@ -93,7 +95,8 @@ describe('profit rule 5: units and orders', () => {
         sku: 'SKU-B',
         // Not canceled, business: O-5 5 (unshipped included) -> 5.
         total_units_b2b: '5.0000',
-        // Not canceled, non-business: O-1 1 + O-6 1 (null item status is not canceled) = 2 (O-8's canceled unit excluded).
+        // Not canceled, non-business: O-1 1 + O-6 1 (null item status is not canceled) = 2 (O-8's canceled unit
+        // excluded).
         total_units_b2c: '2.0000',
         // Shipped: only O-1's 1 unit, non-business.
         total_units_sold: '1.0000',

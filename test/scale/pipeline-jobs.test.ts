@@ -37,7 +37,8 @@ describe.skipIf(postgresMissing !== null)('pipeline runs queued per shard (pg-bo
     const a = running.find((j) => j?.data.shard === 'shard-a')!;
     await boss.fail(queueOf('shard-a'), a.id, { message: 'worker lost its shard lease' });
     const retried = await boss.getJobById(queueOf('shard-a'), a.id);
-    // Back in the queue, due after the retry delay (30 s backing off with jitter: 30 to 60 s the first time), the reason kept.
+    // Back in the queue, due after the retry delay (30 s backing off with jitter: 30 to 60 s the first time), the
+    // reason kept.
     expect(retried).toMatchObject({
       state: 'retry',
       retryLimit: 3,

@@ -46,7 +46,9 @@ async function receiver(port = 0) {
   };
 }
 
-/** Standard Webhooks, written out: `v1,` + base64(HMAC-SHA256(base64decode(secret without whsec_), id.timestamp.body)). */
+/**
+ * Standard Webhooks, written out: `v1,` + base64(HMAC-SHA256(base64decode(secret without whsec_), id.timestamp.body)).
+ */
 function validSignature(secret: string, r: Received): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = createHmac('sha256', key)

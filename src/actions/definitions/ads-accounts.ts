@@ -41,7 +41,9 @@ type PortfolioAnswer = {
   };
 };
 
-/** CreatePortfolios (POST /portfolios) or UpdatePortfolios (PUT /portfolios), Portfolios v3: a batch answered per index. */
+/**
+ * CreatePortfolios (POST /portfolios) or UpdatePortfolios (PUT /portfolios), Portfolios v3: a batch answered per index.
+ */
 async function writePortfolios(ctx: ActionContext, method: 'POST' | 'PUT', portfolios: Record<string, unknown>[]) {
   const { portfolios: answer } = await adsPost<PortfolioAnswer>(
     ctx,

@@ -92,17 +92,17 @@ const rulesOutcome = (answer: RuleAnswer, count: number) =>
     { ruleIds: (answer.responses ?? []).filter((r) => r.code === 'Ok').map((r) => r.ruleId) },
   );
 
-/** DisassociateAssociatedBudgetRuleFor…Campaigns for each rule: one DELETE each, a refused one failing only its item. */
+/**
+ * DisassociateAssociatedBudgetRuleFor…Campaigns for each rule: one DELETE each, a refused one failing only its item.
+ */
 async function disassociate(ctx: ActionContext, kind: Kind, campaignId: string, ruleIds: string[]) {
   const results: ItemResult[] = [];
   for (const [index, id] of ruleIds.entries()) {
     try {
-      await ctx
-        .ads()
-        .call(`DisassociateAssociatedBudgetRuleFor${kind}Campaigns`, {
-          method: 'DELETE',
-          path: `/${kind.toLowerCase()}/campaigns/${campaignId}/budgetRules/${encodeURIComponent(id)}`,
-        });
+      await ctx.ads().call(`DisassociateAssociatedBudgetRuleFor${kind}Campaigns`, {
+        method: 'DELETE',
+        path: `/${kind.toLowerCase()}/campaigns/${campaignId}/budgetRules/${encodeURIComponent(id)}`,
+      });
       results.push({ index, ok: true, id });
     } catch (error) {
       if (!(error instanceof ConnectorError) || !['invalid-input', 'not-found'].includes(error.kind)) throw error;
@@ -145,7 +145,10 @@ const exampleRule = {
   budgetIncreasePercent: 25,
 };
 
-/** The four budget rule types of one ad product: create, update (the rule's details replaced), associate with a campaign, disassociate. */
+/**
+ * The four budget rule types of one ad product: create, update (the rule's details replaced), associate with a
+ * campaign, disassociate.
+ */
 function budgetRuleActions(kind: Kind): Partial<Record<ActionType, ActionDefinition>> {
   const k = kind.toLowerCase();
   const ex = examples[kind];
@@ -230,7 +233,8 @@ function budgetRuleActions(kind: Kind): Partial<Record<ActionType, ActionDefinit
 
 /**
  * Budget rules of Sponsored Products, Brands and Display (POST and PUT /{sp|sb|sd}/budgetRules, POST
- * /{sp|sb|sd}/campaigns/{campaignId}/budgetRules, DELETE /{sp|sb|sd}/campaigns/{campaignId}/budgetRules/{budgetRuleId}):
+ * /{sp|sb|sd}/campaigns/{campaignId}/budgetRules, DELETE
+ * /{sp|sb|sd}/campaigns/{campaignId}/budgetRules/{budgetRuleId}):
  * every type is a batch answered per rule.
  */
 export const adsBudgetRuleActions: ActionGroup = Object.assign(

@@ -51,14 +51,20 @@ export function indexedOutcome(
 }
 
 type Indexed = { index: number } & Record<string, unknown>;
-/** An Ads API v1 multi-status (207) answer: done items with their entity, refused ones with their errors, done ones with errors. */
+/**
+ * An Ads API v1 multi-status (207) answer: done items with their entity, refused ones with their errors, done ones with
+ * errors.
+ */
 export interface MultiStatus {
   success?: Indexed[];
   error?: { index: number; errors: { code: string; message: string }[] }[];
   partialSuccess?: (Indexed & { errors: unknown[] })[];
 }
 
-/** The outcome of an Ads API v1 create/update/delete of `count` items of one entity (`one`, id field `idField`) under `plural`. */
+/**
+ * The outcome of an Ads API v1 create/update/delete of `count` items of one entity (`one`, id field `idField`) under
+ * `plural`.
+ */
 export function multiStatusOutcome(
   body: MultiStatus,
   count: number,

@@ -319,7 +319,10 @@ const specs: EntitySpec[] = [
 const ids = z.array(adsId).min(1).max(100);
 const operation = (verb: string, s: EntitySpec) => `${verb}${s.one[0]!.toUpperCase()}${s.one.slice(1)}`;
 
-/** The four types of one entity: ADD (create), UPDATE, REMOVE (delete: archives) as batches, FIND (query) a page at a time. */
+/**
+ * The four types of one entity: ADD (create), UPDATE, REMOVE (delete: archives) as batches, FIND (query) a page at a
+ * time.
+ */
 function entityActions(s: EntitySpec): Partial<Record<ActionType, ActionDefinition>> {
   const path = (verb: string) => `/adsApi/v1/${verb}/${s.plural}`;
   const write = async (ctx: ActionContext, verb: string, items: Item[]) => {

@@ -7,5 +7,8 @@ export { adsAccountActions } from './ads-accounts.ts';
 export { adsBudgetRuleActions } from './ads-budget-rules.ts';
 export { adsEntityActions } from './ads-entities.ts';
 
-/** The advertising types (Ads API, an ads connection): campaign management entities, portfolios, brands, SP recommendations, budget rules. */
+/**
+ * The advertising types (Ads API, an ads connection): campaign management entities, portfolios, brands, SP
+ * recommendations, budget rules.
+ */
 export const adsActions: ActionGroup = { ...adsEntityActions, ...adsAccountActions, ...adsBudgetRuleActions };

@@ -27,7 +27,10 @@ export type OutcomeStatus = Extract<
   | 'WAITING_EXTERNAL_PROCESSING'
 >;
 
-/** How a run or a check ended: the status, what GET /actions/{id} answers as `result`, the `error`, and what to check next. */
+/**
+ * How a run or a check ended: the status, what GET /actions/{id} answers as `result`, the `error`, and what to check
+ * next.
+ */
 export interface ActionOutcome {
   status: OutcomeStatus;
   result: unknown;

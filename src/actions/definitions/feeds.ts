@@ -148,7 +148,9 @@ const cancelSchema = z
     ],
   });
 
-/** The flat file order acknowledgement records of a cancellation: one per order, or one per item when items are named. */
+/**
+ * The flat file order acknowledgement records of a cancellation: one per order, or one per item when items are named.
+ */
 const cancelRows = (d: z.output<typeof cancelSchema>): FeedRecord[] =>
   d.orders.flatMap((o) =>
     (o.merchantOrderItemIds ?? [undefined]).map((item) => ({

@@ -53,19 +53,17 @@ async function searchProductTypes(
   ctx: ActionContext,
   d: { keywords?: string[]; itemName?: string },
 ): Promise<ActionOutcome> {
-  const { body } = await ctx
-    .sp()
-    .request<{
-      productTypes: { name: string; displayName: string; marketplaceIds: string[] }[];
-      productTypeVersion: string;
-    }>('searchDefinitionsProductTypes', {
-      method: 'GET',
-      path: '/definitions/2020-09-01/productTypes',
-      query: {
-        marketplaceIds: ctx.marketplaceId,
-        ...(d.keywords ? { keywords: d.keywords.join(',') } : { itemName: d.itemName }),
-      },
-    });
+  const { body } = await ctx.sp().request<{
+    productTypes: { name: string; displayName: string; marketplaceIds: string[] }[];
+    productTypeVersion: string;
+  }>('searchDefinitionsProductTypes', {
+    method: 'GET',
+    path: '/definitions/2020-09-01/productTypes',
+    query: {
+      marketplaceIds: ctx.marketplaceId,
+      ...(d.keywords ? { keywords: d.keywords.join(',') } : { itemName: d.itemName }),
+    },
+  });
   return completed({ productTypes: body.productTypes, productTypeVersion: body.productTypeVersion });
 }
 

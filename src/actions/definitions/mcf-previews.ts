@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { completed, define, type ActionGroup } from './define.ts';
 import { sku } from './listings.ts';
 
-/** The Fulfillment Outbound API's base path (models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json). */
+/**
+ * The Fulfillment Outbound API's base path (models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json).
+ */
 export const MCF = '/fba/outbound/2020-07-01';
 
 /** A seller's fulfillment order id (sellerFulfillmentOrderId: 1 to 40 characters, never two spaces in a row). */
@@ -17,7 +19,10 @@ export const orderId = z
 export const speed = z.enum(['Standard', 'Expedited', 'Priority']);
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-/** A destination address (the upstream Address): name, first line, city, state or region, postal code and country are required. */
+/**
+ * A destination address (the upstream Address): name, first line, city, state or region, postal code and country are
+ * required.
+ */
 export const address = z
   .object({
     name: text(50),
@@ -181,30 +186,28 @@ export const mcfPreviewActions: ActionGroup = {
       .strict()
       .meta({ examples: [{ sku: 'ACM-PACK-DAY-BLK', destination: { postalCode: '97205', countryCode: 'US' } }] }),
     async (ctx, d) => {
-      const { body } = await ctx
-        .sp()
-        .request<{
-          payload: {
-            deliveryOffers?: {
-              expiresAt?: string;
-              dateRange?: { earliest: string; latest: string };
-              policy?: { message?: { text?: string; locale?: string } };
-            }[];
-          };
-        }>('deliveryOffers', {
-          method: 'POST',
-          path: `${MCF}/deliveryOffers`,
-          body: {
-            product: {
-              productIdentifier: { merchantSku: d.sku },
-              amount: { unitOfMeasure: 'Eaches', value: String(d.quantity) },
-            },
-            terms: {
-              origin: { countryCode: d.originCountryCode ?? d.destination.countryCode },
-              destination: { deliveryAddress: d.destination },
-            },
+      const { body } = await ctx.sp().request<{
+        payload: {
+          deliveryOffers?: {
+            expiresAt?: string;
+            dateRange?: { earliest: string; latest: string };
+            policy?: { message?: { text?: string; locale?: string } };
+          }[];
+        };
+      }>('deliveryOffers', {
+        method: 'POST',
+        path: `${MCF}/deliveryOffers`,
+        body: {
+          product: {
+            productIdentifier: { merchantSku: d.sku },
+            amount: { unitOfMeasure: 'Eaches', value: String(d.quantity) },
           },
-        });
+          terms: {
+            origin: { countryCode: d.originCountryCode ?? d.destination.countryCode },
+            destination: { deliveryAddress: d.destination },
+          },
+        },
+      });
       const offers = (body.payload.deliveryOffers ?? []).map((o) => ({
         expiresAt: o.expiresAt ?? null,
         earliest: o.dateRange?.earliest ?? null,
@@ -220,13 +223,11 @@ export const mcfPreviewActions: ActionGroup = {
       .strict()
       .meta({ examples: [{}] }),
     async (ctx) => {
-      const { body } = await ctx
-        .sp()
-        .request<{ payload: { features: unknown[] } }>('getFeatures', {
-          method: 'GET',
-          path: `${MCF}/features`,
-          query: { marketplaceId: ctx.marketplaceId },
-        });
+      const { body } = await ctx.sp().request<{ payload: { features: unknown[] } }>('getFeatures', {
+        method: 'GET',
+        path: `${MCF}/features`,
+        query: { marketplaceId: ctx.marketplaceId },
+      });
       return completed({ features: body.payload.features });
     },
   ),

@@ -251,32 +251,30 @@ export const ordersActions: ActionGroup = {
             message: 'no rate of the requested services is available for this shipment',
           },
         };
-      const { body } = await ctx
-        .sp()
-        .request<{
-          payload: {
-            shipmentId: string;
-            packageDocumentDetails: {
-              packageClientReferenceId: string;
-              trackingId?: string;
-              packageDocuments: { type: string; format: string; contents: string }[];
-            }[];
-            promise: unknown;
-          };
-        }>('purchaseShipment', {
-          method: 'POST',
-          path: '/shipping/v2/shipments',
-          body: {
-            requestToken: answer.requestToken,
-            rateId: rate.rateId,
-            requestedDocumentSpecification: {
-              format: d.labelFormat,
-              size: { width: 4, length: 6, unit: 'INCH' },
-              needFileJoining: false,
-              requestedDocumentTypes: ['LABEL'],
-            },
+      const { body } = await ctx.sp().request<{
+        payload: {
+          shipmentId: string;
+          packageDocumentDetails: {
+            packageClientReferenceId: string;
+            trackingId?: string;
+            packageDocuments: { type: string; format: string; contents: string }[];
+          }[];
+          promise: unknown;
+        };
+      }>('purchaseShipment', {
+        method: 'POST',
+        path: '/shipping/v2/shipments',
+        body: {
+          requestToken: answer.requestToken,
+          rateId: rate.rateId,
+          requestedDocumentSpecification: {
+            format: d.labelFormat,
+            size: { width: 4, length: 6, unit: 'INCH' },
+            needFileJoining: false,
+            requestedDocumentTypes: ['LABEL'],
           },
-        });
+        },
+      });
       return completed({
         shipmentId: body.payload.shipmentId,
         rate: trimRate(rate),
@@ -305,12 +303,10 @@ export const ordersActions: ActionGroup = {
       .strict()
       .meta({ examples: [{ shipmentId: '87852211788105' }] }),
     async (ctx, d) => {
-      await ctx
-        .sp()
-        .request<unknown>('cancelShipment', {
-          method: 'PUT',
-          path: `/shipping/v2/shipments/${encodeURIComponent(d.shipmentId)}/cancel`,
-        });
+      await ctx.sp().request<unknown>('cancelShipment', {
+        method: 'PUT',
+        path: `/shipping/v2/shipments/${encodeURIComponent(d.shipmentId)}/cancel`,
+      });
       return completed({ shipmentId: d.shipmentId, canceled: true });
     },
   ),

@@ -115,19 +115,17 @@ export const pricingActions: ActionGroup = {
         ],
       }),
     async (ctx, d) => {
-      const { body } = await ctx
-        .sp()
-        .request<{
-          sku: string;
-          status: string;
-          submissionId: string;
-          issues: { code: string; message: string; severity: string }[];
-        }>('putListingsItem', {
-          method: 'PUT',
-          path: `/listings/2021-08-01/items/${encodeURIComponent(ctx.sellerId)}/${encodeURIComponent(d.sku)}`,
-          query: { marketplaceIds: ctx.marketplaceId },
-          body: { productType: d.productType, requirements: d.requirements, attributes: d.attributes },
-        });
+      const { body } = await ctx.sp().request<{
+        sku: string;
+        status: string;
+        submissionId: string;
+        issues: { code: string; message: string; severity: string }[];
+      }>('putListingsItem', {
+        method: 'PUT',
+        path: `/listings/2021-08-01/items/${encodeURIComponent(ctx.sellerId)}/${encodeURIComponent(d.sku)}`,
+        query: { marketplaceIds: ctx.marketplaceId },
+        body: { productType: d.productType, requirements: d.requirements, attributes: d.attributes },
+      });
       const result = {
         sku: body.sku,
         submissionStatus: body.status,

@@ -173,13 +173,11 @@ export const vendorDfActions: ActionGroup = {
     checkTransaction('df'),
   ),
   MKT_VENDOR_DF_SHIPPING_LABELS_CREATE: define(labelRequest.meta({ examples: [labelExample] }), async (ctx, d) => {
-    const { body } = await ctx
-      .sp()
-      .request<ShippingLabel>('createShippingLabels', {
-        method: 'POST',
-        path: labelPath(d.purchaseOrderNumber),
-        body: labelBody(d),
-      });
+    const { body } = await ctx.sp().request<ShippingLabel>('createShippingLabels', {
+      method: 'POST',
+      path: labelPath(d.purchaseOrderNumber),
+      body: labelBody(d),
+    });
     return completed(labelResult(body));
   }),
   MKT_VENDOR_DF_SHIPPING_LABEL_REQUESTS_SUBMIT: define(

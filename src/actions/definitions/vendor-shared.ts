@@ -47,7 +47,10 @@ interface Transaction {
   errors?: { code: string; message: string; details?: string }[];
 }
 
-/** The vendor transaction APIs: retail (getTransaction, `payload` envelope) and direct fulfillment (getTransactionStatus). */
+/**
+ * The vendor transaction APIs: retail (getTransaction, `payload` envelope) and direct fulfillment
+ * (getTransactionStatus).
+ */
 export type TransactionApi = 'retail' | 'df';
 
 /** Posts a vendor submission and waits on the transaction id it answers (202 Accepted). */
@@ -72,20 +75,16 @@ export async function submit(
 /** A transaction's status: getTransaction (Vendor Transaction Status v1) or getTransactionStatus (DF 2021-12-28). */
 export async function readTransaction(ctx: ActionContext, api: TransactionApi, id: string): Promise<Transaction> {
   if (api === 'retail') {
-    const { body } = await ctx
-      .sp()
-      .request<{ payload: { transactionStatus: Transaction } }>('getTransaction', {
-        method: 'GET',
-        path: `/vendor/transactions/v1/transactions/${encodeURIComponent(id)}`,
-      });
+    const { body } = await ctx.sp().request<{ payload: { transactionStatus: Transaction } }>('getTransaction', {
+      method: 'GET',
+      path: `/vendor/transactions/v1/transactions/${encodeURIComponent(id)}`,
+    });
     return body.payload.transactionStatus;
   }
-  const { body } = await ctx
-    .sp()
-    .request<{ transactionStatus: Transaction }>('getTransactionStatus', {
-      method: 'GET',
-      path: `/vendor/directFulfillment/transactions/2021-12-28/transactions/${encodeURIComponent(id)}`,
-    });
+  const { body } = await ctx.sp().request<{ transactionStatus: Transaction }>('getTransactionStatus', {
+    method: 'GET',
+    path: `/vendor/directFulfillment/transactions/2021-12-28/transactions/${encodeURIComponent(id)}`,
+  });
   return body.transactionStatus;
 }
 

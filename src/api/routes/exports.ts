@@ -39,7 +39,7 @@ const contentTypes = {
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 const num = (value: number | string | null) => (value === null ? null : Number(value));
 
-/** The ExportResponse of API.md. */
+/** The ExportResponse of docs/design/API.md. */
 export const exportResponse = (row: ExportRow) => ({
   id: row.id,
   exportId: row.id,
@@ -297,16 +297,14 @@ function notCompleted(
   extra = {},
 ) {
   const error = { 202: 'Accepted', 410: 'Gone', 422: 'Unprocessable Entity' }[status];
-  return reply
-    .status(status)
-    .send({
-      statusCode: status,
-      error,
-      code,
-      message,
-      requestId: request.id,
-      exportId: row.id,
-      status: row.status,
-      ...extra,
-    });
+  return reply.status(status).send({
+    statusCode: status,
+    error,
+    code,
+    message,
+    requestId: request.id,
+    exportId: row.id,
+    status: row.status,
+    ...extra,
+  });
 }

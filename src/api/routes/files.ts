@@ -38,7 +38,7 @@ const createBodyLimit = Math.ceil(maxFileBytes / 3) * 4 + 64 * 1024;
 
 const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** The DataFileResponse of README "Data files", with the status the file has at `now`. */
+/** The DataFileResponse of docs/api.md "Data files", with the status the file has at `now`. */
 export const dataFileResponse = (row: DataFileRow, now: Date) => ({
   id: row.id,
   fileId: row.id,
@@ -59,7 +59,10 @@ export const dataFileResponse = (row: DataFileRow, now: Date) => ({
   deletedAt: iso(row.deleted_at),
 });
 
-/** The Data files group of spec document 000: create, list, get, delete, download, and the signed upload and download links. */
+/**
+ * The Data files group of spec document 000: create, list, get, delete, download, and the signed upload and download
+ * links.
+ */
 export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: ExportServices) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { wh, home } = deps;

@@ -144,7 +144,9 @@ export async function oauthRoutes(app: FastifyInstance, deps: AppDeps) {
     );
   });
 
-  /** After the advertiser's consent: the refresh token stored, and the profile of the connection's marketplace chosen. */
+  /**
+   * After the advertiser's consent: the refresh token stored, and the profile of the connection's marketplace chosen.
+   */
   api.get('/oauth/ads/callback', { schema: { hide: true, querystring: adsCallback } }, async (request, reply) => {
     const q = request.query;
     if (q.error)

@@ -57,7 +57,10 @@ export const SqpAsinsMutateRequest = named(
     .strict(),
 );
 
-/** The ASINs trimmed and upper-cased; any other than 10 letters or digits is the 400 the clients expect, worded as they expect it. */
+/**
+ * The ASINs trimmed and upper-cased; any other than 10 letters or digits is the 400 the clients expect, worded as they
+ * expect it.
+ */
 function checkedAsins(asins: string[]): string[] {
   const trimmed = asins.map((a) => a.trim());
   const bad = trimmed.flatMap((a, i) => (/^[A-Za-z0-9]{10}$/.test(a) ? [] : [i]));

@@ -12,7 +12,7 @@ export const errorIssue = z.object({
   message: z.string(),
 });
 
-/** The error body of API.md, shared by every error status. */
+/** The error body of docs/design/API.md, shared by every error status. */
 export const apiError = z.object({
   statusCode: z.number().int(),
   error: z.string(),

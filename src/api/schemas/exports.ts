@@ -41,7 +41,7 @@ export const ExportsResponse = named(
   }),
 );
 
-/** A repeated array parameter; one comma-separated value is accepted too (API.md "Conventions"). */
+/** A repeated array parameter; one comma-separated value is accepted too (docs/design/API.md "Conventions"). */
 export const arrayQuery = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(item).max(100));
 

@@ -20,7 +20,9 @@ export interface CredentialsOptions {
   remove?: boolean;
 }
 
-/** The refresh token of `connections credentials` (MKTDATA_REFRESH_TOKEN or standard input), checked, kept in `secrets`. */
+/**
+ * The refresh token of `connections credentials` (MKTDATA_REFRESH_TOKEN or standard input), checked, kept in `secrets`.
+ */
 export async function readRefreshToken(o: CredentialsOptions, secrets: Record<string, string>): Promise<string> {
   if (o.api === 'ads' && !o.profileId) {
     throw new MktdataError('ERR_INPUT_INVALID', {
@@ -77,7 +79,10 @@ export async function credentials(wh: Warehouse, o: CredentialsOptions, refreshT
   );
 }
 
-/** `mktdata connections list`: every connection with its load stage and the state of its credentials (never the secrets). */
+/**
+ * `mktdata connections list`: every connection with its load stage and the state of its credentials (never the
+ * secrets).
+ */
 export async function listConnections(wh: Warehouse, format: 'table' | 'json'): Promise<void> {
   const connections = await wh.db.selectFrom('control.connections').selectAll().orderBy('name').execute();
   const stored = await wh.db

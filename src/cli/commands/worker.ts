@@ -87,7 +87,9 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
   await store.close();
 }
 
-/** `mktdata run` in a scaled-out install: every shard's run of the selected pipelines, done by the workers; prints them. */
+/**
+ * `mktdata run` in a scaled-out install: every shard's run of the selected pipelines, done by the workers; prints them.
+ */
 export async function runScaled(config: ScaleConfig, pipeline?: string): Promise<void> {
   const names = pipeline ? [findPipeline(loadPipelines(), pipeline).name] : loadPipelines().map((p) => p.name);
   const store: ControlStore & { close(): Promise<void> } = await openSharedControl(config);
@@ -111,7 +113,10 @@ export async function runScaled(config: ScaleConfig, pipeline?: string): Promise
   }
 }
 
-/** `mktdata runs` in a scaled-out install: the shards' recent runs, newest first (their windows are in each shard's warehouse). */
+/**
+ * `mktdata runs` in a scaled-out install: the shards' recent runs, newest first (their windows are in each shard's
+ * warehouse).
+ */
 export async function shardRuns(
   config: ScaleConfig,
   o: { pipeline?: string; limit: number; format: 'table' | 'json' },

@@ -20,7 +20,7 @@ export async function fetchAdsReport(ctx: HandlerContext, request: FetchRequest)
   let reportId = request.upstreamId;
   if (!reportId) {
     if (body.configuration.adProduct === 'DEMAND_SIDE_PLATFORM' && !body.configuration.filters) {
-      // DSP reports through v3 name the advertisers they cover (live-apis.md §4).
+      // DSP reports through v3 name the advertisers they cover (docs/design/live-apis.md §4).
       const advertisers = await ads.listDspAdvertisers();
       if (advertisers.length === 0) return { status: 'empty', reason: 'the advertising account has no DSP advertiser' };
       body.configuration.filters = [

@@ -131,7 +131,9 @@ export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFet
   }));
 }
 
-/** Statuses that say a request's range was fetched: its documents landed, there was nothing, or it is older than kept. */
+/**
+ * Statuses that say a request's range was fetched: its documents landed, there was nothing, or it is older than kept.
+ */
 const settledGood: FetchStatus[] = ['landed', 'empty', 'unavailable'];
 
 /**

@@ -4,7 +4,7 @@ import type { Api } from '../credentials.ts';
 /** How a report's window is sent: instants with the marketplace's offset, dates only, or none (a snapshot). */
 export type WindowForm = 'timestamps' | 'dates' | 'none';
 
-/** How the connectors obtain one ingest source upstream (live-apis.md §2–§4). */
+/** How the connectors obtain one ingest source upstream (docs/design/live-apis.md §2–§4). */
 export type FetchSpec =
   | {
       kind: 'report';
@@ -34,7 +34,10 @@ const report = (
   extra: { reportOptions?: Record<string, string>; historyDays?: number; maxDays?: number } = {},
 ): FetchSpec => ({ kind: 'report', api: 'sp-api', reportType, window, ...extra });
 
-/** Ads API v3 report types: ad product, grouping, the longest range and the days of history kept (live-apis.md §4). */
+/**
+ * Ads API v3 report types: ad product, grouping, the longest range and the days of history kept
+ * (docs/design/live-apis.md §4).
+ */
 const adsTypes: Record<string, { adProduct: string; groupBy: string[]; maxDays: number; retentionDays: number }> = {
   spAdvertisedProduct: { adProduct: 'SPONSORED_PRODUCTS', groupBy: ['advertiser'], maxDays: 31, retentionDays: 95 },
   spTargeting: { adProduct: 'SPONSORED_PRODUCTS', groupBy: ['targeting'], maxDays: 31, retentionDays: 95 },

@@ -10,7 +10,7 @@ import { fetchOfferPages, fetchSellingPartnerMetrics } from './operations/replen
 
 type Fetcher = (ctx: HandlerContext, pages: PageWriter, request: FetchRequest) => Promise<string | null | void>;
 
-/** The SP-API operations behind each operation source (live-apis.md §3), by source name. */
+/** The SP-API operations behind each operation source (docs/design/live-apis.md §3), by source name. */
 const fetchers: Record<string, Fetcher> = {
   'fbaInventory.getInventorySummaries': (ctx, pages) => fetchFbaInventory(ctx, pages),
   'listingsItems.searchListingsItems': (ctx, pages) => fetchListingsItems(ctx, pages),

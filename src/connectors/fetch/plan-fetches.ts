@@ -41,11 +41,13 @@ const fetching = new Set(['INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'RE
 const asks = (w: PlannedWindow) => fetching.has(w.kind) || w.refetch === true;
 
 /**
- * The requests a run's windows need (ARCHITECTURE.md "Fetching"). Each source is fetched on the windows of the
- * tables that own it: the pipeline's tables with their own fetch periods that read it, or, when only tables computed
+ * The requests a run's windows need (docs/design/ARCHITECTURE.md "Fetching"). Each source is fetched on the windows of
+ * the tables that own it: the pipeline's tables with their own fetch periods that read it, or, when only tables
+ * computed
  * from others (CONTINUOUS) or snapshots read it, theirs. A snapshot table's window asks a dated source for its last
- * `maxDaysPerRequest` days before today (30 without). Per connection and source the ranges are merged, what recent requests
- * cover is left out, history the marketplace no longer keeps is recorded as unavailable, and the rest is cut into
+ * `maxDaysPerRequest` days before today (30 without). Per connection and source the ranges are merged, what recent
+ * requests cover is left out, history the marketplace no longer keeps is recorded as unavailable, and the rest is cut
+ * into
  * requests of at most `maxDaysPerRequest` days, newest first. One report serves every table that reads it.
  */
 export function planFetches(input: FetchPlanInput): PlannedFetch[] {

@@ -9,7 +9,7 @@ export interface PollSchedule {
 
 /** SP-API reports: most finish within minutes; getReport allows 2 requests a second per seller. */
 export const spReportPolls: PollSchedule = { first: 15_000, factor: 1.5, max: 120_000 };
-/** Ads API reports take from 30 s to hours, and polling too often gives 429 (live-apis.md §4, §7). */
+/** Ads API reports take from 30 s to hours, and polling too often gives 429 (docs/design/live-apis.md §4, §7). */
 export const adsReportPolls: PollSchedule = { first: 30_000, factor: 1.5, max: 300_000 };
 
 /**

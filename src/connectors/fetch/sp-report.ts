@@ -11,7 +11,10 @@ import { pollUntil, spReportPolls } from './poll.ts';
 import type { SpReportRequest } from './upstream-request.ts';
 
 const MINUTE = 60_000;
-/** Daily FBA reports regenerate every 4 hours, the others (near real-time ones every 30 minutes) sooner (live-apis.md §2.3). */
+/**
+ * Daily FBA reports regenerate every 4 hours, the others (near real-time ones every 30 minutes) sooner
+ * (docs/design/live-apis.md §2.3).
+ */
 const daily = new Set(['GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA', 'GET_FBA_RECOMMENDED_REMOVAL_DATA']);
 
 /** How long to wait before asking again for a report that ended FATAL, doubling with each attempt. */

@@ -28,7 +28,9 @@ const markdown = new Marked({
   walkTokens: (token) => void (token.type === 'heading' && (token.depth = Math.min(6, token.depth + 1))),
 });
 
-/** `/catalog/:table`: the table's data-scheme page (the spec endpoint's markdown) rendered; null for an unknown table. */
+/**
+ * `/catalog/:table`: the table's data-scheme page (the spec endpoint's markdown) rendered; null for an unknown table.
+ */
 export function catalogTablePage(name: string, freshness: Freshness | undefined): string | null {
   const sources = catalogSources().filter((s) => s.tableName === name);
   if (sources.length === 0) return null;
@@ -36,7 +38,9 @@ export function catalogTablePage(name: string, freshness: Freshness | undefined)
   return `<p><a href="/api/v1/spec/data-scheme/${encodeURIComponent(name)}.md">Markdown</a></p><div class="md">${markdown.parse(tablePage(name, sources, freshness), { async: false })}</div>${lineageSection(name)}`;
 }
 
-/** The table's lineage (`mktdata docs <table>`): grain, what it reads, the rules it implements and where, its checks. */
+/**
+ * The table's lineage (`mktdata docs <table>`): grain, what it reads, the rules it implements and where, its checks.
+ */
 function lineageSection(name: string): string {
   const l = lineage(loadModels(), `marts.${name}`);
   const list = (ids: string[]) =>

@@ -5,7 +5,9 @@ import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
 
-/** `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days. */
+/**
+ * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
+ */
 export async function connectionsPage(ctx: PageContext): Promise<string> {
   let query = ctx.wh.db
     .selectFrom('control.connections as c')

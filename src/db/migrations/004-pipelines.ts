@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 
-/** Pipeline runs, the windows each rebuilt, the files each pipeline has taken in, and connections' initial-load stage. */
+/**
+ * Pipeline runs, the windows each rebuilt, the files each pipeline has taken in, and connections' initial-load stage.
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table control.pipeline_runs (

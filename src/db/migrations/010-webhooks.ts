@@ -29,7 +29,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('message_type', 'varchar', (c) => c.notNull())
     .addColumn('ordering_key', 'varchar') // deliveries of one key (an order id) go out in seq order
     .addColumn('dedupe_key', 'varchar') // an upstream notification id: a second copy is not an event
-    .addColumn('body', 'varchar', (c) => c.notNull()) // the JSON every receiver gets: { messageType, summary, details, occurredAt }
+    // the JSON every receiver gets: { messageType, summary, details, occurredAt }
+    .addColumn('body', 'varchar', (c) => c.notNull())
     .addColumn('occurred_at', 'timestamptz', (c) => c.notNull()) // when the change happened upstream
     .addColumn('emitted_at', 'timestamptz', (c) => c.notNull()) // when mktdata derived it (replay --since reads this)
     .addColumn('batch', 'varchar') // the events recorded together (one landed file, one notification file)

@@ -127,7 +127,10 @@ const EXPRESSIONS = [
   'PAT_CATEGORY',
 ];
 
-/** POST /sp/targets/bid/recommendations (theme-based, BIDS_FOR_EXISTING_AD_GROUP): low, median and high bids per expression. */
+/**
+ * POST /sp/targets/bid/recommendations (theme-based, BIDS_FOR_EXISTING_AD_GROUP): low, median and high bids per
+ * expression.
+ */
 function bidRecommendations(store: AdsManagementStore, ctx: AdsContext) {
   const body = (ctx.body ?? {}) as {
     recommendationType?: string;
@@ -179,7 +182,10 @@ function bidRecommendations(store: AdsManagementStore, ctx: AdsContext) {
   };
 }
 
-/** POST /sp/targets/products/recommendations: ASINs to target for the advertised ASINs, `count` a page, `cursor` ↔ `nextCursor`. */
+/**
+ * POST /sp/targets/products/recommendations: ASINs to target for the advertised ASINs, `count` a page, `cursor` ↔
+ * `nextCursor`.
+ */
 function productRecommendations(ctx: AdsContext) {
   const body = (ctx.body ?? {}) as { adAsins?: string[]; count?: number; cursor?: string };
   if (!Array.isArray(body.adAsins) || body.adAsins.length === 0 || body.adAsins.length > 50)

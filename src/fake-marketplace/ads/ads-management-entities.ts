@@ -215,7 +215,10 @@ function remove(store: AdsManagementStore, name: AdsEntityName, ctx: AdsContext)
   });
 }
 
-/** A query: exactly one ad product (not for ad associations), `<field>Filter.include` lists, maxResults 1 to 1000, nextToken. */
+/**
+ * A query: exactly one ad product (not for ad associations), `<field>Filter.include` lists, maxResults 1 to 1000,
+ * nextToken.
+ */
 function query(store: AdsManagementStore, name: AdsEntityName, ctx: AdsContext) {
   const t = tables[name];
   const body = (ctx.body ?? {}) as Record<string, { include?: unknown[] } | number | string | undefined>;
@@ -256,7 +259,10 @@ const verbs = {
   query: ['Query', query],
 } as const;
 
-/** Ads API v1 unified campaign management: POST /adsApi/v1/{create|update|delete|query}/{entity}, JSON bodies, 207 multi-status writes. */
+/**
+ * Ads API v1 unified campaign management: POST /adsApi/v1/{create|update|delete|query}/{entity}, JSON bodies, 207
+ * multi-status writes.
+ */
 export function adsEntityRoutes(store: AdsManagementStore): AdsRoute[] {
   return (Object.keys(tables) as AdsEntityName[]).flatMap((name) =>
     Object.entries(verbs).map(([verb, [operation, handler]]) => ({

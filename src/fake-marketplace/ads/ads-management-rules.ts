@@ -104,7 +104,10 @@ function associateRules(store: AdsManagementStore, kind: Kind, ctx: AdsContext) 
   );
 }
 
-/** DELETE /{kind}/campaigns/{campaignId}/budgetRules/{budgetRuleId}: disassociates one rule (404 when it is not associated). */
+/**
+ * DELETE /{kind}/campaigns/{campaignId}/budgetRules/{budgetRuleId}: disassociates one rule (404 when it is not
+ * associated).
+ */
 function disassociateRule(store: AdsManagementStore, kind: Kind, ctx: AdsContext) {
   const campaignId = campaignOf(store, kind, ctx);
   const links = store.of(ctx.seller, ctx.at).ruleLinks;
@@ -113,7 +116,10 @@ function disassociateRule(store: AdsManagementStore, kind: Kind, ctx: AdsContext
   return { status: 200, body: {} };
 }
 
-/** The budget rules of Sponsored Products, Brands and Display: create, update, associate with and disassociate from campaigns. */
+/**
+ * The budget rules of Sponsored Products, Brands and Display: create, update, associate with and disassociate from
+ * campaigns.
+ */
 export function adsBudgetRuleRoutes(store: AdsManagementStore): AdsRoute[] {
   return (Object.keys(KINDS) as Kind[]).flatMap((kind) => {
     const n = KINDS[kind].name;

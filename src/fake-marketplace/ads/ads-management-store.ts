@@ -1,7 +1,9 @@
 import { ASINS } from '../data/catalog.ts';
 import type { FakeSeller } from '../data/sellers.ts';
 
-/** A campaign management record as the Ads API answers it (campaign, ad group, ad, target, ad association, portfolio). */
+/**
+ * A campaign management record as the Ads API answers it (campaign, ad group, ad, target, ad association, portfolio).
+ */
 export type AdsRecord = Record<string, unknown>;
 
 /** The unified (Ads API v1) entities of campaign management. */
@@ -67,7 +69,10 @@ const productCreative = (asin: string) => ({
   productCreative: { productCreativeSettings: { advertisedProduct: { productId: asin, productIdType: 'ASIN' } } },
 });
 
-/** Seeds an advertiser: SP, SB and SD campaigns with ad groups, ads, targets, associations, a portfolio and budget rules. */
+/**
+ * Seeds an advertiser: SP, SB and SD campaigns with ad groups, ads, targets, associations, a portfolio and budget
+ * rules.
+ */
 function seed(seller: FakeSeller, at: number): AdsProfileState {
   const shift = seller.ads!.profileId === DEMO_US_PROFILE ? 0n : BigInt((seller.ads!.profileId % 997) + 1) * 1_000_000n;
   const tag = String(shift / 1_000_000n).padStart(4, '0');
@@ -230,7 +235,10 @@ function seed(seller: FakeSeller, at: number): AdsProfileState {
   };
 }
 
-/** The campaign management state of every advertiser of one fake marketplace, seeded when first asked for; its id sequence. */
+/**
+ * The campaign management state of every advertiser of one fake marketplace, seeded when first asked for; its id
+ * sequence.
+ */
 export class AdsManagementStore {
   readonly #profiles = new Map<number, AdsProfileState>();
   #next = 0;

@@ -5,7 +5,7 @@ import { AdsManagementStore } from './ads-management-store.ts';
 import type { AdsRoute } from './ads-routes.ts';
 
 /**
- * Campaign management operations the ads action types call (issue 18), over one in-memory store per fake marketplace
+ * Campaign management operations the ads action types call, over one in-memory store per fake marketplace
  * (by profile, seeded for each advertiser): Ads API v1 unified entities (campaigns, ad groups, ads, targets, ad
  * associations), portfolios v3, brands, SP recommendations and SP/SB/SD budget rules.
  */

@@ -4,7 +4,10 @@ import type { FakeSeller } from '../data/sellers.ts';
 import type { DocumentStore } from '../documents.ts';
 import type { FakeState } from '../state.ts';
 
-/** Report types of Ads API v3 reporting: ad product, allowed groupings, longest range and days kept (live-apis.md §4). */
+/**
+ * Report types of Ads API v3 reporting: ad product, allowed groupings, longest range and days kept
+ * (docs/design/live-apis.md §4).
+ */
 export const adsReportTypes: Record<
   string,
   { adProduct: string; groupBy: string[]; maxDays: number; retentionDays: number }

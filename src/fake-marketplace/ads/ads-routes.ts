@@ -12,7 +12,9 @@ export class AdsError extends Error {
   }
 }
 
-/** What a campaign management handler gets: the advertiser of the profile Scope, the request, a detail bag for the log. */
+/**
+ * What a campaign management handler gets: the advertiser of the profile Scope, the request, a detail bag for the log.
+ */
 export interface AdsContext {
   state: FakeState;
   seller: FakeSeller;

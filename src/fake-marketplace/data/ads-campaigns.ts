@@ -1,4 +1,6 @@
-/** The fake sellers' advertising: sponsored products campaigns with their ads and targets, display and brands campaigns. */
+/**
+ * The fake sellers' advertising: sponsored products campaigns with their ads and targets, display and brands campaigns.
+ */
 
 export interface SpTarget {
   text: string;

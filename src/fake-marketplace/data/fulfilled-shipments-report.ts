@@ -67,7 +67,10 @@ const STREETS = {
   DE: ['Hauptstraße 12', 'Lindenweg 4', 'Am Markt 7', 'Bahnhofstraße 31'],
 };
 
-/** The shipment lines of an FBA order once shipped: one per shipped line, with buyer and address as the report holds them. */
+/**
+ * The shipment lines of an FBA order once shipped: one per shipped line, with buyer and address as the report holds
+ * them.
+ */
 function shipmentRows(seller: FakeSeller, o: Order): Record<string, string>[] {
   const rng = new Rng([seller.seed, 'shipment', o.id]);
   const country = seller.countryCode;

@@ -51,7 +51,10 @@ export interface Listing {
   listingId: string;
 }
 
-/** The seller's listings on its marketplace's local date of `asOf` (the snapshot changes from day to day, not within one). */
+/**
+ * The seller's listings on its marketplace's local date of `asOf` (the snapshot changes from day to day, not within
+ * one).
+ */
 export function listings(seller: FakeSeller, asOf: number): Listing[] {
   const day = localDate(asOf, seller.timezone);
   return listedIn(seller.currency).map((p) => {
@@ -102,7 +105,9 @@ function openDate(ms: number, seller: FakeSeller): string {
   return `${parts.year}-${parts.month}-${parts.day} ${time} ${parts.timeZoneName}`;
 }
 
-/** GET_MERCHANT_LISTINGS_ALL_DATA: every listing as of `asOf` (a snapshot: the window is ignored), decimal comma in DE. */
+/**
+ * GET_MERCHANT_LISTINGS_ALL_DATA: every listing as of `asOf` (a snapshot: the window is ignored), decimal comma in DE.
+ */
 export function listingsReport(seller: FakeSeller, asOf: number): FakeDocument {
   const empty = Object.fromEntries(HEADER.map((h) => [h, ''])) as Record<string, string>;
   const rows = listings(seller, asOf)
@@ -127,7 +132,9 @@ export function listingsReport(seller: FakeSeller, asOf: number): FakeDocument {
   return { body: encodeText(toTsv(HEADER, rows), seller.charset), contentType: `text/plain;charset=${seller.charset}` };
 }
 
-/** searchListingsItems items: each listing with its summaries, attributes, issues, offers, fulfillment and product type. */
+/**
+ * searchListingsItems items: each listing with its summaries, attributes, issues, offers, fulfillment and product type.
+ */
 export function listingsItems(seller: FakeSeller, asOf: number): Record<string, unknown>[] {
   const lang = seller.countryCode === 'DE' ? 'de_DE' : 'en_US';
   const m = seller.marketplaceId;

@@ -54,8 +54,10 @@ export interface Order {
 }
 
 /** Relative order volume by local hour of day (evening peak, quiet night). */
-// prettier-ignore
-const LOCAL_HOUR_WEIGHTS = [1.3, 0.8, 0.45, 0.25, 0.2, 0.3, 0.6, 1.0, 1.4, 1.7, 1.9, 2.0, 2.1, 2.0, 1.9, 1.9, 2.0, 2.2, 2.5, 2.8, 3.0, 2.9, 2.4, 1.9];
+const LOCAL_HOUR_WEIGHTS = [
+  1.3, 0.8, 0.45, 0.25, 0.2, 0.3, 0.6, 1.0, 1.4, 1.7, 1.9, 2.0, 2.1, 2.0, 1.9, 1.9, 2.0, 2.2, 2.5, 2.8, 3.0, 2.9, 2.4,
+  1.9,
+];
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 /** Deal days (a two-day event every 37 days) double the orders. */
@@ -73,7 +75,10 @@ function volume(seller: FakeSeller, date: string, rng: Rng): number {
   return Math.max(0, Math.round(base * (0.8 + rng.float() * 0.4)));
 }
 
-/** The lines of an order: 1–3 distinct SKUs of its channel, prices, promotions and taxes as the marketplace reports them. */
+/**
+ * The lines of an order: 1–3 distinct SKUs of its channel, prices, promotions and taxes as the marketplace reports
+ * them.
+ */
 function linesOf(
   seller: FakeSeller,
   rng: Rng,

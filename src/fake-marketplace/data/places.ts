@@ -9,7 +9,6 @@ export interface Place {
   stateName?: string;
 }
 
-// prettier-ignore
 export const US_PLACES: readonly Place[] = [
   { city: 'Los Angeles', state: 'CA', stateName: 'California', zip: '90012', w: 6, tax: 0.095 },
   { city: 'San Francisco', state: 'CA', stateName: 'California', zip: '94103', w: 4, tax: 0.08625 },
@@ -46,7 +45,6 @@ export const US_PLACES: readonly Place[] = [
   { city: 'Columbus', state: 'OH', stateName: 'Ohio', zip: '43215', w: 1, tax: 0.075 },
   { city: 'Anchorage', state: 'AK', stateName: 'Alaska', zip: '99501', w: 1, tax: 0 },
 ];
-// prettier-ignore
 export const DE_PLACES: readonly Place[] = [
   { city: 'Berlin', state: 'Berlin', zip: '10115', w: 7 },
   { city: 'Hamburg', state: 'Hamburg', zip: '20095', w: 5 },

@@ -102,7 +102,10 @@ const tsv = (seller: FakeSeller, header: readonly string[], rows: Record<string,
     ? null
     : { body: encodeText(toTsv(header, rows), seller.charset), contentType: `text/plain;charset=${seller.charset}` };
 
-/** GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA: removal order lines requested in [start, end], as they stand at `asOf`. */
+/**
+ * GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA: removal order lines requested in [start, end], as they stand at
+ * `asOf`.
+ */
 export function removalOrdersReport(seller: FakeSeller, start: number, end: number, asOf: number): FakeDocument | null {
   const rows = removals(seller, start, Math.min(end, asOf)).flatMap((r) =>
     r.lines.map((l) => {
@@ -133,7 +136,9 @@ export function removalOrdersReport(seller: FakeSeller, start: number, end: numb
   return tsv(seller, ORDER_HEADER, rows);
 }
 
-/** GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA: the returns shipped in [start, end] and by `asOf` (no disposals). */
+/**
+ * GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA: the returns shipped in [start, end] and by `asOf` (no disposals).
+ */
 export function removalShipmentsReport(
   seller: FakeSeller,
   start: number,

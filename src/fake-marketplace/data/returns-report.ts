@@ -61,7 +61,9 @@ const COMMENTS: Record<'US' | 'DE', Record<string, readonly string[]>> = {
   },
 };
 
-/** A returned unit of a refunded FBA line (four in five are sent back): when it reached the fulfillment center and how. */
+/**
+ * A returned unit of a refunded FBA line (four in five are sent back): when it reached the fulfillment center and how.
+ */
 export interface Return {
   refund: Refund;
   at: number;
@@ -113,7 +115,10 @@ export function returnsOf(seller: FakeSeller, from: string, to: string): Return[
   return out;
 }
 
-/** GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA: returns dated in [start, end] and known at `asOf`; null without FBA or returns. */
+/**
+ * GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA: returns dated in [start, end] and known at `asOf`; null without FBA or
+ * returns.
+ */
 export function returnsReport(seller: FakeSeller, start: number, end: number, asOf: number): FakeDocument | null {
   if (!seller.fba) return null;
   const returns = returnsOf(

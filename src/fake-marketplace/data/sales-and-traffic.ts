@@ -41,7 +41,10 @@ function orderedBySku(seller: FakeSeller, date: string, asOf: number): Map<strin
   return out;
 }
 
-/** One SKU's day: its sales, and sessions, page views and buy box from its own stream (lower in the first three days: late revisions). */
+/**
+ * One SKU's day: its sales, and sessions, page views and buy box from its own stream (lower in the first three days:
+ * late revisions).
+ */
 function skuDay(seller: FakeSeller, date: string, sku: string, pop: number, s: Sales, revised: boolean) {
   const rng = new Rng([seller.seed, 'traffic', date, sku]);
   const scale = revised ? 1 : 0.9;

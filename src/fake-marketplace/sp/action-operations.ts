@@ -9,7 +9,8 @@ import { vendorRoutes } from './vendor-operations.ts';
 
 /**
  * The SP-API operations the action types call beyond listings (their state lives in each factory's closure, one per
- * fake marketplace): pricing and fees; orders, shipping and removals (feeds); A+ content; multi-channel fulfillment; vendor operations.
+ * fake marketplace): pricing and fees; orders, shipping and removals (feeds); A+ content; multi-channel fulfillment;
+ * vendor operations.
  */
 export function actionSpRoutes(documents: DocumentStore): SpRoute[] {
   return [

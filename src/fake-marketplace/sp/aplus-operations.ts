@@ -38,7 +38,9 @@ type Doc = Record<string, unknown> & {
   contentModuleList: Record<string, unknown>[];
 };
 
-/** One content document of an account: what was last sent, its review status, its ASINs, and the approved version shown. */
+/**
+ * One content document of an account: what was last sent, its review status, its ASINs, and the approved version shown.
+ */
 interface StoredDocument {
   key: string;
   document: Doc;
@@ -154,7 +156,9 @@ function checkComponents(value: unknown, where: string): void {
   for (const [k, v] of Object.entries(value)) checkComponents(v, `${where}.${k}`);
 }
 
-/** The `contentDocument` of a PostContentDocumentRequest, checked against the model (400 InvalidInput naming the field). */
+/**
+ * The `contentDocument` of a PostContentDocumentRequest, checked against the model (400 InvalidInput naming the field).
+ */
 function contentDocument(ctx: SpContext): Doc {
   const doc = isObject(ctx.body) ? ctx.body.contentDocument : undefined;
   if (!isObject(doc)) throw invalidInput('contentDocument is required.');

@@ -74,7 +74,10 @@ function acknowledgementProblems(r: Record<string, string>): Problem[] {
   return problems;
 }
 
-/** POST_FLAT_FILE_FBA_CREATE_REMOVAL: an order id, Return (with its address) or Disposal, a SKU of the seller, quantities. */
+/**
+ * POST_FLAT_FILE_FBA_CREATE_REMOVAL: an order id, Return (with its address) or Disposal, a SKU of the seller,
+ * quantities.
+ */
 function removalProblems(r: Record<string, string>, skus: Set<string>): Problem[] {
   const problems: Problem[] = [];
   if (!r.MerchantRemovalOrderID) problems.push(problem('90001', 'MerchantRemovalOrderID is required.'));

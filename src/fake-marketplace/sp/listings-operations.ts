@@ -3,7 +3,7 @@ import { invalidInput, SpError } from './sp-error.ts';
 import { decodeToken, encodeToken } from './paging.ts';
 import { listParam, type SpContext, type SpRoute } from './sp-routes.ts';
 
-/** FBA inventory tokens expire 30 seconds after they are issued (live-apis.md §3, §7). */
+/** FBA inventory tokens expire 30 seconds after they are issued (docs/design/live-apis.md §3, §7). */
 const INVENTORY_TOKEN_MS = 30_000;
 
 /** getInventorySummaries: exactly one marketplace, `payload` + `pagination` envelope, short-lived tokens. */
@@ -42,7 +42,9 @@ function inventorySummaries(ctx: SpContext) {
   };
 }
 
-/** searchListingsItems: at most 20 a page, `pageToken` ↔ `pagination.nextToken`, only the first 1,000 items pageable. */
+/**
+ * searchListingsItems: at most 20 a page, `pageToken` ↔ `pagination.nextToken`, only the first 1,000 items pageable.
+ */
 function searchListings(ctx: SpContext) {
   if (ctx.params[0] !== ctx.seller.sellerId)
     throw new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', '');

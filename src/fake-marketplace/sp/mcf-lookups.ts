@@ -71,7 +71,10 @@ function marketplaceParam(ctx: SpContext): void {
   if (id !== ctx.seller.marketplaceId) throw invalidInput(`Invalid marketplaceId ${id}.`);
 }
 
-/** One preview per shipping speed: the FBA SKUs fulfillable in one shipment with their MCF fees, the others unfulfillable (InvalidSKU). */
+/**
+ * One preview per shipping speed: the FBA SKUs fulfillable in one shipment with their MCF fees, the others
+ * unfulfillable (InvalidSKU).
+ */
 function preview(ctx: SpContext) {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   checkAddress(body.address, 'address');
@@ -184,7 +187,10 @@ function deliveryOffers(ctx: SpContext) {
   };
 }
 
-/** getFeatureSKU: whether an FBA SKU of the seller can use a feature (oversize items ship in no blank box or overbox), and its fulfillable count. */
+/**
+ * getFeatureSKU: whether an FBA SKU of the seller can use a feature (oversize items ship in no blank box or overbox),
+ * and its fulfillable count.
+ */
 function featureSku(ctx: SpContext) {
   marketplaceParam(ctx);
   const [featureName, sellerSku] = [ctx.params[0]!, ctx.params[1]!];

@@ -60,7 +60,10 @@ function checkMarketplace(ctx: SpContext, body: Body): void {
     throw invalidInput(`Invalid marketplaceId ${String(body.marketplaceId)}.`);
 }
 
-/** createFulfillmentOrder: validates and stores the order (Received); the same id again is accepted only for the same order. */
+/**
+ * createFulfillmentOrder: validates and stores the order (Received); the same id again is accepted only for the same
+ * order.
+ */
 function createOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
   const body = bodyOf(ctx);
   const id = requiredString(body.sellerFulfillmentOrderId, 'sellerFulfillmentOrderId', 40);
@@ -170,7 +173,10 @@ function updateOrder(ctx: SpContext, orders: Map<string, McfOrder>) {
   return { status: 200, body: {} };
 }
 
-/** listAllFulfillmentOrders: the orders whose status changed at or after `queryStartDate` (36 hours back by default), 50 a page. */
+/**
+ * listAllFulfillmentOrders: the orders whose status changed at or after `queryStartDate` (36 hours back by default), 50
+ * a page.
+ */
 function listOrders(ctx: SpContext, orders: Map<string, McfOrder>) {
   const scope = `mcf/${ctx.seller.sellerId}`;
   let offset = 0;
@@ -307,8 +313,9 @@ function createReturn(ctx: SpContext, orders: Map<string, McfOrder>) {
 }
 
 /**
- * The Fulfillment Outbound API 2020-07-01 operations (models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json)
- * the multi-channel fulfillment actions call. Orders live in this closure, per seller; each FBA seller starts with the
+ * The Fulfillment Outbound API 2020-07-01 operations
+ * (models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json) the multi-channel fulfillment actions
+ * call. Orders live in this closure, per seller; each FBA seller starts with the
  * demo's orders (mcf-orders.ts `seedOrders`), placed relative to its first request.
  */
 export function mcfRoutes(): SpRoute[] {

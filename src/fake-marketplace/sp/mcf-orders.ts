@@ -13,7 +13,9 @@ import { invalidInput, SpError } from './sp-error.ts';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 export const SPEEDS = ['Standard', 'Expedited', 'Priority', 'ScheduledDelivery'] as const;
-/** Days in transit after the shipment leaves the fulfillment center (ScheduledDelivery: JP only, never offered here). */
+/**
+ * Days in transit after the shipment leaves the fulfillment center (ScheduledDelivery: JP only, never offered here).
+ */
 const TRANSIT_DAYS: Record<string, number> = { Standard: 4, Expedited: 2, Priority: 1 };
 /** MCF per-unit fee: the FBA fulfillment fee times a factor by shipping speed. */
 const FEE_FACTOR: Record<string, number> = { Standard: 1.6, Expedited: 2.2, Priority: 3.4 };
@@ -39,7 +41,10 @@ export interface McfReturn {
   returnAuthorizationId: string;
 }
 
-/** A stored fulfillment order: the request's fields, and when it was received, began to ship (null: on Hold) or was cancelled. */
+/**
+ * A stored fulfillment order: the request's fields, and when it was received, began to ship (null: on Hold) or was
+ * cancelled.
+ */
 export interface McfOrder {
   sellerFulfillmentOrderId: string;
   marketplaceId: string;
@@ -63,7 +68,10 @@ export interface McfOrder {
 
 export const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-/** Received, then Planning after an hour, Processing after four, Complete (shipped) after a day; a Hold order stays Received. */
+/**
+ * Received, then Planning after an hour, Processing after four, Complete (shipped) after a day; a Hold order stays
+ * Received.
+ */
 export function statusAt(order: McfOrder, at: number): { status: string; since: number } {
   if (order.cancelledAt !== null) return { status: 'Cancelled', since: order.cancelledAt };
   const t0 = order.shipFrom;
@@ -98,7 +106,10 @@ export function requiredString(value: unknown, name: string, max = 1000): string
   return value;
 }
 
-/** An Address: name, addressLine1, city, stateOrRegion, postalCode and countryCode (ISO 3166-1 alpha-2), a US ZIP code in the US. */
+/**
+ * An Address: name, addressLine1, city, stateOrRegion, postalCode and countryCode (ISO 3166-1 alpha-2), a US ZIP code
+ * in the US.
+ */
 export function checkAddress(value: unknown, name: string): Record<string, string> {
   if (typeof value !== 'object' || value === null) throw invalidInput(`${name} is required.`);
   const address = value as Record<string, unknown>;

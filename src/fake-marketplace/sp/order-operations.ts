@@ -318,7 +318,10 @@ export function orderRoutes(): SpRoute[] {
     return { status: 200, body: { payload: {} } };
   }
 
-  /** createSubscription: SHIPMENT_TRACKING_MILESTONE_CHANGED needs exactly one tracking identifier; one subscription per identifier and destination. */
+  /**
+   * createSubscription: SHIPMENT_TRACKING_MILESTONE_CHANGED needs exactly one tracking identifier; one subscription per
+   * identifier and destination.
+   */
   function subscribe(ctx: SpContext) {
     const type = ctx.params[0]!;
     const body = ctx.body as

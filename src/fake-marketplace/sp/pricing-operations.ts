@@ -23,7 +23,10 @@ const REQUIRED: Record<string, string[]> = {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const cents2 = (cents: number) => Math.round(cents) / 100;
 
-/** The price of a `purchasable_offer` attribute in cents, or an issue when it is not a positive amount in the seller's currency. */
+/**
+ * The price of a `purchasable_offer` attribute in cents, or an issue when it is not a positive amount in the seller's
+ * currency.
+ */
 function offerCents(ctx: SpContext, attributes: Attributes): number | null | string {
   const offer = attributes.purchasable_offer?.[0] as
     { currency?: string; our_price?: { schedule?: { value_with_tax?: number }[] }[] } | undefined;
@@ -172,7 +175,10 @@ export function pricingRoutes(): SpRoute[] {
     };
   }
 
-  /** One FOEP answer: the featured offer expected price is 97 % of the item's list price (the seller's offer is featured). */
+  /**
+   * One FOEP answer: the featured offer expected price is 97 % of the item's list price (the seller's offer is
+   * featured).
+   */
   function foepEntry(ctx: SpContext, request: Record<string, unknown>) {
     const echo = {
       marketplaceId: request.marketplaceId,
@@ -233,7 +239,9 @@ export function pricingRoutes(): SpRoute[] {
     };
   }
 
-  /** One competitive summary answer: the seller's offer as the featured and lowest offer, the list price as reference. */
+  /**
+   * One competitive summary answer: the seller's offer as the featured and lowest offer, the list price as reference.
+   */
   function summaryEntry(ctx: SpContext, request: Record<string, unknown>) {
     const asin = String(request.asin ?? '');
     const included = Array.isArray(request.includedData) ? request.includedData.map(String) : [];

@@ -13,7 +13,7 @@ const settlementTypes = new Set([
 ]);
 const reportIdOf: Record<string, string> = { GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2: '1118' };
 
-/** Report types createReport accepts (live-apis.md §2.4, the ones the fake can stand in for). */
+/** Report types createReport accepts (docs/design/live-apis.md §2.4, the ones the fake can stand in for). */
 export const requestableTypes: ReadonlySet<string> = new Set([
   'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
   'GET_FBA_FULFILLMENT_CUSTOMER_RETURNS_DATA',
@@ -117,7 +117,10 @@ function createReport(ctx: SpContext, store: ReportStore, types: ReadonlySet<str
   return { status: 202, body: { reportId: report.reportId } };
 }
 
-/** getReports: the filters, newest first, pages of pageSize; a nextToken must come alone (live-apis.md §2.2). */
+/**
+ * getReports: the filters, newest first, pages of pageSize; a nextToken must come alone (docs/design/live-apis.md
+ * §2.2).
+ */
 function getReports(ctx: SpContext, store: ReportStore, documents: DocumentStore) {
   let filters = {
     reportTypes: listParam(ctx, 'reportTypes'),

@@ -8,7 +8,7 @@ const regions: Record<string, 'NA' | 'EU' | 'FE'> = { na: 'NA', eu: 'EU', fe: 'F
 const denied = (details: string) =>
   new SpError(403, 'Unauthorized', 'Access to requested resource is denied.', details);
 
-/** The seller of a request's access token, or the 403 of live-apis.md §1.2 that tells the cases apart. */
+/** The seller of a request's access token, or the 403 of docs/design/live-apis.md §1.2 that tells the cases apart. */
 function authenticate(state: FakeState, request: FastifyRequest) {
   const token = state.tokens.get(String(request.headers['x-amz-access-token'] ?? ''));
   if (!token || token.api !== 'sp-api' || !token.sellerId)

@@ -11,7 +11,7 @@ function pageSize(value: string | undefined, fallback: number, max: number, name
 
 /**
  * An AWD list: `nextToken` in the query and at the top level of the answer, the same arguments repeated; the page
- * after the first is sometimes empty while more follow (live-apis.md §3, §7).
+ * after the first is sometimes empty while more follow (docs/design/live-apis.md §3, §7).
  */
 function awdPage(ctx: SpContext, key: string, records: Record<string, unknown>[], max: number, fallback: number) {
   const limit = pageSize(ctx.query.maxResults, fallback, max, 'maxResults');
@@ -52,7 +52,10 @@ function offsetPage(ctx: SpContext, records: Record<string, unknown>[], max: num
   };
 }
 
-/** The replenishment filters every search must carry: a known program, the seller's marketplace, a time interval where asked. */
+/**
+ * The replenishment filters every search must carry: a known program, the seller's marketplace, a time interval where
+ * asked.
+ */
 function replenishmentFilters(
   ctx: SpContext,
   filters: Record<string, unknown> | undefined,

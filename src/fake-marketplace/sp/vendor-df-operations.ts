@@ -84,7 +84,9 @@ function acknowledgeOrders(book: Book) {
   };
 }
 
-/** submitShippingLabelRequest: labels made asynchronously; getShippingLabel answers them once the transaction succeeds. */
+/**
+ * submitShippingLabelRequest: labels made asynchronously; getShippingLabel answers them once the transaction succeeds.
+ */
 function requestLabels(book: Book) {
   return (ctx: SpContext) => {
     const b = book(ctx);
@@ -205,7 +207,9 @@ function packingSlip(book: Book) {
   };
 }
 
-/** getTransactionStatus (vendorDirectFulfillmentTransactions_2021-12-28.json); its 404 is a single Error, as modelled. */
+/**
+ * getTransactionStatus (vendorDirectFulfillmentTransactions_2021-12-28.json); its 404 is a single Error, as modelled.
+ */
 function transactionStatus(book: Book) {
   return (ctx: SpContext) => {
     const status = book(ctx).transaction('df', ctx.params[0]!, ctx.at);

@@ -76,7 +76,9 @@ export function dateTime(o: Obj, path: string, name: string): string {
 }
 
 /** The asynchronous check of the fake: a purchase order number it does not know fails the transaction. */
-/** The PO numbers of `pos` not among the vendor's `known` orders, as transaction errors (the fake's asynchronous check). */
+/**
+ * The PO numbers of `pos` not among the vendor's `known` orders, as transaction errors (the fake's asynchronous check).
+ */
 export const unknownOrders = (known: Map<string, unknown>, pos: unknown[]): TransactionError[] =>
   [...new Set(pos.map(String))].filter((po) => !known.has(po)).map(unknownOrder);
 

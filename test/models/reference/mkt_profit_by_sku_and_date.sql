@@ -56,7 +56,7 @@ settlements as (
     where seller_or_vendor_id in $connection_ids and date between $from::date and $to::date and sku is not null
 ),
 
--- Rules 6, 8, 9 and 10 (PROFIT.md "Settlement categories"): costs positive, refunds signed as paid.
+-- Rules 6, 8, 9 and 10 (docs/design/PROFIT.md "Settlement categories"): costs positive, refunds signed as paid.
 settlement_measures as (
     select
         seller_or_vendor_id as connection_id,
@@ -163,7 +163,7 @@ measures as (
     group by all
 ),
 
--- Rule 12 and PROFIT.md "Traffic": the child ASIN's traffic of the day goes to each of its SKU rows.
+-- Rule 12 and docs/design/PROFIT.md "Traffic": the child ASIN's traffic of the day goes to each of its SKU rows.
 traffic as (
     select
         connection_id,
@@ -244,7 +244,7 @@ amounts as (
         coalesce(with_traffic.ad_impressions, 0) as ad_impressions,
         coalesce(with_traffic.buybox, 0) as avg_buybox_percentage,
         coalesce(with_traffic.buybox_b2b, 0) as avg_buybox_percentage_b2b,
-        -- Rule 12's quotient is undefined when page views equal business page views: null (PROFIT.md "Traffic"),
+        -- Rule 12's quotient is undefined when page views equal business page views: null (docs/design/PROFIT.md "Traffic"),
         -- also for a child ASIN without traffic that day (0 = 0).
         case
             when coalesce(with_traffic.page_views, 0) <> coalesce(with_traffic.page_views_b2b, 0) then

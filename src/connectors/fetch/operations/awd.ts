@@ -6,7 +6,10 @@ interface AwdPage {
   shipments?: { shipmentId: string }[];
 }
 
-/** Every page of an AWD list operation: the same arguments again with the answer's top-level nextToken (pages may be empty). */
+/**
+ * Every page of an AWD list operation: the same arguments again with the answer's top-level nextToken (pages may be
+ * empty).
+ */
 async function eachPage(
   ctx: HandlerContext,
   operation: string,

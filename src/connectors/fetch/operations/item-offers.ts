@@ -29,15 +29,13 @@ export async function fetchItemOffers(ctx: HandlerContext, pages: PageWriter): P
   const asins = await sellerAsins(ctx);
   const failed: string[] = [];
   for (let i = 0; i < asins.length; i += 20) {
-    const requests = asins
-      .slice(i, i + 20)
-      .map((asin) => ({
-        uri: `/products/pricing/v0/items/${asin}/offers`,
-        method: 'GET',
-        MarketplaceId: ctx.connection.marketplaceId,
-        ItemCondition: 'New',
-        CustomerType: 'Consumer',
-      }));
+    const requests = asins.slice(i, i + 20).map((asin) => ({
+      uri: `/products/pricing/v0/items/${asin}/offers`,
+      method: 'GET',
+      MarketplaceId: ctx.connection.marketplaceId,
+      ItemCondition: 'New',
+      CustomerType: 'Consumer',
+    }));
     const { body } = await ctx.sp!.request<BatchAnswer>('getItemOffersBatch', {
       method: 'POST',
       path: '/batches/products/pricing/v0/itemOffers',

@@ -2,7 +2,10 @@ import { buyerInfoEvents } from '../../../webhooks/order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
-/** Amazon Fulfilled Shipments report: every landed version of every shipped item line; MKT_ORDER_BUYER_INFO_UPDATE for orders whose buyer data it changes. */
+/**
+ * Amazon Fulfilled Shipments report: every landed version of every shipped item line; MKT_ORDER_BUYER_INFO_UPDATE for
+ * orders whose buyer data it changes.
+ */
 export const source = {
   ...flatFileSource(
     'GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL',

@@ -2,7 +2,9 @@ import { orderUpdateEvents } from '../../../webhooks/order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 
-/** All Orders flat file: every version of every order line, as delivered; MKT_ORDER_UPDATE for the orders it changes. */
+/**
+ * All Orders flat file: every version of every order line, as delivered; MKT_ORDER_UPDATE for the orders it changes.
+ */
 export const source = {
   ...flatFileSource(
     'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',

@@ -1,6 +1,6 @@
 import type { FlatFormat } from '../../flat-file.ts';
 
-/** Unit-cost CSV: the columns of a CogsUpsertRequest row (design/API.md), one row per line. */
+/** Unit-cost CSV: the columns of a CogsUpsertRequest row (docs/design/API.md), one row per line. */
 export const format: FlatFormat = {
   delimiter: ',',
   quoted: true,

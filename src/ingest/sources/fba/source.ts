@@ -6,7 +6,7 @@ import { source as recommendedRemovals } from '../GET_FBA_RECOMMENDED_REMOVAL_DA
 import { source as strandedInventory } from '../GET_STRANDED_INVENTORY_UI_DATA/source.ts';
 import { source as inboundShipments } from '../fulfillmentInbound.shipments/source.ts';
 
-/** The FBA sources (INGEST.md): inbound shipments, fulfilled shipments, removals and stranded inventory. */
+/** The FBA sources (docs/design/INGEST.md): inbound shipments, fulfilled shipments, removals and stranded inventory. */
 export const fbaSources: Source[] = [
   inboundShipments,
   fulfilledShipments,

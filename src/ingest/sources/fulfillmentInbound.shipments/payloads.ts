@@ -41,7 +41,10 @@ export const shipmentSchema = z
   .passthrough();
 export type Shipment = z.infer<typeof shipmentSchema>;
 
-/** One entry of a listShipmentItems response (Item): asin, fnsku, msku, quantity, labelOwner and prepInstructions are required upstream. */
+/**
+ * One entry of a listShipmentItems response (Item): asin, fnsku, msku, quantity, labelOwner and prepInstructions are
+ * required upstream.
+ */
 export const itemSchema = z
   .object({
     msku: z.string().min(1),
@@ -70,7 +73,7 @@ const pages = z.preprocess(
 export const planListSchema = z.object({ inboundPlans: z.array(planSchema) }).passthrough();
 
 /**
- * What the connector stores for one plan (the project's envelope, design/INGEST.md): the getInboundPlan response
+ * What the connector stores for one plan (the project's envelope, docs/design/INGEST.md): the getInboundPlan response
  * and, per shipment, the getShipment response with its listShipmentItems response (one page or an array of pages).
  */
 export const planBundleSchema = z

@@ -32,7 +32,7 @@ const envelope = {
 const envelopeKeys = new Set<string>(Object.values(envelope).flat());
 const columnNames = new Set(notificationColumns.map((c) => c.name));
 
-/** Where the payload names its seller (live-apis.md §5), and its marketplace. */
+/** Where the payload names its seller (docs/design/live-apis.md §5), and its marketplace. */
 const sellerKeys = ['SellerId', 'sellerId', 'SellingPartnerId', 'MerchantId', 'accountId'];
 export const marketplaceKeys = ['MarketplaceId', 'marketplaceId'];
 

@@ -26,8 +26,9 @@ async function organizationConnections(sql: DuckDBConnection, landingId: string)
 }
 
 /**
- * The connection a notification is for (live-apis.md §5): the organization's connection with the payload's seller id,
- * in the payload's marketplace if there is one, else the landing connection if it has that seller id, else the first
+ * The connection a notification is for (docs/design/live-apis.md §5): the organization's connection with the payload's
+ * seller id, in the payload's marketplace if there is one, else the landing connection if it has that seller id, else
+ * the first
  * by id; without a seller id or a connection that has it, the landing connection.
  */
 function route(
@@ -45,7 +46,9 @@ function route(
   );
 }
 
-/** One event per landed notification of a shared-shape type, routed to its connection; a notification id is one event. */
+/**
+ * One event per landed notification of a shared-shape type, routed to its connection; a notification id is one event.
+ */
 async function events(ctx: LandContext): Promise<void> {
   const reader = await ctx.sql.runAndReadAll(
     `select notification_id, notification_type, epoch_ms(event_time)::varchar as event_ms, notification_metadata::varchar as metadata,
@@ -90,10 +93,12 @@ async function events(ctx: LandContext): Promise<void> {
 }
 
 /**
- * The `notifications` source: Notifications API messages as delivered to SQS or EventBridge (live-apis.md §5), a file
- * holding one message, a JSON array of them, or an SQS ReceiveMessage answer; envelopes in PascalCase or camelCase
- * (upstream-formats.md, "Notification quirks"). One row per message lands in `raw.notifications` with its metadata and
- * payload as JSON and the seller id its payload names (`seller_key`); other envelope fields go to `_extra`. A message
+ * The `notifications` source: Notifications API messages as delivered to SQS or EventBridge (docs/design/live-apis.md
+ * §5), a file holding one message, a JSON array of them, or an SQS ReceiveMessage answer; envelopes in PascalCase or
+ * camelCase
+ * (docs/design/upstream-formats.md, "Notification quirks"). One row per message lands in `raw.notifications` with its
+ * metadata and payload as JSON and the seller id its payload names (`seller_key`); other envelope fields go to
+ * `_extra`. A message
  * without type, ISO event time, payload object or notification id refuses the file; one without metadata (possible
  * for FBA_INVENTORY_AVAILABILITY_CHANGES) is identified by the SHA-256 of its JSON. Each message of a type of the
  * shared notification shape becomes a webhook event `MKT_<type>` for the connection it routes to, once per

@@ -77,7 +77,9 @@ function promotionRecord(record: unknown, i: number, syncedAt: unknown): JsonRec
   return flat;
 }
 
-/** The promotion records of a promotions document, each checked; the document's syncedAt fills a missing lastSyncedAt. */
+/**
+ * The promotion records of a promotions document, each checked; the document's syncedAt fills a missing lastSyncedAt.
+ */
 function promotions(document: unknown): JsonRecord[] {
   if (!isObject(document) || !Array.isArray(document.promotions)) {
     throw new RefusedFile(

@@ -26,7 +26,10 @@ const performance: FlatColumn[] = [
   decimal('revenuePenetration'),
 ];
 
-/** Account-level metrics only getSellingPartnerMetrics returns (averages, deliveries, retention, funding tiers, lifetime values). */
+/**
+ * Account-level metrics only getSellingPartnerMetrics returns (averages, deliveries, retention, funding tiers, lifetime
+ * values).
+ */
 const accountOnly: FlatColumn[] = [
   'subscriberAverageRevenue',
   'nonSubscriberAverageRevenue',

@@ -25,7 +25,9 @@ function recordsUnder(document: unknown, key: 'metrics' | 'offers', operation: s
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2}))?$/;
 
-/** Flattens `timeInterval` into startDate and endDate; a bare date means that day at 00:00 UTC, as the API spells it. */
+/**
+ * Flattens `timeInterval` into startDate and endDate; a bare date means that day at 00:00 UTC, as the API spells it.
+ */
 function withInterval(record: JsonRecord, i: number): JsonRecord {
   const { timeInterval, ...rest } = record;
   const interval = isObject(timeInterval) ? timeInterval : {};
