@@ -93,7 +93,7 @@ create or replace macro localize(staged, event_at, tz, date_from, date_to) as ta
     join intermediate.int_connections_described as contexts using (connection_id)
     where local_date between date_from::date and date_to::date;
 
--- PROFIT.md "Unit cost": each row of `priced` (with connection_id) with the cost of `quantity_of` units at the unit cost
+-- docs/design/PROFIT.md "Unit cost": each row of `priced` (with connection_id) with the cost of `quantity_of` units at the unit cost
 -- of its lookup keys on `cost_date`, from the period of intermediate.int_unit_costs that holds the date: the cogs
 -- columns of the catalog (cogs_present false and the amounts null where no period holds it), and the supplier.
 -- `sku_key_of` and `asin_key_of` are the row's SKU and ASIN as the periods key them: '' for none.

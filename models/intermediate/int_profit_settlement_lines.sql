@@ -1,4 +1,4 @@
--- Each settlement event with its part in profit measure rules 6, 8, 9 and 10 (spec 001, PROFIT.md "Settlement
+-- Each settlement event with its part in profit measure rules 6, 8, 9 and 10 (spec 001, docs/design/PROFIT.md "Settlement
 -- categories"): costs positive, refunds signed as paid; one row per settlement event. Events without SKU are
 -- account-only: mkt_profit_by_date sums them, mkt_profit_by_sku_and_date does not.
 with settlement_lines as (

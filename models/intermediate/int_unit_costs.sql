@@ -9,7 +9,7 @@ with cogs as (
     left join seeds.marketplaces as marketplaces on marketplaces.marketplace_id = connections.marketplace_id
 ),
 
--- PROFIT.md "Unit cost": an item matches on SKU and ASIN, on SKU alone when its ASIN is null;
+-- docs/design/PROFIT.md "Unit cost": an item matches on SKU and ASIN, on SKU alone when its ASIN is null;
 -- a sales and traffic row without SKU matches on its ASIN alone. Each way of matching is a key.
 keyed as (
     select *, sku as sku_key, coalesce(asin_or_null, '') as asin_key from cogs

@@ -45,7 +45,7 @@ sponsored_display as (
     where connection_id in $connection_ids and date between $from::date and $to::date
 ),
 
--- PROFIT.md "SB allocation": a campaign-day's cost goes to ASINs by purchased-product sales14d shares, else orders14d shares.
+-- docs/design/PROFIT.md "SB allocation": a campaign-day's cost goes to ASINs by purchased-product sales14d shares, else orders14d shares.
 brand_campaigns as (
     select connection_id, date, campaign_id, any_value(campaign_budget_currency_code) as currency, sum(cost) as cost
     from staging.stg_ads__sb_campaigns

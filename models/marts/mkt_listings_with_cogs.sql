@@ -28,7 +28,7 @@ joined as (
     left join items using (connection_id, sku)
 ),
 
--- PROFIT.md "Unit cost" on today's marketplace-local date (intermediate.int_current_unit_costs).
+-- docs/design/PROFIT.md "Unit cost" on today's marketplace-local date (intermediate.int_current_unit_costs).
 costed as (
     select joined.*, costs.* exclude (connection_id, sku_key, asin_key),
     from joined

@@ -10,7 +10,7 @@ localized as (
     select * from localize(order_items, purchased_at, $timezone, $from, $to)
 ),
 
--- PROFIT.md "Unit cost" on the order date (intermediate.int_unit_costs holds the periods per lookup key).
+-- docs/design/PROFIT.md "Unit cost" on the order date (intermediate.int_unit_costs holds the periods per lookup key).
 costed as (
     select * from unit_costed(localized, sku, coalesce(asin, ''), local_date, quantity)
 ),

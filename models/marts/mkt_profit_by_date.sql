@@ -28,7 +28,7 @@ return_measures as (
     group by all
 ),
 
--- PROFIT.md "Ads", account column: every campaign type, sponsored TV separated, DSP included.
+-- docs/design/PROFIT.md "Ads", account column: every campaign type, sponsored TV separated, DSP included.
 ad_rows as (
     select connection_id, date, cost, 0 as tv_cost, sales7d as sales, purchases7d as orders, units_sold_clicks7d as units, clicks, impressions
     from staging.stg_ads__sp_advertised_product
@@ -67,7 +67,7 @@ ad_measures as (
     group by all
 ),
 
--- PROFIT.md "Traffic", account: buy-box plain averages over child ASINs with traffic, sessions and page views summed.
+-- docs/design/PROFIT.md "Traffic", account: buy-box plain averages over child ASINs with traffic, sessions and page views summed.
 traffic_measures as (
     select
         connection_id,

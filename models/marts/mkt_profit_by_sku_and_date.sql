@@ -57,7 +57,7 @@ measures as (
     group by all
 ),
 
--- Rule 12 and PROFIT.md "Traffic": the child ASIN's traffic of the day goes to each of its SKU rows.
+-- Rule 12 and docs/design/PROFIT.md "Traffic": the child ASIN's traffic of the day goes to each of its SKU rows.
 traffic as (
     select
         connection_id,
@@ -110,7 +110,7 @@ amounts as (
         if(coalesce(with_traffic.costable_lines, 0) = 0, null, with_traffic.uncosted_lines = 0) as cogs_present,
         coalesce(with_traffic.buybox, 0) as avg_buybox_percentage,
         coalesce(with_traffic.buybox_b2b, 0) as avg_buybox_percentage_b2b,
-        -- Rule 12's quotient is undefined when page views equal business page views: null (PROFIT.md "Traffic"),
+        -- Rule 12's quotient is undefined when page views equal business page views: null (docs/design/PROFIT.md "Traffic"),
         -- also for a child ASIN without traffic that day (0 = 0).
         case
             when coalesce(with_traffic.page_views, 0) <> coalesce(with_traffic.page_views_b2b, 0) then

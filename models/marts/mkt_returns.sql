@@ -25,7 +25,7 @@ localized as (
     left join order_dates using (connection_id, order_id)
 ),
 
--- PROFIT.md "Unit cost": the returned quantity, costed on the return date.
+-- docs/design/PROFIT.md "Unit cost": the returned quantity, costed on the return date.
 costed as (
     select * from unit_costed(localized, sku, coalesce(asin, ''), local_date, quantity)
 ),

@@ -15,7 +15,7 @@ product_names as (
     where connection_id in $connection_ids
 ),
 
--- PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.
+-- docs/design/PROFIT.md "Unit cost" on the report date; a child-ASIN row without SKU takes the ASIN's cost.
 costed as (
     select * from unit_costed(traffic, coalesce(sku, ''), child_asin, date, coalesce(units_ordered, 0))
 ),

@@ -1,4 +1,4 @@
--- Settlement events with amounts by category and unit costs: one row per connection and settlement event; date per PROFIT.md.
+-- Settlement events with amounts by category and unit costs: one row per connection and settlement event; date per docs/design/PROFIT.md.
 with settlement_rows as not materialized (
     select * from staging.stg_mkt__settlement_rows
     where connection_id in $connection_ids
@@ -49,7 +49,7 @@ order_dates as (
     group by all
 ),
 
--- PROFIT.md: an event is the rows sharing these nine fields.
+-- docs/design/PROFIT.md: an event is the rows sharing these nine fields.
 events as (
     select
         connection_id,
@@ -121,7 +121,7 @@ dated as (
     where event_date between $from::date and $to::date
 ),
 
--- PROFIT.md "Unit cost", applied to the event's SKU and quantity on its date.
+-- docs/design/PROFIT.md "Unit cost", applied to the event's SKU and quantity on its date.
 costed as (
     select * from unit_costed(dated, sku, coalesce(asin, ''), event_date, quantity)
 ),

@@ -26,7 +26,7 @@ summaries as (
     group by all
 ),
 
--- PROFIT.md "Settlement categories": the first matching line of the map wins (rowid is file order).
+-- docs/design/PROFIT.md "Settlement categories": the first matching line of the map wins (rowid is file order).
 rules as (
     select rowid as priority, * from seeds.settlement_amount_map
 ),
