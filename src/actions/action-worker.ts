@@ -6,7 +6,7 @@ import { PassLoop } from '../control/pass-loop.ts';
 import { charged } from '../control/tokens.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
-import type { ActionStatus, ActionType } from './action-types.ts';
+import type { ActionStatus, ActionType } from '../vocabulary/action-types.ts';
 import { ACTION_TOKENS, requireAllowed } from './actions.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import type { ActionContext, ActionOutcome } from './definitions/define.ts';

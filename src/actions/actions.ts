@@ -3,7 +3,13 @@ import type { z } from 'zod';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { requireTokens } from '../control/tokens.ts';
-import { accountKinds, actionTypes, type AccountKind, type ActionStatus, type ActionType } from './action-types.ts';
+import {
+  accountKinds,
+  actionTypes,
+  type AccountKind,
+  type ActionStatus,
+  type ActionType,
+} from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
 
 /** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */

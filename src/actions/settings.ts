@@ -1,7 +1,7 @@
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { requireConnection } from '../control/connections.ts';
-import { actionTypes, type ActionType } from './action-types.ts';
+import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
 
 async function requireOrganization(wh: ControlStore, organizationId: string): Promise<void> {
   const org = await wh.db

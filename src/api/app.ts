@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySwagger from '@fastify/swagger';
 import { Cron } from 'croner';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -15,7 +15,6 @@ import { keyOrganizations } from './key-organizations.ts';
 import { requestLogSerializers } from './log-redaction.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { operatorKeyHash } from '../console/scope.ts';
-import type { RunRequest } from '../pipelines/pipeline-scheduler.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
@@ -23,12 +22,11 @@ import { tableNotFoundPage } from '../catalog/markdown.ts';
 import { ExportWorker } from '../exports/export-worker.ts';
 import { ScheduleRunner } from '../exports/schedule-runner.ts';
 import { urlSigningKey } from '../exports/signed-url.ts';
-import { RateLimiter, type Limiter } from './rate-limit.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { exportScheduleRoutes } from './routes/export-schedules.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { oauthRoutes } from './routes/oauth.ts';
-import type { Connectors } from '../connectors/connectors.ts';
 import { specRoutes } from './routes/spec.ts';
 import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
 import { publishCount } from '../publish/publish.ts';
@@ -41,78 +39,12 @@ import { sweepFiles } from '../files/data-files.ts';
 import { vendorCodeAndSqpRoutes } from './routes/vendor-codes-and-sqp.ts';
 import { actionRoutes } from './routes/actions.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
-import { allowedNetworks, type Networks } from '../webhooks/address.ts';
+import { allowedNetworks } from '../webhooks/address.ts';
 import { WebhookDeliverer } from '../webhooks/deliverer.ts';
 import { ActionWorker } from '../actions/action-worker.ts';
 
-/** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
-export interface AppDeps {
-  wh: Warehouse;
-  home: Home;
-  /** Requests per second per organization over key-protected endpoints. @default 2 */
-  requestsPerSecond?: number;
-  /** Clock in ms, for tests. @default Date.now */
-  now?: () => number;
-  /** Fastify logger options; false in tests. @default pino at info level */
-  logger?: boolean | object;
-  /** Exports written at the same time. @default 2 */
-  exportWorkers?: number;
-  /** Hours a completed export file stays downloadable. @default 24 */
-  exportRetentionHours?: number;
-  /** Minutes a signed download link stays valid. @default 15 */
-  signedUrlMinutes?: number;
-  /**
-   * The live connectors (application, endpoints, clients): invitations then connect through the marketplace's consent.
-   */
-  connectors?: Connectors;
-  /** Networks webhooks may reach besides public addresses. @default MKTDATA_WEBHOOK_ALLOWED_NETWORKS */
-  webhookAllowedNetworks?: Networks;
-  /** How often the webhook outbox is looked at, in ms. @default 1000 */
-  webhookIntervalMs?: number;
-  /** Run queued actions (tests turn it off to look at the queue). @default true */
-  runActions?: boolean;
-  /** The operator key of the console (sees every organization). @default MKTDATA_OPERATOR_KEY */
-  operatorKey?: string;
-  /**
-   * The rate limit; API replicas of a scaled-out install share theirs in PostgreSQL. @default in this process's memory
-   */
-  limiter?: Limiter;
-  /**
-   * Queues pipeline runs now (`mktdata serve`): a connection's first load when it connects, the console's "run now";
-   * returns the pipelines queued. Without it they wait for the next refresh time.
-   */
-  runNow?: (request: RunRequest) => string[];
-}
-
-/** The export machinery behind the routes: workers, schedules and the link signing key. */
-export interface ExportServices {
-  worker: ExportWorker;
-  schedules: ScheduleRunner;
-  /** The webhook outbox's delivery loop. */
-  deliverer: WebhookDeliverer;
-  /** The queue of actions, run through the live connectors. */
-  actions: ActionWorker;
-  signingKey: string;
-  signedUrlTtlMs: number;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The organization of the request's API key (key-protected routes only). */
-    organizationId: string;
-  }
-  interface FastifyInstance {
-    /** Export workers and schedules, started when the app is ready and stopped when it closes. */
-    exportServices: ExportServices;
-  }
-  interface FastifyContextConfig {
-    /** The route needs `service-api-key` and counts against the rate limit. */
-    auth?: boolean;
-  }
-}
-
-export type App = FastifyInstance;
-export const apiPrefix = '/api/v1';
+export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
+import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 
 /** Builds the `/api/v1` app without listening; `mktdata serve` and the tests listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<App> {

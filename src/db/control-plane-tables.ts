@@ -1,4 +1,4 @@
-import type { ActionStatus } from '../actions/action-types.ts';
+import type { ActionStatus } from '../vocabulary/action-types.ts';
 
 // Control-plane tables, continued (src/db/control-plane.ts composes them into ControlPlane).
 

@@ -12,9 +12,8 @@ import {
   stageFlatFile,
   typedSelectList,
   type FlatFormat,
-  type StagedFile,
 } from './flat-file.ts';
-import { RefusedFile, type BatchFile, type LandContext, type Source } from './source.ts';
+import { RefusedFile, type BatchFile, type LandContext, type Source, type StagedFile } from './source.ts';
 import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
 
 /** A source whose file is one delimited file landed as delivered into `table`. */

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { RefusedFile, type LandContext } from './source.ts';
+import { RefusedFile, type LandContext, type StagedFile } from './source.ts';
 import { isGzip, readFirstLine } from './text-file.ts';
 
 /** How a column of a delimited upstream file is read, checked and typed. */
@@ -51,25 +51,6 @@ export function rawTableDdl(table: string, format: FlatFormat): string {
 
 export const lineageDdl =
   '_file_id varchar not null, _line_number bigint not null, _landed_at timestamptz not null, _connection_id varchar not null, _marketplace_id varchar not null';
-
-/**
- * A file read into a temporary table `stage` (text columns f0…, or the raw table's typed ones), with its header
- * mapped to canonical columns.
- */
-export interface StagedFile {
-  stage: string;
-  /** canonical column → stage column, for the columns present in the header */
-  present: Map<string, string>;
-  /** unknown header name → stage column */
-  extra: Map<string, string>;
-  /** A stage column already holding the unknown fields as JSON text (JSON sources). */
-  extraJson?: string;
-  /** SQL expression of a stage row's line number in the file (header = line 1). */
-  line: string;
-  /** Reads the file into the stage again, after a failed statement rolled the transaction back. */
-  restage(): Promise<void>;
-  drop(): Promise<void>;
-}
 
 /**
  * The default of a staging source's `staged` argument: its caller stages the file first (land-file.ts) and passes it.

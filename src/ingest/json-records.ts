@@ -11,9 +11,15 @@ import {
   rawTableDdl,
   typedSelectList,
   type FlatColumn,
-  type StagedFile,
 } from './flat-file.ts';
-import { RefusedFile, type BatchFile, type LandContext, type LandingConnection, type Source } from './source.ts';
+import {
+  RefusedFile,
+  type BatchFile,
+  type LandContext,
+  type LandingConnection,
+  type Source,
+  type StagedFile,
+} from './source.ts';
 
 /** A JSON record's fields, by key; nested values stay JSON. */
 export type JsonRecord = Record<string, unknown>;

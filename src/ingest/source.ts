@@ -1,5 +1,4 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { StagedFile } from './flat-file.ts';
 
 /** The connection a file is landed for, with what lineage needs of it. */
 export interface LandingConnection {
@@ -66,4 +65,23 @@ export class RefusedFile extends Error {
     super(reason);
     this.name = 'RefusedFile';
   }
+}
+
+/**
+ * A file read into a temporary table `stage` (text columns f0…, or the raw table's typed ones), with its header
+ * mapped to canonical columns.
+ */
+export interface StagedFile {
+  stage: string;
+  /** canonical column → stage column, for the columns present in the header */
+  present: Map<string, string>;
+  /** unknown header name → stage column */
+  extra: Map<string, string>;
+  /** A stage column already holding the unknown fields as JSON text (JSON sources). */
+  extraJson?: string;
+  /** SQL expression of a stage row's line number in the file (header = line 1). */
+  line: string;
+  /** Reads the file into the stage again, after a failed statement rolled the transaction back. */
+  restage(): Promise<void>;
+  drop(): Promise<void>;
 }

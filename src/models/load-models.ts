@@ -105,7 +105,7 @@ const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 const loaderCode = [
   import.meta.url,
   new URL(`./model-config.${extension}`, import.meta.url).href,
-  new URL(`../actions/action-types.${extension}`, import.meta.url).href,
+  new URL(`../vocabulary/action-types.${extension}`, import.meta.url).href,
 ];
 
 /** A hash of the models folder's files (names and contents) and of the loader's code. */

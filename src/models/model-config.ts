@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accessMode, actionTypes } from '../actions/action-types.ts';
+import { accessMode, actionTypes } from '../vocabulary/action-types.ts';
 
 const severity = z.enum(['error', 'warn']).default('error');
 

@@ -4,7 +4,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
-import type { PublishedConnection, PublishResult } from './publish.ts';
+import type { PublishedConnection, PublishResult } from './manifest.ts';
 import { withPublishedInstance } from './snapshot-instances.ts';
 
 /**

@@ -30,31 +30,9 @@ import {
 } from './bases.ts';
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
+import type { PublishResult } from './manifest.ts';
 
-/** What a publish wrote. */
-export interface PublishResult {
-  path: string;
-  tables: { name: string; rows: number }[];
-  publishedAt: string;
-  /**
-   * the connections known when it was published: `mktdata export` reads them from the manifest, not the writer's file
-   */
-  connections: PublishedConnection[];
-  /** this snapshot's id; the warehouse keeps the id of the last snapshot it published */
-  snapshotId: string;
-  /** the published file as it was written: a file changed since is not started from */
-  file: { size: number; mtimeMs: number };
-  /** whether it started from the previous snapshot and replaced only what changed since */
-  incremental: boolean;
-}
-
-/** A connection as the manifest records it. */
-export interface PublishedConnection {
-  id: string;
-  organizationId: string;
-  type: string;
-  marketplaceId: string;
-}
+export type { PublishedConnection, PublishResult } from './manifest.ts';
 
 /**
  * When a write was refused for want of space (or over a quota or the file size limit), the line of the error that

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionTypes } from '../../src/actions/action-types.ts';
+import { actionTypes } from '../../src/vocabulary/action-types.ts';
 import { adsActions } from '../../src/actions/definitions/ads.ts';
 import { exampleOf, type ActionDefinition } from '../../src/actions/definitions/define.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';

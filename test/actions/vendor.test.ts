@@ -2,7 +2,7 @@
 // fulfillment Orders, Shipping, Transactions 2021-12-28) for the demo vendor account: each schema example run to its
 // final status, a write seen by a later read, a refusal, a failed transaction, and a seller account refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionType } from '../../src/actions/action-types.ts';
+import type { ActionType } from '../../src/vocabulary/action-types.ts';
 import { exampleOf, type ActionDefinition, type ActionOutcome } from '../../src/actions/definitions/define.ts';
 import { vendorActions } from '../../src/actions/definitions/vendor.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';

@@ -5,7 +5,7 @@
 // type the marketplace finishes later is checked again after the fake clock moved on). The clock runs 100 times
 // faster than real time: a vendor transaction (2 minutes) is still processing at the check 30 s after the submit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionTypes, accountKinds } from '../../src/actions/action-types.ts';
+import { actionTypes, accountKinds } from '../../src/vocabulary/action-types.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';

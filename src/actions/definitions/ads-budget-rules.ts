@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActionType } from '../action-types.ts';
+import type { ActionType } from '../../vocabulary/action-types.ts';
 import { adsId, adsPost, day, defined, indexedOutcome, type ItemResult } from './ads-common.ts';
 import { define, type ActionContext, type ActionDefinition, type ActionGroup } from './define.ts';
 import { ConnectorError } from '../../connectors/connector-error.ts';

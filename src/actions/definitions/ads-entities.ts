@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ActionType } from '../action-types.ts';
+import type { ActionType } from '../../vocabulary/action-types.ts';
 import {
   adProduct,
   adsId,

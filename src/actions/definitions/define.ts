@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AdsApiClient } from '../../connectors/ads-api.ts';
 import type { SpApiClient } from '../../connectors/sp-api.ts';
-import type { ActionStatus, ActionType } from '../action-types.ts';
+import type { ActionStatus, ActionType } from '../../vocabulary/action-types.ts';
 
 /**
  * What a type's run needs: the connection's clients (made when first asked for: an ads type needs Ads API

@@ -1,4 +1,4 @@
-import { actionTypes, type ActionType } from '../action-types.ts';
+import { actionTypes, type ActionType } from '../../vocabulary/action-types.ts';
 import { adsActions } from './ads.ts';
 import { aplusActions } from './aplus.ts';
 import type { ActionDefinition } from './define.ts';

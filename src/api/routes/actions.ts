@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { accessMode, accountKinds, actionStatuses, actionTypes } from '../../actions/action-types.ts';
+import { accessMode, accountKinds, actionStatuses, actionTypes } from '../../vocabulary/action-types.ts';
 import { detailsSchema, getAction, listActions, requireBeta, startAction } from '../../actions/actions.ts';
 import { requireTokens } from '../../control/tokens.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import type { ActionWorker } from '../../actions/action-worker.ts';
 import { ApiNoTokensResponse, arrayQuery } from '../schemas/exports.ts';
 import { apiError, ApiNotFoundResponse, errorIssue, keyProtectedErrors, named, pageParam } from '../schemas/common.ts';

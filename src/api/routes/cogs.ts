@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { deleteCogs, upsertCogs } from '../../control/cogs.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ApiNoTokensResponse } from '../schemas/exports.ts';
 import { ApiNotFoundResponse, keyProtectedErrors, named, noContent } from '../schemas/common.ts';
 

@@ -20,7 +20,7 @@ import { runPage, runsPage } from '../../console/pages/runs.ts';
 import { tablesPage } from '../../console/pages/tables.ts';
 import { webhooksPage } from '../../console/pages/webhooks.ts';
 import { endSession, requestScope, scopeOfHash, startSession, type ScopeResolver } from '../../console/scope.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { page } from '../html-page.ts';
 
 /** What the console needs besides the app's dependencies. */

@@ -10,7 +10,7 @@ import {
   type RelativePeriod,
   type ScheduleRow,
 } from '../../exports/export-schedules.ts';
-import type { AppDeps, ExportServices } from '../app.ts';
+import type { AppDeps, ExportServices } from '../app-deps.ts';
 import { ApiNotFoundResponse, noContent, keyProtectedErrors } from '../schemas/common.ts';
 import { downloadUrl } from './exports.ts';
 import {

@@ -11,7 +11,7 @@ import { requireTokens } from '../../control/tokens.ts';
 import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports/export-source.ts';
 import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
-import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
+import { apiPrefix, type AppDeps, type ExportServices } from '../app-deps.ts';
 import { ApiNotFoundResponse, noContent, ExportSourcesResponse, keyProtectedErrors } from '../schemas/common.ts';
 import {
   ApiForbiddenResponse,

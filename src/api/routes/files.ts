@@ -17,7 +17,7 @@ import {
   uploadDataFile,
   type DataFileRow,
 } from '../../files/data-files.ts';
-import { apiPrefix, type AppDeps, type ExportServices } from '../app.ts';
+import { apiPrefix, type AppDeps, type ExportServices } from '../app-deps.ts';
 import { ApiBadRequestResponse, ApiNotFoundResponse, keyProtectedErrors, noContent } from '../schemas/common.ts';
 import { ApiForbiddenResponse, downloadQuery } from '../schemas/exports.ts';
 import {

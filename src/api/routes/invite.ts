@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { acceptInvitation, createInvitation, findInvitation } from '../../control/invitations.ts';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { html, page } from '../html-page.ts';
 import { createState, sellerConsentUrl } from '../../connectors/oauth.ts';
 import { callbackUrl, oauthReady } from './oauth.ts';

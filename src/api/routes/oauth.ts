@@ -6,7 +6,7 @@ import { ConnectorError } from '../../connectors/connector-error.ts';
 import { requireCredentials, setCredentials } from '../../connectors/credentials.ts';
 import { adsConsentUrl, createState, findState, useState, type OAuthState } from '../../connectors/oauth.ts';
 import { acceptInvitation } from '../../control/invitations.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { html, page } from '../html-page.ts';
 
 /** Whether invitations can start the marketplace's consent: the SP-API application is fully configured. */

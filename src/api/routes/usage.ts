@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { specificUsageTypes, usagePools, usageTypes } from '../../control/tokens.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { keyProtectedErrors, named, pageParam } from '../schemas/common.ts';
 import { arrayQuery } from '../schemas/exports.ts';
 

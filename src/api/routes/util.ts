@@ -5,7 +5,7 @@ import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import { initialLoadStages } from '../../control/load-stages.ts';
 import { accountLinks } from '../../control/account-links.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import {
   SellersAndVendorsResponseDto,
   UtilityOrganizationResponseDto,

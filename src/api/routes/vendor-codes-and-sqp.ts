@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { changeSqpList, SQP_MAX_ASINS, sqpList } from '../../control/sqp-asins.ts';
 import { deleteVendorCodes, upsertVendorCodes } from '../../control/vendor-codes.ts';
 import { errorRegistry, MktdataError } from '../../errors.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ApiNoTokensResponse } from '../schemas/exports.ts';
 import { apiError, ApiNotFoundResponse, keyProtectedErrors, named, noContent } from '../schemas/common.ts';
 

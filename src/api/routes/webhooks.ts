@@ -10,7 +10,7 @@ import {
   listSubscriptions,
   messageTypes,
 } from '../../webhooks/subscriptions.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../app-deps.ts';
 import { ApiNotFoundResponse, keyProtectedErrors, named, noContent, pageParam } from '../schemas/common.ts';
 
 const security = [{ serviceApiKey: [] }];

@@ -6,9 +6,8 @@ import {
   stagedBefore,
   stageFlatFile,
   typedSelectList,
-  type StagedFile,
 } from '../../flat-file.ts';
-import { RefusedFile, type LandContext, type Source } from '../../source.ts';
+import { RefusedFile, type LandContext, type Source, type StagedFile } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
 import { format } from './format.ts';
 import { openDateUtc } from './open-date.ts';

@@ -1,0 +1,41 @@
+/**
+ * The layering the build checks (`npm run lint`): no import circles, and the ground floor (db/, time/, lib/,
+ * vocabulary/, errors, home) imports no feature folder. Any violation fails the lint.
+ */
+const ground = '^src/(db|time|lib|vocabulary)/|^src/(errors|home)\\.ts$';
+const features =
+  '^src/(actions|api|catalog|cli|connectors|console|demo|exports|fake-marketplace|files|ingest|models|pipelines|publish|scale|webhooks|control)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Files that import each other in a loop: one of them holds what belongs to a third, lower file.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'ground-floor',
+      severity: 'error',
+      comment: 'db/, time/, lib/, vocabulary/, errors.ts and home.ts are used by every feature and import none.',
+      from: { path: ground },
+      to: { path: features },
+    },
+    {
+      name: 'vocabulary-imports-nothing',
+      severity: 'error',
+      comment: "The spec's vocabulary (action and webhook types, statuses) imports nothing of the project.",
+      from: { path: '^src/vocabulary/' },
+      to: { path: '^src/', pathNot: '^src/vocabulary/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // TypeScript 7 has no JavaScript API for the cruiser to parse with: swc reads the sources.
+    parser: 'swc',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(dist|node_modules)/' },
+  },
+};
