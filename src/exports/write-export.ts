@@ -4,6 +4,7 @@ import type { Home } from '../home.ts';
 import { withSnapshot } from '../publish/open-snapshot.ts';
 import type { ExportQuery } from './export-query.ts';
 import type { OutputType } from './export-request.ts';
+import { quote } from '../db/sql.ts';
 
 /** DuckDB COPY options per output type: CSV per RFC 4180 (CRLF), JSON as one flat array of row objects. */
 export const copyOptions: Record<OutputType, string> = {
@@ -30,7 +31,7 @@ export async function writeExport(
     try {
       // COPY takes no parameter for its target; the path is ours or the CLI user's own, quoted as a literal.
       const result = await db.run(
-        `copy (${query.sql}) to '${partial.replace(/'/g, "''")}' (${copyOptions[outputType]})`,
+        `copy (${query.sql}) to ${quote(partial)} (${copyOptions[outputType]})`,
         query.params,
       );
       renameSync(partial, out);

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { RefusedFile, type LandContext, type StagedFile } from './source.ts';
 import { isGzip, readFirstLine } from './text-file.ts';
+import { quote } from '../db/sql.ts';
 
 /** How a column of a delimited upstream file is read, checked and typed. */
 export interface FlatColumn {
@@ -291,7 +292,7 @@ export function typedSelectList(
       column.type === 'text' && !column.required ? ref : `case when ${v} is null then ${empty} else ${value} end`;
     return `${checked} as ${rawName(column.name)}`;
   });
-  const extras = [...staged.extra].map(([name, ref]) => `'${name.replace(/'/g, "''")}', ${ref}`);
+  const extras = [...staged.extra].map(([name, ref]) => `${quote(name)}, ${ref}`);
   if (staged.extraJson) typed.push(`${staged.extraJson}::json as _extra`);
   else typed.push(extras.length > 0 ? `json_object(${extras.join(', ')}) as _extra` : 'null::json as _extra');
   return typed.join(',\n    ');

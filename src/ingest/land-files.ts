@@ -3,11 +3,11 @@ import { basename } from 'node:path';
 import { statSync } from 'node:fs';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
-import { inTransaction } from '../models/tables.ts';
 import { receivingConnections } from '../webhooks/order-events.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';
+import { inTransaction } from '../db/sql.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {

@@ -1,5 +1,6 @@
 import type { DateRange } from './date-ranges.ts';
 import type { Model } from './load-models.ts';
+import { quote } from '../db/sql.ts';
 
 /** A check compiled to a query that returns the bad rows. */
 export interface CompiledCheck {
@@ -18,8 +19,8 @@ const rowCheck = (name: string, severity: 'error' | 'warn', relation: string, ba
   sql: `select * from ${relation} as this where ${badRow}`,
 });
 
-const quote = (value: string | number | boolean) =>
-  typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
+/** A value of an accepted_values list as SQL. */
+const literal = (value: string | number | boolean) => (typeof value === 'string' ? quote(value) : String(value));
 
 /**
  * The keys of `relation` that the whole table holds more than once: for a window or the changed keys of a table, a
@@ -73,7 +74,7 @@ export function compileChecks(
             `${c} accepted_values`,
             severity,
             relation,
-            `${c} is not null and ${c} not in (${values.map(quote).join(', ')})`,
+            `${c} is not null and ${c} not in (${values.map(literal).join(', ')})`,
           ),
         );
       } else if ('relationships' in check) {

@@ -1,4 +1,5 @@
 import type { Model } from './load-models.ts';
+import { quote } from '../db/sql.ts';
 
 /** An inclusive range of dates, `YYYY-MM-DD`. */
 export interface DateRange {
@@ -8,9 +9,6 @@ export interface DateRange {
 
 /** Every date: the range of a whole-table window. */
 export const allDates: DateRange = { from: '1900-01-01', to: '9999-12-31' };
-
-/** A SQL string literal. */
-export const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * The rows of a windowed model's table in the given date ranges of the given connections. Connections with the

@@ -1,9 +1,10 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { recordChange } from '../publish/changes.ts';
-import { allDates, mergeRanges, quote, windowRows, type DateRange } from './date-ranges.ts';
+import { recordChange } from './changes.ts';
+import { allDates, mergeRanges, windowRows, type DateRange } from './date-ranges.ts';
 import type { Model } from './load-models.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
-import { columnDdl, countRows, describe, inTransaction, replaceRows, tableColumns, tableMatches } from './tables.ts';
+import { columnDdl, replaceRows, tableMatches } from './tables.ts';
+import { quote, countRows, describe, inTransaction, tableColumns } from '../db/sql.ts';
 
 /** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
 export interface SliceConnection {

@@ -1,10 +1,9 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import { quote } from './date-ranges.ts';
 import type { Model } from './load-models.ts';
 import { runChecks } from './run-checks.ts';
 import { runTable } from './run-table.ts';
-import { countRows, describe, inTransaction, tableColumns } from './tables.ts';
 import { MktdataError } from '../errors.ts';
+import { quote, countRows, describe, inTransaction, tableColumns } from '../db/sql.ts';
 
 /** The keyed models of one run: its new files, and the models that replaced only their changed keys. */
 export interface KeyedRun {

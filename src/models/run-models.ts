@@ -15,7 +15,7 @@ import {
   type Unbuilt,
   type WindowResult,
 } from './run-incremental.ts';
-import { describe, inTransaction, tableColumns } from './tables.ts';
+import { describe, inTransaction, tableColumns } from '../db/sql.ts';
 
 export type { CheckFinding, Unbuilt, WindowResult };
 export { inTransaction };

@@ -1,8 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { recordChange } from '../publish/changes.ts';
+import { recordChange } from './changes.ts';
 import type { Model } from './load-models.ts';
 import { checkColumns, runChecks, type CheckFinding } from './run-checks.ts';
-import { columnDdl, countRows, inTransaction } from './tables.ts';
+import { columnDdl } from './tables.ts';
+import { countRows, inTransaction } from '../db/sql.ts';
 
 // The models rebuilt whole: seeds, tables and views (run-models.ts runs them in dependency order).
 

@@ -1,25 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Model } from './load-models.ts';
-import { quote } from './date-ranges.ts';
-
-/** The first line of an error's message. */
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
-}
-
-/**
- * A table's columns as `name TYPE`, in order; undefined when there is no such table. `pragma_table_info`
- * reads one catalog entry, where `information_schema` and `duckdb_columns()` list every column of every table.
- */
-export async function tableColumns(sql: DuckDBConnection, table: string): Promise<string[] | undefined> {
-  try {
-    const reader = await sql.runAndReadAll(`select name, type from pragma_table_info(${quote(table)})`);
-    return reader.getRowsJson().map(([name, type]) => `${name} ${type}`);
-  } catch (error) {
-    if (/^Catalog Error/.test(describe(error))) return undefined;
-    throw error;
-  }
-}
+import { tableColumns } from '../db/sql.ts';
 
 /** Whether the model's table has the `.yml` columns, in order. */
 export async function tableMatches(sql: DuckDBConnection, model: Model): Promise<boolean> {
@@ -28,23 +9,6 @@ export async function tableMatches(sql: DuckDBConnection, model: Model): Promise
 }
 
 export const columnDdl = (model: Model) => model.config.columns.map((c) => `${c.name} ${c.dataType}`).join(', ');
-
-export async function countRows(sql: DuckDBConnection, table: string): Promise<number> {
-  return Number((await sql.runAndReadAll(`select count(*)::bigint from ${table}`)).getRowsJson()[0]?.[0] ?? 0);
-}
-
-/** Runs `work` in a transaction, rolling back on any error. */
-export async function inTransaction<T>(sql: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  await sql.run('begin transaction');
-  try {
-    const result = await work();
-    await sql.run('commit');
-    return result;
-  } catch (error) {
-    await sql.run('rollback');
-    throw error;
-  }
-}
 
 /**
  * Makes `target`'s rows where `where` holds the same rows as `source`'s there, writing only those that differ: a

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { requireConnection } from '../control/connections.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels } from '../models/load-models.ts';
-import { inTransaction } from '../models/tables.ts';
-import { recordChange } from '../publish/changes.ts';
+import { recordChange } from '../models/changes.ts';
 import { publish } from '../publish/publish.ts';
+import { inTransaction } from '../db/sql.ts';
 
 /** Control tables whose rows belong to one connection (`connection_id`): its settings, documents' records, history. */
 const connectionRows = [

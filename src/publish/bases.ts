@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Warehouse } from '../db/warehouse.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Model } from '../models/load-models.ts';
-import type { TableChange } from './changes.ts';
+import type { TableChange } from '../models/changes.ts';
 import { readManifest } from './open-snapshot.ts';
 import { openHere } from './snapshot-instances.ts';
 

@@ -6,6 +6,7 @@ import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { PublishedConnection, PublishResult } from './manifest.ts';
 import { withPublishedInstance } from './snapshot-instances.ts';
+import { quote } from '../db/sql.ts';
 
 /**
  * Runs `work` on a read-only connection to the published snapshot; never touches the writer's file. In a
@@ -55,7 +56,7 @@ async function unionShards(sql: DuckDBConnection, shards: { file: string; manife
   const holders = new Map<string, string[]>();
   for (const [index, { file, manifest }] of shards.entries()) {
     // ATTACH takes no parameters; the path is the shared folder's, quoted as a literal.
-    await sql.run(`attach '${file.replace(/'/g, "''")}' as shard_${index} (read_only)`);
+    await sql.run(`attach ${quote(file)} as shard_${index} (read_only)`);
     for (const { name } of manifest.tables)
       holders.set(name, [...(holders.get(name) ?? []), `shard_${index}.main.${name}`]);
   }

@@ -18,7 +18,7 @@ import { loadModels, type Model } from '../models/load-models.ts';
 import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { replaceRows } from '../models/tables.ts';
-import { changesAfter, isPublished } from './changes.ts';
+import { changesAfter, isPublished } from '../models/changes.ts';
 import {
   notedSnapshots,
   notePublished,
@@ -31,6 +31,7 @@ import {
 import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 import type { PublishResult } from './manifest.ts';
+import { quote } from '../db/sql.ts';
 
 export type { PublishedConnection, PublishResult } from './manifest.ts';
 
@@ -179,7 +180,7 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
  */
 async function attachNext(wh: Warehouse, next: string, bases: Base[]): Promise<Base | null> {
   // ATTACH takes no parameters; the path is ours (home folder + uuid), quoted as a literal.
-  const attach = () => wh.sql.run(`attach '${next.replace(/'/g, "''")}' as next_snapshot`);
+  const attach = () => wh.sql.run(`attach ${quote(next)} as next_snapshot`);
   for (const base of bases) {
     const isSpare = base.path === sparePath(wh);
     if (isSpare) renameSync(base.path, next);

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { Model } from '../models/load-models.ts';
-import type { DateRange } from '../models/date-ranges.ts';
+import type { Model } from './load-models.ts';
+import type { DateRange } from './date-ranges.ts';
 
 /** What a model replaced in a catalog table: every row, or some date ranges of some connections. */
 export type TableChange = 'whole' | { connectionId: string; ranges: DateRange[] }[];
