@@ -3,7 +3,7 @@ import { requireConnection } from '../control/connections.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import { MktdataError } from '../errors.ts';
 import type { Region } from './config.ts';
-import { decryptSecret, encryptSecret, secretKey } from './secrets.ts';
+import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 
 export type Api = 'sp-api' | 'ads';
 

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { statSync } from 'node:fs';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
-import { receivingConnections } from '../webhooks/order-events.ts';
+import { receivingConnections } from './order-events.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';

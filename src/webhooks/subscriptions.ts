@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
-import { decryptSecret, encryptSecret, secretKey } from '../connectors/secrets.ts';
+import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
 import { eventDefinitions } from './events.ts';
 

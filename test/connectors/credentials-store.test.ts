@@ -8,7 +8,7 @@ import {
   requireCredentials,
   setCredentials,
 } from '../../src/connectors/credentials.ts';
-import { decryptSecret, encryptSecret, secretKey } from '../../src/connectors/secrets.ts';
+import { decryptSecret, encryptSecret, secretKey } from '../../src/lib/secrets.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { makeHome, US, DE } from '../helpers/home.ts';
 

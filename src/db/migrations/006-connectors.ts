@@ -11,7 +11,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       api varchar not null,                      -- sp-api, ads
       selling_partner_id varchar,                -- sp-api: the seller's merchant token
       profile_id varchar,                        -- ads: the advertising profile of the connection's marketplace
-      refresh_token_encrypted varchar not null,  -- AES-256-GCM, see src/connectors/secrets.ts
+      refresh_token_encrypted varchar not null,  -- AES-256-GCM, see src/lib/secrets.ts
       status varchar not null,                   -- active, needs_reauthorization
       status_reason varchar,
       created_at timestamptz not null,

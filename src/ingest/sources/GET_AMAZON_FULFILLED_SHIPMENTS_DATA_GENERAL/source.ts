@@ -1,4 +1,4 @@
-import { buyerInfoEvents } from '../../../webhooks/order-events.ts';
+import { buyerInfoEvents } from '../../order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 

@@ -1,4 +1,4 @@
-import { orderUpdateEvents } from '../../../webhooks/order-events.ts';
+import { orderUpdateEvents } from '../../order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
 

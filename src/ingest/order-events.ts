@@ -1,6 +1,6 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
-import type { LandContext } from '../ingest/source.ts';
-import { appendEvents, summaryContext, type ConnectionContext } from './outbox.ts';
+import type { LandContext } from './source.ts';
+import { appendEvents, summaryContext, type ConnectionContext } from '../webhooks/outbox.ts';
 
 const lineage = '_file_id, _line_number, _landed_at, _connection_id, _marketplace_id, _extra';
 const iso = (column: string) => `strftime(${column} at time zone 'UTC', '%Y-%m-%dT%H:%M:%SZ')`;
