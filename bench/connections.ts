@@ -9,7 +9,7 @@ import { createOrganization } from '../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';
 import { findPipeline, loadPipelines } from '../src/pipelines/pipeline-config.ts';
-import { landWaitingFiles } from '../src/pipelines/landing.ts';
+import { landWaitingFiles } from '../src/ingest/landing.ts';
 import { addDays, runPipeline } from '../src/pipelines/run-pipeline.ts';
 import { clockAt } from './daily-run.ts';
 

@@ -19,12 +19,12 @@ import { demoHome, dropNewDocuments } from '../test/helpers/live.ts';
 import { loadConnectorConfig } from '../src/connectors/config.ts';
 import { Connectors } from '../src/connectors/connectors.ts';
 import { setCredentials } from '../src/connectors/credentials.ts';
-import { connectorFetcher } from '../src/connectors/fetch/connector-fetcher.ts';
+import { connectorFetcher } from '../src/pipelines/fetch/connector-fetcher.ts';
 import { demoConnections } from '../src/demo/demo-marketplace.ts';
 import { startFakeProcess } from './fake-process.ts';
 import { loadPipelines } from '../src/pipelines/pipeline-config.ts';
 import { runPipeline, type RunFetcher } from '../src/pipelines/run-pipeline.ts';
-import { landWaitingFiles } from '../src/pipelines/landing.ts';
+import { landWaitingFiles } from '../src/ingest/landing.ts';
 import { documentedPlans } from '../src/fake-marketplace/throttle.ts';
 import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
 

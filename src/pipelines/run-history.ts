@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
-import { sourceApi } from '../connectors/fetch/fetch-specs.ts';
+import { sourceApi } from './fetch/fetch-specs.ts';
 import { loadModels, modelsDir } from '../models/load-models.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';

@@ -8,7 +8,7 @@ import { loadModels, type Model } from '../models/load-models.ts';
 import type { DateRange } from '../models/date-ranges.ts';
 import { inTransaction, runModels, type ModelResult } from '../models/run-models.ts';
 import { publish, snapshotBehind } from '../publish/publish.ts';
-import { landWaitingFiles } from './landing.ts';
+import { landWaitingFiles } from '../ingest/landing.ts';
 import { newFiles, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';

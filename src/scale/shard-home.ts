@@ -17,7 +17,7 @@ import type { Transaction } from 'kysely';
 import { openPostgresControl, type ControlStore } from '../db/control-store.ts';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { sidecarOf } from '../pipelines/landing.ts';
+import { sidecarOf } from '../ingest/landing.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ControlStore } from '../db/control-store.ts';
 import { openWarehouse } from '../db/warehouse.ts';
-import { liveFetcher } from '../connectors/live.ts';
+import { liveFetcher } from '../pipelines/fetch/live.ts';
 import { shardOf } from '../control/shard-assignment.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 import { findPipeline, loadPipelines } from '../pipelines/pipeline-config.ts';

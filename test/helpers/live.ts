@@ -5,8 +5,8 @@ import { scaledClock, type Clock } from '../../src/connectors/clock.ts';
 import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../../src/connectors/config.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
-import { connectorFetcher, type FetcherOptions } from '../../src/connectors/fetch/connector-fetcher.ts';
-import type { FetchEvent } from '../../src/connectors/fetch/execute-fetches.ts';
+import { connectorFetcher, type FetcherOptions } from '../../src/pipelines/fetch/connector-fetcher.ts';
+import type { FetchEvent } from '../../src/pipelines/fetch/execute-fetches.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
@@ -18,7 +18,7 @@ import {
   type FakeMarketplaceOptions,
 } from '../../src/fake-marketplace/server.ts';
 import { resolveHome, type Home } from '../../src/home.ts';
-import { sidecarOf } from '../../src/pipelines/landing.ts';
+import { sidecarOf } from '../../src/ingest/landing.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { publishDeferred, runPipeline, type RunSummary } from '../../src/pipelines/run-pipeline.ts';
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { findSource } from '../../src/ingest/sources/index.ts';
-import { landWaitingFiles } from '../../src/pipelines/landing.ts';
+import { landWaitingFiles } from '../../src/ingest/landing.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { DE, land, makeHome, ordersHeader, rows, US, writeOrders, type OrderLine } from '../helpers/home.ts';
 import { writeJson, writeSettlement } from '../helpers/profit.ts';

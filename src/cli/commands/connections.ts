@@ -5,7 +5,7 @@ import { removeCredentials, setCredentials, type Api } from '../../connectors/cr
 import { testConnection } from '../../connectors/connection-test.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
-import { connectorClock } from '../../connectors/live.ts';
+import { connectorClock } from '../../pipelines/fetch/live.ts';
 import { MktdataError } from '../../errors.ts';
 import { printRows } from '../output.ts';
 import { readSecret } from '../read-secret.ts';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectorFetcher } from '../../connectors/fetch/connector-fetcher.ts';
-import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
+import { connectorFetcher } from '../../pipelines/fetch/connector-fetcher.ts';
+import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import { createApiKey, createOrganization } from '../../control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
 import { connectDemoSellers, demoConnections, DEMO_SPEED, startDemoMarketplace } from '../../demo/demo-marketplace.ts';

@@ -3,15 +3,15 @@ import { MktdataError } from '../../errors.ts';
 import type { DateRange } from '../../models/date-ranges.ts';
 import { findPipeline, loadPipelines, type Pipeline } from '../../pipelines/pipeline-config.ts';
 import { planRun, publishDeferred, runPipeline, type RunSummary } from '../../pipelines/run-pipeline.ts';
-import { waitingFiles } from '../../pipelines/landing.ts';
+import { waitingFiles } from '../../ingest/landing.ts';
 import { refusalText } from '../../ingest/land-file.ts';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { printRows, progress } from '../output.ts';
 import { served } from '../served.ts';
-import { liveFetcher } from '../../connectors/live.ts';
-import type { FetchEvent } from '../../connectors/fetch/execute-fetches.ts';
-import type { FetchRequest } from '../../connectors/fetch/fetch-requests.ts';
+import { liveFetcher } from '../../pipelines/fetch/live.ts';
+import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
+import type { FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
 
 export type Format = 'table' | 'json';
 

@@ -8,7 +8,7 @@ import type { Home } from '../../home.ts';
 import { serverLogger } from '../output.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
 import { PipelineScheduler, type RunRequest } from '../../pipelines/pipeline-scheduler.ts';
-import { connectorClock, liveFetcher } from '../../connectors/live.ts';
+import { connectorClock, liveFetcher } from '../../pipelines/fetch/live.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
 import { NotificationPoller } from '../../connectors/notifications.ts';

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MktdataError } from '../../errors.ts';
-import { sidecarOf } from '../../pipelines/landing.ts';
+import { sidecarOf } from '../../ingest/landing.ts';
 import { dataTable, html, text, when } from '../layout.ts';
 import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
 

@@ -5,8 +5,8 @@ import {
   pendingFetches,
   recentFetches,
   updateFetch,
-} from '../../src/connectors/fetch/fetch-requests.ts';
-import { makeHome, US } from '../helpers/home.ts';
+} from '../../../src/pipelines/fetch/fetch-requests.ts';
+import { makeHome, US } from '../../helpers/home.ts';
 
 const order = (from: string, to: string) => ({
   connectionId: US.id,

@@ -1,6 +1,6 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { FetchGap, FetchPhase } from '../../pipelines/run-pipeline.ts';
-import type { Api } from '../credentials.ts';
+import type { FetchGap, FetchPhase } from '../run-pipeline.ts';
+import type { Api } from '../../connectors/credentials.ts';
 import { goodFetches, unsettledFetches, type FetchRequest } from './fetch-requests.ts';
 import { fetchSpecs } from './fetch-specs.ts';
 import { planFetches } from './plan-fetches.ts';

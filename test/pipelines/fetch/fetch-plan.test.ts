@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fetchSpecs } from '../../src/connectors/fetch/fetch-specs.ts';
-import { planFetches, type PlannedFetch, type RecentFetch } from '../../src/connectors/fetch/plan-fetches.ts';
-import { upstreamRequest } from '../../src/connectors/fetch/upstream-request.ts';
-import type { Api } from '../../src/connectors/credentials.ts';
-import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
-import { noHistory, planPipeline, type PlannedWindow } from '../../src/pipelines/plan.ts';
-import { US } from '../helpers/home.ts';
+import { fetchSpecs } from '../../../src/pipelines/fetch/fetch-specs.ts';
+import { planFetches, type PlannedFetch, type RecentFetch } from '../../../src/pipelines/fetch/plan-fetches.ts';
+import { upstreamRequest } from '../../../src/pipelines/fetch/upstream-request.ts';
+import type { Api } from '../../../src/connectors/credentials.ts';
+import { findPipeline, loadPipelines } from '../../../src/pipelines/pipeline-config.ts';
+import { noHistory, planPipeline, type PlannedWindow } from '../../../src/pipelines/plan.ts';
+import { US } from '../../helpers/home.ts';
 
 // A first load of the profit pipeline for a US connection on 2026-11-20 at 10:30 in Los Angeles (PST, 18:30Z).
 // T = 2026-11-20; T-29 = 2026-10-22 (first stage, 30 days); T-30 = 10-21; T-34 = 10-17; T-59 = 09-22;

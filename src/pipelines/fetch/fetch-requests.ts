@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FetchStatus } from '../../db/control-plane.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { InitialStage } from '../../pipelines/plan.ts';
+import type { InitialStage } from '../plan.ts';
 import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
 import type { UpstreamRequest } from './upstream-request.ts';
 

@@ -1,9 +1,9 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
-import type { WaitingDocument } from '../../pipelines/landing.ts';
-import type { Clock } from '../clock.ts';
-import { ConnectorError } from '../connector-error.ts';
-import { markNeedsReauthorization } from '../credentials.ts';
+import type { WaitingDocument } from '../../ingest/landing.ts';
+import type { Clock } from '../../connectors/clock.ts';
+import { ConnectorError } from '../../connectors/connector-error.ts';
+import { markNeedsReauthorization } from '../../connectors/credentials.ts';
 import { fetchAdsReport } from './ads-report.ts';
 import { MAX_ATTEMPTS, updateFetch, type FetchRequest, type FetchUpdate } from './fetch-requests.ts';
 import { UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
@@ -30,7 +30,7 @@ export interface ExecuteOptions {
   onFetched?: (event: FetchEvent) => void;
   /** When a request's first document is downloaded and waits to land (its `onFetched` follows the landing). */
   onDownloaded?: (request: FetchRequest) => void;
-  /** Lands downloaded documents together (pipelines/landing.ts `landDocuments`), results in their order. */
+  /** Lands downloaded documents together (ingest/landing.ts `landDocuments`), results in their order. */
   land(documents: WaitingDocument[]): Promise<LandResult[]>;
   /** Requests in progress at once (each waits on its seller's rate limits anyway). @default 32 */
   concurrency?: number;

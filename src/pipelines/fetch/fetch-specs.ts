@@ -1,5 +1,5 @@
 import { adsReports } from '../../ingest/sources/ads/reports.ts';
-import type { Api } from '../credentials.ts';
+import type { Api } from '../../connectors/credentials.ts';
 
 /** How a report's window is sent: instants with the marketplace's offset, dates only, or none (a snapshot). */
 export type WindowForm = 'timestamps' | 'dates' | 'none';

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
-import { ConnectorError } from '../connector-error.ts';
-import { downloadDocument } from '../download.ts';
+import { ConnectorError } from '../../connectors/connector-error.ts';
+import { downloadDocument } from '../../connectors/download.ts';
 import type { FetchRequest } from './fetch-requests.ts';
 import { documentPath } from './document-file.ts';
 import { keepAndLand, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';

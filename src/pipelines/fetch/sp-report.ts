@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { downloadDocument } from '../download.ts';
-import { ConnectorError } from '../connector-error.ts';
-import { createReport, getReport, getReportDocument, listReports } from '../sp-reports.ts';
-import type { SpApiClient } from '../sp-api.ts';
+import { downloadDocument } from '../../connectors/download.ts';
+import { ConnectorError } from '../../connectors/connector-error.ts';
+import { createReport, getReport, getReportDocument, listReports } from '../../connectors/sp-reports.ts';
+import type { SpApiClient } from '../../connectors/sp-api.ts';
 import { documentPath, extensionOf } from './document-file.ts';
 import type { FetchRequest } from './fetch-requests.ts';
 import { keepAndLand, UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';

@@ -1,8 +1,8 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { refusalText, type LandResult } from '../../ingest/land-file.ts';
-import type { AdsApiClient } from '../ads-api.ts';
-import type { Clock } from '../clock.ts';
-import type { SpApiClient } from '../sp-api.ts';
+import type { AdsApiClient } from '../../connectors/ads-api.ts';
+import type { Clock } from '../../connectors/clock.ts';
+import type { SpApiClient } from '../../connectors/sp-api.ts';
 import { renameSync } from 'node:fs';
 import { basename } from 'node:path';
 import { documentPath, writeSidecar } from './document-file.ts';

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../db/warehouse.ts';
-import { landFile, type LandResult } from '../ingest/land-file.ts';
-import { landFiles, type WaitingFile } from '../ingest/land-files.ts';
-import { findSource } from '../ingest/sources/index.ts';
+import { landFile, type LandResult } from './land-file.ts';
+import { landFiles, type WaitingFile } from './land-files.ts';
+import { findSource } from './sources/index.ts';
 
 /** The request record the connectors write beside a fetched document (`<file>.sidecar.json`). */
 export const sidecarOf = (file: string): string => `${file}.sidecar.json`;

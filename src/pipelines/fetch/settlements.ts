@@ -1,4 +1,4 @@
-import { listReports } from '../sp-reports.ts';
+import { listReports } from '../../connectors/sp-reports.ts';
 import { insertFetches, knownUpstreamIds, type FetchRequest } from './fetch-requests.ts';
 import type { HandlerContext, Outcome } from './handler.ts';
 import { downloadAndLand } from './sp-report.ts';

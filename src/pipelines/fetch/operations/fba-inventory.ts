@@ -1,4 +1,4 @@
-import { ConnectorError } from '../../connector-error.ts';
+import { ConnectorError } from '../../../connectors/connector-error.ts';
 import type { HandlerContext } from '../handler.ts';
 import type { PageWriter } from './pages.ts';
 

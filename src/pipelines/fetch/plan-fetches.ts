@@ -1,7 +1,7 @@
 import { mergeRanges, type DateRange } from '../../models/date-ranges.ts';
-import type { Pipeline } from '../../pipelines/pipeline-config.ts';
-import { addDays, localClock, subtractRanges, type InitialStage, type PlannedWindow } from '../../pipelines/plan.ts';
-import type { Api } from '../credentials.ts';
+import type { Pipeline } from '../pipeline-config.ts';
+import { addDays, localClock, subtractRanges, type InitialStage, type PlannedWindow } from '../plan.ts';
+import type { Api } from '../../connectors/credentials.ts';
 import { isDated, type FetchSpec } from './fetch-specs.ts';
 
 /** A request the plan asks the connectors to make; `from`/`to` null for a snapshot. */
