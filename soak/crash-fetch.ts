@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { realNow, scaledClock } from '../src/connectors/clock.ts';
+import { realNow, scaledClock } from '../src/time/clock.ts';
 import { demoSellers } from '../src/fake-marketplace/data/sellers.ts';
 import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../src/fake-marketplace/server.ts';
 import { connectAll, demoHome } from '../test/helpers/live.ts';

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 import { ConnectorError, type ConnectorErrorKind } from './connector-error.ts';
 import type { LwaClient } from './lwa.ts';
 import { RateLimits } from './rate-limits.ts';

@@ -1,5 +1,5 @@
 import { AdsApiClient } from './ads-api.ts';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 import { appCredentials, type ConnectorConfig } from './config.ts';
 import type { Api, Credentials } from './credentials.ts';
 import { LwaClient } from './lwa.ts';

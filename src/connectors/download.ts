@@ -6,7 +6,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
 import { ConnectorError, withoutQuery } from './connector-error.ts';
 import { fetchOrThrow } from './retry.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** What a download wrote. */
 export interface Downloaded {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { systemClock, type Clock } from './clock.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 import { ConnectorError } from './connector-error.ts';
 import { fetchOrThrow, withRetries } from './retry.ts';
 

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 import { TokenBucket, type RatePlan } from './token-bucket.ts';
 import { usagePlans } from './usage-plans.ts';
 

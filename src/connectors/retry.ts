@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 import { ConnectorError, isRetryable } from './connector-error.ts';
 
 /** How a failed attempt is retried. */

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 
 /** A rate and a burst: tokens refill at `rate` per second up to `burst`; each request takes one. */
 export interface RatePlan {

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { catchUpClock, type CatchUpClock } from '../connectors/clock.ts';
+import { catchUpClock, type CatchUpClock } from '../time/clock.ts';
 import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../connectors/config.ts';
 import { Connectors } from '../connectors/connectors.ts';
 import { setCredentials } from '../connectors/credentials.ts';

@@ -1,7 +1,7 @@
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { closeGracefully } from '../api/close-gracefully.ts';
-import { systemClock, type Clock } from '../connectors/clock.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 import { fakeMarketplaceEndpoints, type Endpoints } from '../connectors/config.ts';
 import { adsApiRoutes } from './ads/ads-api.ts';
 import { adsManagementRoutes } from './ads/ads-management.ts';

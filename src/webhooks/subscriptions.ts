@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
-import { eventDefinitions } from './events.ts';
+import { eventDefinitions } from '../vocabulary/webhook-events.ts';
 
 /** A webhook subscription as the API and the CLI show it (never its secret, but once at creation). */
 export interface Subscription {

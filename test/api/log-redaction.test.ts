@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { closeGracefully } from '../../src/api/close-gracefully.ts';
 import { redactUrl } from '../../src/api/log-redaction.ts';
-import { systemClock } from '../../src/connectors/clock.ts';
+import { systemClock } from '../../src/time/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
-import { systemClock } from '../../src/connectors/clock.ts';
+import { systemClock } from '../../src/time/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { requireCredentials } from '../../src/connectors/credentials.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';

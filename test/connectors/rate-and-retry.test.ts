@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../../src/connectors/clock.ts';
+import { manualClock } from '../../src/time/clock.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { retryDelay, withRetries } from '../../src/connectors/retry.ts';
 import { TokenBucket } from '../../src/connectors/token-bucket.ts';

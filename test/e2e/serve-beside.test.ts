@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { realNow, scaledClock } from '../../src/connectors/clock.ts';
+import { realNow, scaledClock } from '../../src/time/clock.ts';
 import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
 import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { connectThroughInvitation } from '../helpers/consent.ts';

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scaledClock, type Clock } from '../../src/connectors/clock.ts';
+import { scaledClock, type Clock } from '../../src/time/clock.ts';
 import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../../src/connectors/config.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';

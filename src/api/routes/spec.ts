@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { catalogSources, findSources } from '../../catalog/catalog.ts';
 import { dataSchemeIndex, tableNotFoundPage, tablePage } from '../../catalog/markdown.ts';
-import { eventDefinitions } from '../../webhooks/events.ts';
+import { eventDefinitions } from '../../vocabulary/webhook-events.ts';
 import {
   ApiBadRequestResponse,
   ExportSourcesResponse,

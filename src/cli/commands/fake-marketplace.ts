@@ -1,4 +1,4 @@
-import { scaledClock, systemClock } from '../../connectors/clock.ts';
+import { scaledClock, systemClock } from '../../time/clock.ts';
 import { demoSellers } from '../../fake-marketplace/data/sellers.ts';
 import { fakeMarketplaceEnv, startFakeMarketplace } from '../../fake-marketplace/server.ts';
 

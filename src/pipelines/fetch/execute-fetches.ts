@@ -1,7 +1,7 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
 import type { WaitingDocument } from '../../ingest/landing.ts';
-import type { Clock } from '../../connectors/clock.ts';
+import type { Clock } from '../../time/clock.ts';
 import { ConnectorError } from '../../connectors/connector-error.ts';
 import { markNeedsReauthorization } from '../../connectors/credentials.ts';
 import { fetchAdsReport } from './ads-report.ts';

@@ -1,7 +1,7 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { refusalText, type LandResult } from '../../ingest/land-file.ts';
 import type { AdsApiClient } from '../../connectors/ads-api.ts';
-import type { Clock } from '../../connectors/clock.ts';
+import type { Clock } from '../../time/clock.ts';
 import type { SpApiClient } from '../../connectors/sp-api.ts';
 import { renameSync } from 'node:fs';
 import { basename } from 'node:path';

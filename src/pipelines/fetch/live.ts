@@ -1,6 +1,6 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { RunFetcher } from '../run-pipeline.ts';
-import { scaledClock, systemClock, type Clock } from '../../connectors/clock.ts';
+import { scaledClock, systemClock, type Clock } from '../../time/clock.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors, type ConnectorLog } from '../../connectors/connectors.ts';
 import { connectorFetcher, type FetcherOptions } from './connector-fetcher.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../connectors/clock.ts';
+import type { Clock } from '../../time/clock.ts';
 
 /** How often to ask whether an upstream report is ready: a first wait, growing by `factor` up to `max` (clock ms). */
 export interface PollSchedule {

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { eventDefinitions } from '../../../webhooks/events.ts';
+import { eventDefinitions } from '../../../vocabulary/webhook-events.ts';
 import { recordEvents, summaryContext, type ConnectionContext, type NewEvent } from '../../../webhooks/outbox.ts';
 import { lineageDdl } from '../../flat-file.ts';
 import { landJsonRecords, readJsonDocument, type JsonRecord } from '../../json-records.ts';
