@@ -112,3 +112,34 @@ create or replace macro unit_costed(priced, sku_key_of, asin_key_of, cost_date, 
         and costs.sku_key = sku_key_of
         and costs.asin_key = asin_key_of
         and cost_date between costs.valid_from and costs.valid_to;
+
+-- Rule 11 (docs/design/PROFIT.md): a row's profit and total cost from its amounts. Fees and costs are positive;
+-- refund_cost is the negative cost of refunds, so it adds to profit.
+create or replace macro profit_of(total_sales, sales_tax, total_fees, cogs_total, ad_spend, refund_cost) as
+    total_sales - sales_tax - total_fees - cogs_total - ad_spend + refund_cost;
+create or replace macro total_cost_of(sales_tax, total_fees, cogs_total, ad_spend, refund_cost) as
+    sales_tax + total_fees + cogs_total + ad_spend - refund_cost;
+
+-- Rule 11's ratios (acos, tacos, roi): a part of a whole in percent, to 4 places; null when the whole is 0.
+create or replace macro percent_of(part, whole) as if(whole = 0, null, round(part / whole * 100, 4));
+
+-- Rule 12: a b2c share of traffic, what is left of the total after business buyers' (never below 0).
+create or replace macro b2c_part(total, b2b) as greatest(coalesce(total, 0) - coalesce(b2b, 0), 0);
+
+-- Rule 12: the b2c buy-box percentage of a child ASIN's day, from its buy box and page views in all and to business
+-- buyers; undefined, so null, when page views equal business page views (docs/design/PROFIT.md "Traffic").
+create or replace macro buybox_b2c(buybox, buybox_b2b, page_views, page_views_b2b) as
+    if(coalesce(page_views, 0) = coalesce(page_views_b2b, 0), null,
+        (coalesce(buybox, 0) * coalesce(page_views, 0) - coalesce(buybox_b2b, 0) * coalesce(page_views_b2b, 0))
+        / (coalesce(page_views, 0) - coalesce(page_views_b2b, 0)));
+
+-- An order's status as the API names it (Pending, Unshipped, Shipped, Canceled), from a report's text (Cancelled,
+-- Complete, Shipping, PartiallyShipped, Pending - …): the orders tables and the order events name statuses alike.
+create or replace macro mkt_order_status(report_status) as
+    case
+        when report_status in ('Cancelled', 'Canceled') then 'Canceled'
+        when report_status in ('Shipped', 'Complete') then 'Shipped'
+        when report_status like 'Pending%' then 'Pending'
+        when report_status in ('Unshipped', 'PartiallyShipped', 'Shipping') then 'Unshipped'
+        else report_status
+    end;

@@ -74,17 +74,13 @@ traffic_measures as (
         date,
         avg(coalesce(buy_box_percentage, 0)) as avg_buybox_percentage,
         avg(coalesce(buy_box_percentage_b2b, 0)) as avg_buybox_percentage_b2b,
-        avg(
-            if(coalesce(page_views, 0) = coalesce(page_views_b2b, 0), null,
-                (coalesce(buy_box_percentage, 0) * coalesce(page_views, 0) - coalesce(buy_box_percentage_b2b, 0) * coalesce(page_views_b2b, 0))
-                / (coalesce(page_views, 0) - coalesce(page_views_b2b, 0)))
-        ) as avg_buybox_percentage_b2c,
+        avg(buybox_b2c(buy_box_percentage, buy_box_percentage_b2b, page_views, page_views_b2b)) as avg_buybox_percentage_b2c,
         sum(coalesce(sessions, 0)) as total_sessions,
         sum(coalesce(sessions_b2b, 0)) as sessions_b2b,
-        sum(greatest(coalesce(sessions, 0) - coalesce(sessions_b2b, 0), 0)) as sessions_b2c,
+        sum(b2c_part(sessions, sessions_b2b)) as sessions_b2c,
         sum(coalesce(page_views, 0)) as total_page_views,
         sum(coalesce(page_views_b2b, 0)) as page_views_b2b,
-        sum(greatest(coalesce(page_views, 0) - coalesce(page_views_b2b, 0), 0)) as page_views_b2c,
+        sum(b2c_part(page_views, page_views_b2b)) as page_views_b2c,
         true as has_traffic,
     from staging.stg_mkt__sales_and_traffic
     where connection_id in $connection_ids and date between $from::date and $to::date and asin_granularity = 'CHILD'
@@ -265,11 +261,13 @@ final as (
         common_columns.*,
         contexts.currency,
         amounts.* exclude (connection_id),
-        amounts.total_sales - amounts.sales_tax - amounts.total_fees - amounts.cogs_total - amounts.ad_spend + amounts.refund_cost as profit,
-        amounts.sales_tax + amounts.total_fees + amounts.cogs_total + amounts.ad_spend - amounts.refund_cost as total_cost,
-        if(amounts.ad_sales = 0, null, round(amounts.ad_spend / amounts.ad_sales * 100, 4)) as acos,
-        if(amounts.total_sales = 0, null, round(amounts.ad_spend / amounts.total_sales * 100, 4)) as tacos,
-        if(total_cost = 0, null, round(profit / total_cost * 100, 4)) as roi,
+        profit_of(
+            amounts.total_sales, amounts.sales_tax, amounts.total_fees, amounts.cogs_total, amounts.ad_spend, amounts.refund_cost
+        ) as profit,
+        total_cost_of(amounts.sales_tax, amounts.total_fees, amounts.cogs_total, amounts.ad_spend, amounts.refund_cost) as total_cost,
+        percent_of(amounts.ad_spend, amounts.ad_sales) as acos,
+        percent_of(amounts.ad_spend, amounts.total_sales) as tacos,
+        percent_of(profit, total_cost) as roi,
     from amounts
     join contexts on contexts.connection_id = amounts.connection_id
 )

@@ -110,19 +110,15 @@ amounts as (
         if(coalesce(with_traffic.costable_lines, 0) = 0, null, with_traffic.uncosted_lines = 0) as cogs_present,
         coalesce(with_traffic.buybox, 0) as avg_buybox_percentage,
         coalesce(with_traffic.buybox_b2b, 0) as avg_buybox_percentage_b2b,
-        -- Rule 12's quotient is undefined when page views equal business page views: null (docs/design/PROFIT.md "Traffic"),
-        -- also for a child ASIN without traffic that day (0 = 0).
-        case
-            when coalesce(with_traffic.page_views, 0) <> coalesce(with_traffic.page_views_b2b, 0) then
-                (with_traffic.buybox * with_traffic.page_views - with_traffic.buybox_b2b * with_traffic.page_views_b2b)
-                / (with_traffic.page_views - with_traffic.page_views_b2b)
-        end as avg_buybox_percentage_b2c,
+        -- Null also for a child ASIN without traffic that day (0 page views of each kind).
+        buybox_b2c(with_traffic.buybox, with_traffic.buybox_b2b, with_traffic.page_views, with_traffic.page_views_b2b)
+            as avg_buybox_percentage_b2c,
         coalesce(with_traffic.sessions, 0) as total_sessions,
         coalesce(with_traffic.sessions_b2b, 0) as sessions_b2b,
-        greatest(coalesce(with_traffic.sessions, 0) - coalesce(with_traffic.sessions_b2b, 0), 0) as sessions_b2c,
+        b2c_part(with_traffic.sessions, with_traffic.sessions_b2b) as sessions_b2c,
         coalesce(with_traffic.page_views, 0) as total_page_views,
         coalesce(with_traffic.page_views_b2b, 0) as page_views_b2b,
-        greatest(coalesce(with_traffic.page_views, 0) - coalesce(with_traffic.page_views_b2b, 0), 0) as page_views_b2c,
+        b2c_part(with_traffic.page_views, with_traffic.page_views_b2b) as page_views_b2c,
     from with_traffic
 ),
 
@@ -134,11 +130,13 @@ final as (
         parent_asins.parent_asin,
         amounts.child_asin,
         amounts.sku,
-        amounts.total_sales - amounts.sales_tax - amounts.total_fees - amounts.cogs_total - amounts.ad_spend + amounts.refund_cost as profit,
-        amounts.sales_tax + amounts.total_fees + amounts.cogs_total + amounts.ad_spend - amounts.refund_cost as total_cost,
-        if(amounts.ad_sales = 0, null, round(amounts.ad_spend / amounts.ad_sales * 100, 4)) as acos,
-        if(amounts.total_sales = 0, null, round(amounts.ad_spend / amounts.total_sales * 100, 4)) as tacos,
-        if(total_cost = 0, null, round(profit / total_cost * 100, 4)) as roi,
+        profit_of(
+            amounts.total_sales, amounts.sales_tax, amounts.total_fees, amounts.cogs_total, amounts.ad_spend, amounts.refund_cost
+        ) as profit,
+        total_cost_of(amounts.sales_tax, amounts.total_fees, amounts.cogs_total, amounts.ad_spend, amounts.refund_cost) as total_cost,
+        percent_of(amounts.ad_spend, amounts.ad_sales) as acos,
+        percent_of(amounts.ad_spend, amounts.total_sales) as tacos,
+        percent_of(profit, total_cost) as roi,
         amounts.* exclude (connection_id, date, child_asin, sku),
         sku_names.product_name,
         null::varchar as product_brand,

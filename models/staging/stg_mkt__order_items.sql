@@ -49,14 +49,7 @@ renamed as (
         merchant_order_id,
         purchase_date as purchased_at,
         last_updated_date as updated_at,
-        -- Report text values (Cancelled, Complete, Shipping) onto the API's status names.
-        case
-            when order_status in ('Cancelled', 'Canceled') then 'Canceled'
-            when order_status in ('Shipped', 'Complete') then 'Shipped'
-            when order_status like 'Pending%' then 'Pending'
-            when order_status in ('Unshipped', 'PartiallyShipped', 'Shipping') then 'Unshipped'
-            else order_status
-        end as order_status,
+        mkt_order_status(order_status) as order_status,
         case
             when item_status in ('Cancelled', 'Canceled') then 'Canceled'
             else nullif(item_status, '')

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { RefusedFile, type LandContext, type LandingConnection, type Source } from './source.ts';
 import { fallbackEncoding, gzipDamage, hashFile, transcodeToUtf8 } from './text-file.ts';
+import { ensureMacros } from '../models/run-models.ts';
 
 /** What happened to one file. */
 export type LandResult =
@@ -101,6 +102,7 @@ interface FileRecord {
 /** Lands the rows and records the file in one transaction: both or neither. */
 async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext, file: FileRecord): Promise<number> {
   const staged = await source.stage?.(ctx);
+  if (source.events) await ensureMacros(wh.sql);
   await wh.sql.run('begin transaction');
   try {
     const rows = await source.land(ctx, staged);

@@ -8,6 +8,7 @@ import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';
 import { inTransaction } from '../db/sql.ts';
+import { ensureMacros } from '../models/run-models.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {
@@ -96,6 +97,7 @@ async function landBatch(
   receiving: Set<string>,
 ): Promise<Map<string, number>> {
   await wh.sql.run(source.createTable);
+  if (source.events) await ensureMacros(wh.sql);
   return inTransaction(wh.sql, async () => {
     const rows = await source.batch!.land(wh.sql, key, files);
     for (const f of files.filter((f) => receiving.has(f.connection.id)))

@@ -27,15 +27,9 @@ const orderUpdate: OrderEventKind = {
   messageType: 'MKT_ORDER_UPDATE',
   table: 'raw.get_flat_file_all_orders_data_by_order_date_general',
   versionTime: 'max(o.last_updated_date)',
-  // Statuses as the orders tables name them (stg_mkt__order_items).
+  // Statuses as the orders tables name them (models/macros.sql, installed before a landing).
   state: [
-    `case
-       when max(o.order_status) in ('Cancelled', 'Canceled') then 'Canceled'
-       when max(o.order_status) in ('Shipped', 'Complete') then 'Shipped'
-       when max(o.order_status) like 'Pending%' then 'Pending'
-       when max(o.order_status) in ('Unshipped', 'PartiallyShipped', 'Shipping') then 'Unshipped'
-       else max(o.order_status)
-     end as status`,
+    `mkt_order_status(max(o.order_status)) as status`,
     `${channel('max(o.fulfillment_channel)')} as channel`,
     `max(o.purchase_date) as purchased_at`,
     `list({ 'sku': o.sku, 'childAsin': o.asin, 'quantity': o.quantity, 'itemPriceValue': o.item_price } order by o.sku, o._line_number) as items`,

@@ -56,6 +56,19 @@ export async function installMacros(sql: DuckDBConnection, dir?: string): Promis
   return macros;
 }
 
+const withMacros = new WeakSet<DuckDBConnection>();
+
+/**
+ * Installs the macros once on this connection, for what runs before any model: a landing's order events use
+ * mkt_order_status, a pipeline's touchedDates settlement_posted_at. A build installs them again (macros.sql may have
+ * changed since).
+ */
+export async function ensureMacros(sql: DuckDBConnection): Promise<void> {
+  if (withMacros.has(sql)) return;
+  await installMacros(sql);
+  withMacros.add(sql);
+}
+
 /** Exactly what a pipeline run rebuilds; a model named nowhere here is not run. */
 export interface RunWork {
   /** Windowed models: the date ranges to replace, per connection id. */
