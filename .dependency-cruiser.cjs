@@ -23,6 +23,21 @@ module.exports = {
       to: { path: features },
     },
     {
+      name: 'connectors-are-clients',
+      severity: 'error',
+      comment:
+        "connectors/ holds the marketplace's clients; fetching and landing what they bring are stages of a pipeline run.",
+      from: { path: '^src/connectors/' },
+      to: { path: '^src/(ingest|pipelines|models|publish|exports|api|console|cli|scale|webhooks|actions)/' },
+    },
+    {
+      name: 'landing-from-a-fetch',
+      severity: 'error',
+      comment: 'Only pipelines/ (and the demo and CLI that drive it) land what a fetch brings.',
+      from: { path: '^src/', pathNot: '^src/(pipelines|ingest|cli|demo|scale|api)/' },
+      to: { path: '^src/ingest/(landing|land-file|land-files)\\.ts$' },
+    },
+    {
       name: 'vocabulary-imports-nothing',
       severity: 'error',
       comment: "The spec's vocabulary (action and webhook types, statuses) imports nothing of the project.",

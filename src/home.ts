@@ -73,3 +73,6 @@ export function ensureFolder(dir: string): void {
     );
   }
 }
+
+/** The request record the connectors write beside a fetched document (`<file>.sidecar.json`). */
+export const sidecarOf = (file: string): string => `${file}.sidecar.json`;

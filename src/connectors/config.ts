@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
-import type { NotificationQueueConfig } from './notifications.ts';
 
 export const regions = ['NA', 'EU', 'FE'] as const;
 export type Region = (typeof regions)[number];
@@ -201,4 +200,17 @@ export function appCredentials(
     });
   }
   return { clientId: app.clientId, clientSecret: app.clientSecret };
+}
+
+/**
+ * The operator's SQS queue the marketplace publishes notifications to (docs/design/live-apis.md §5), and how to reach
+ * it.
+ */
+export interface NotificationQueueConfig {
+  queueUrl: string;
+  region: string;
+  /** The fake marketplace's SQS endpoint; the real one follows from the region. */
+  endpoint?: string;
+  /** Static credentials (the fake's); otherwise the AWS SDK's default chain (AWS_ACCESS_KEY_ID, a profile, a role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }

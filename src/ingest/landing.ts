@@ -4,9 +4,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import { landFiles, type WaitingFile } from './land-files.ts';
 import { findSource } from './sources/index.ts';
-
-/** The request record the connectors write beside a fetched document (`<file>.sidecar.json`). */
-export const sidecarOf = (file: string): string => `${file}.sidecar.json`;
+import { sidecarOf } from '../home.ts';
 
 /**
  * Files waiting in a landing folder: regular files, not hidden, not still being written (`.tmp`, `.partial`), and

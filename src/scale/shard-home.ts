@@ -17,8 +17,8 @@ import type { Transaction } from 'kysely';
 import { openPostgresControl, type ControlStore } from '../db/control-store.ts';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { sidecarOf } from '../ingest/landing.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
+import { sidecarOf } from '../home.ts';
 
 /**
  * The shared control plane of a scaled-out install. The number of shards is recorded by the first process and fixed

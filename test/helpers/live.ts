@@ -18,9 +18,9 @@ import {
   type FakeMarketplaceOptions,
 } from '../../src/fake-marketplace/server.ts';
 import { resolveHome, type Home } from '../../src/home.ts';
-import { sidecarOf } from '../../src/ingest/landing.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { publishDeferred, runPipeline, type RunSummary } from '../../src/pipelines/run-pipeline.ts';
+import { sidecarOf } from '../../src/home.ts';
 
 /** A fast clock a test can also move forward by whole days (both the fake and the connectors read it). */
 export interface TestClock extends Clock {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConnectorConfig } from '../../src/connectors/config.ts';
-import { NotificationPoller } from '../../src/connectors/notifications.ts';
+import { NotificationPoller } from '../../src/pipelines/fetch/notifications.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';

@@ -11,7 +11,7 @@ import { PipelineScheduler, type RunRequest } from '../../pipelines/pipeline-sch
 import { connectorClock, liveFetcher } from '../../pipelines/fetch/live.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
-import { NotificationPoller } from '../../connectors/notifications.ts';
+import { NotificationPoller } from '../../pipelines/fetch/notifications.ts';
 import { SharedRateLimiter } from '../../api/rate-limit.ts';
 import { openSharedControl } from '../../scale/shard-home.ts';
 import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';

@@ -1,9 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { MktdataError } from '../../errors.ts';
-import { sidecarOf } from '../../ingest/landing.ts';
 import { dataTable, html, text, when } from '../layout.ts';
 import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
+import { sidecarOf } from '../../home.ts';
 
 /** The refused files a scope sees, newest first. */
 async function refusedFiles(ctx: PageContext) {

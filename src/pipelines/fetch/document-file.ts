@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Home } from '../../home.ts';
-import { sidecarOf } from '../../ingest/landing.ts';
 import type { FetchRequest } from './fetch-requests.ts';
+import { sidecarOf } from '../../home.ts';
 
 /** Where a fetched document goes: the landing folder of its connection and source, named after its window and id. */
 export function documentPath(

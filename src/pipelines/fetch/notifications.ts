@@ -1,24 +1,13 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
-import type { Warehouse } from '../db/warehouse.ts';
-import { landFile } from '../ingest/land-file.ts';
-import { findSource } from '../ingest/sources/index.ts';
-import { findInPayload, marketplaceKeys, sellerKeyOf } from '../ingest/sources/notifications/format.ts';
-import type { JsonRecord } from '../ingest/json-records.ts';
+import type { Warehouse } from '../../db/warehouse.ts';
+import { landFile } from '../../ingest/land-file.ts';
+import { findSource } from '../../ingest/sources/index.ts';
+import { findInPayload, marketplaceKeys, sellerKeyOf } from '../../ingest/sources/notifications/format.ts';
+import type { JsonRecord } from '../../ingest/json-records.ts';
+import type { NotificationQueueConfig } from '../../connectors/config.ts';
 
-/**
- * The operator's SQS queue the marketplace publishes notifications to (docs/design/live-apis.md §5), and how to reach
- * it.
- */
-export interface NotificationQueueConfig {
-  queueUrl: string;
-  region: string;
-  /** The fake marketplace's SQS endpoint; the real one follows from the region. */
-  endpoint?: string;
-  /** Static credentials (the fake's); otherwise the AWS SDK's default chain (AWS_ACCESS_KEY_ID, a profile, a role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-}
 
 /** What one poll did. */
 export interface PollResult {
