@@ -28,7 +28,7 @@ import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { specRoutes } from './routes/spec.ts';
-import { tableFreshness, type Freshness } from '../pipelines/freshness.ts';
+import { tableFreshness } from '../pipelines/freshness.ts';
 import { publishCount } from '../publish/publish.ts';
 import { utilRoutes } from './routes/util.ts';
 import { drainBody, sendError } from './error-replies.ts';
@@ -45,6 +45,7 @@ import { ActionWorker } from '../actions/action-worker.ts';
 
 export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
+import { type Freshness } from '../catalog/catalog.ts';
 
 /** Builds the `/api/v1` app without listening; `mktdata serve` and the tests listen or inject. */
 export async function buildApp(deps: AppDeps): Promise<App> {

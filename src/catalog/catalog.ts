@@ -75,3 +75,19 @@ export function searchText(s: CatalogSource): string {
     .join('\n')
     .toLowerCase();
 }
+
+/** How fresh a catalog table is: when its data was last refreshed, and through which date no run will change it. */
+export interface Freshness {
+  /** The end of the latest run that rebuilt and published it (or the latest publish of a build without runs). */
+  lastRefreshedAt: string | null;
+  /**
+   * The last local date its scheduled windows no longer revisit: the date of its latest refresh minus its restatement
+   * window (the widest of RECURRING_DAILY n and RECURRING_MONTHLY n + shift days; for a dated CONTINUOUS table, the
+   * widest of the tables it is computed from). The earliest over connections; null for snapshots and before a run.
+   */
+  finalThrough: string | null;
+  /** When the live connectors last fetched one of its sources (a document landed, or the marketplace had none). */
+  lastFetchedAt: string | null;
+  /** Requests for its sources that failed and wait for a retry, or were given up in the last 7 days. */
+  failedFetches: number;
+}

@@ -1,5 +1,5 @@
-import type { Freshness } from '../pipelines/freshness.ts';
 import type { CatalogSource } from './catalog.ts';
+import { type Freshness } from './catalog.ts';
 
 const escape = (text: string) =>
   text

@@ -1,4 +1,4 @@
-import { html } from '../api/html-page.ts';
+import { html } from '../lib/html.ts';
 import type { ConsoleScope } from './scope.ts';
 
 export { html };

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Warehouse } from '../db/warehouse.ts';
 import { RefusedFile, type LandContext, type LandingConnection, type Source } from './source.ts';
 import { fallbackEncoding, gzipDamage, hashFile, transcodeToUtf8 } from './text-file.ts';
-import { ensureMacros } from '../models/run-models.ts';
+import { ensureMacros } from '../db/macros.ts';
 
 /** What happened to one file. */
 export type LandResult =

@@ -8,7 +8,7 @@ import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';
 import { inTransaction } from '../db/sql.ts';
-import { ensureMacros } from '../models/run-models.ts';
+import { ensureMacros } from '../db/macros.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {

@@ -12,6 +12,7 @@ import {
   type ColumnConfig,
   type ModelConfigInput,
 } from './model-config.ts';
+import { loadMacros } from '../db/macros.ts';
 
 /** The project's models folder. */
 export const modelsDir = resolve(fileURLToPath(import.meta.url), '../../../models');
@@ -34,15 +35,6 @@ export interface Model {
   config: Omit<ModelConfigInput, 'columns'> & { columns: Column[] };
   /** ids of the models this one reads */
   deps: string[];
-}
-
-/**
- * The macros the models share (`models/macros.sql`): `create or replace macro` statements that every build runs
- * before its models, so that a step repeated across models has one definition.
- */
-export function loadMacros(dir: string = modelsDir): string {
-  const file = join(dir, 'macros.sql');
-  return existsSync(file) ? readFileSync(file, 'utf8') : '';
 }
 
 const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]*)\b/g;

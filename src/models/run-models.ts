@@ -3,7 +3,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import { CheckFailure, type CheckFinding } from './run-checks.ts';
-import { loadMacros, loadModels, type Model } from './load-models.ts';
+import { loadModels, type Model } from './load-models.ts';
 import { allDates, type DateRange } from './date-ranges.ts';
 import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from './model-inputs.ts';
 import { forgetHeld, runKeyed, type KeyedRun } from './run-keyed.ts';
@@ -16,6 +16,7 @@ import {
   type WindowResult,
 } from './run-incremental.ts';
 import { describe, inTransaction, tableColumns } from '../db/sql.ts';
+import { installMacros } from '../db/macros.ts';
 
 export type { CheckFinding, Unbuilt, WindowResult };
 export { inTransaction };
@@ -37,36 +38,6 @@ export interface RunOptions {
   onResult?: (result: ModelResult) => void;
   /** @default the project's models/ folder */
   modelsDir?: string;
-}
-
-/**
- * Creates (or replaces) the macros of models/macros.sql, which models and the pipelines' SQL use; returns their text.
- */
-export async function installMacros(sql: DuckDBConnection, dir?: string): Promise<string> {
-  const macros = loadMacros(dir);
-  if (macros.trim()) {
-    await sql.run(macros).catch((error: Error) => {
-      throw new MktdataError(
-        'ERR_INPUT_INVALID',
-        { where: 'models/macros.sql', reason: error.message.split('\n')[0]! },
-        { cause: error },
-      );
-    });
-  }
-  return macros;
-}
-
-const withMacros = new WeakSet<DuckDBConnection>();
-
-/**
- * Installs the macros once on this connection, for what runs before any model: a landing's order events use
- * mkt_order_status, a pipeline's touchedDates settlement_posted_at. A build installs them again (macros.sql may have
- * changed since).
- */
-export async function ensureMacros(sql: DuckDBConnection): Promise<void> {
-  if (withMacros.has(sql)) return;
-  await installMacros(sql);
-  withMacros.add(sql);
 }
 
 /** Exactly what a pipeline run rebuilds; a model named nowhere here is not run. */

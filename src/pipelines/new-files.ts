@@ -4,10 +4,10 @@ import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
 import { makeChanged, makeHeld, makeNewFiles } from '../models/run-keyed.ts';
-import { installMacros } from '../models/run-models.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, type PlanConnection } from './plan.ts';
+import { installMacros } from '../db/macros.ts';
 
 /** A landed file a pipeline has not taken in yet. */
 export interface NewFile {

@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { hashApiKey } from '../../control/organizations.ts';
 import { MktdataError } from '../../errors.ts';
-import type { Freshness } from '../../pipelines/freshness.ts';
 import { consoleScript } from '../../console/charts.ts';
 import { consolePage, consolePages, html } from '../../console/layout.ts';
 import { scopeConnections, type PageContext } from '../../console/page-context.ts';
@@ -21,7 +20,8 @@ import { tablesPage } from '../../console/pages/tables.ts';
 import { webhooksPage } from '../../console/pages/webhooks.ts';
 import { endSession, requestScope, scopeOfHash, startSession, type ScopeResolver } from '../../console/scope.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { page } from '../html-page.ts';
+import { page } from '../../lib/html.ts';
+import { type Freshness } from '../../catalog/catalog.ts';
 
 /** What the console needs besides the app's dependencies. */
 export interface ConsoleDeps {

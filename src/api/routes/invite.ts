@@ -5,7 +5,7 @@ import { acceptInvitation, createInvitation, findInvitation } from '../../contro
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { html, page } from '../html-page.ts';
+import { html, page } from '../../lib/html.ts';
 import { createState, sellerConsentUrl } from '../../connectors/oauth.ts';
 import { callbackUrl, oauthReady } from './oauth.ts';
 import {

@@ -7,7 +7,7 @@ import { requireCredentials, setCredentials } from '../../connectors/credentials
 import { adsConsentUrl, createState, findState, useState, type OAuthState } from '../../connectors/oauth.ts';
 import { acceptInvitation } from '../../control/invitations.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { html, page } from '../html-page.ts';
+import { html, page } from '../../lib/html.ts';
 
 /** Whether invitations can start the marketplace's consent: the SP-API application is fully configured. */
 export const oauthReady = (deps: AppDeps): boolean => {

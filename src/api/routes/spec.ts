@@ -13,7 +13,7 @@ import {
 } from '../schemas/common.ts';
 import { serviceApiMarkdown } from '../service-api-md.ts';
 import { documentCache, sendDocument } from '../cached-document.ts';
-import type { Freshness } from '../../pipelines/freshness.ts';
+import { type Freshness } from '../../catalog/catalog.ts';
 
 const markdown = 'text/markdown; charset=utf-8';
 const json = 'application/json; charset=utf-8';

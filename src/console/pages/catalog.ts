@@ -1,10 +1,10 @@
 import { Marked } from 'marked';
 import { catalogSources, findSources, searchText } from '../../catalog/catalog.ts';
 import { tablePage } from '../../catalog/markdown.ts';
-import type { Freshness } from '../../pipelines/freshness.ts';
 import { loadModels } from '../../models/load-models.ts';
 import { lineage } from '../../models/lineage.ts';
 import { dataTable, html } from '../layout.ts';
+import { type Freshness } from '../../catalog/catalog.ts';
 
 /**
  * `/catalog`: the catalog's tables with a search box. Without JavaScript the form searches on the server (`?q=`, the

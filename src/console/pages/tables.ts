@@ -1,9 +1,9 @@
 import { catalogSources } from '../../catalog/catalog.ts';
-import type { Freshness } from '../../pipelines/freshness.ts';
 import { publishedManifests } from '../../publish/open-snapshot.ts';
 import { badge, count, dataTable, html, text, when } from '../layout.ts';
 import { scopeConnections, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
+import { type Freshness } from '../../catalog/catalog.ts';
 
 /** A table refreshed longer ago than this is stale: every pipeline refreshes its tables at least daily. */
 export const staleAfterHours = 26;
