@@ -1,5 +1,6 @@
-import { loadModels, modelsDir } from '../models/load-models.ts';
+import { loadModels } from '../models/load-models.ts';
 import type { CatalogEntry } from '../models/model-config.ts';
+import { modelsDir } from '../lib/project-paths.ts';
 
 /** A column as the catalog publishes it (spec document 000, "Catalog source entry"). */
 export interface CatalogColumn {

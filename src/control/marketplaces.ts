@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { modelsDir } from '../models/load-models.ts';
+import { modelsDir } from '../lib/project-paths.ts';
 
 /** A row of the marketplaces seed. */
 export interface Marketplace {

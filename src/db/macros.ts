@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MktdataError } from '../errors.ts';
 
-/** The project's models folder, where macros.sql lives. */
-const modelsDir = resolve(fileURLToPath(import.meta.url), '../../../models');
+import { modelsDir } from '../lib/project-paths.ts';
 
 /**
  * The macros the models share (`models/macros.sql`): `create or replace macro` statements that every build runs

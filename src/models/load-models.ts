@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { MktdataError } from '../errors.ts';
 import {
@@ -15,7 +14,7 @@ import {
 import { loadMacros } from '../db/macros.ts';
 
 /** The project's models folder. */
-export const modelsDir = resolve(fileURLToPath(import.meta.url), '../../../models');
+import { modelsDir } from '../lib/project-paths.ts';
 
 const schemas = ['seeds', 'staging', 'intermediate', 'marts'] as const;
 export type ModelSchema = (typeof schemas)[number];

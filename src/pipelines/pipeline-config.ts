@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { catalogSources, type CatalogSource } from '../catalog/catalog.ts';
@@ -9,7 +8,7 @@ import { sources as ingestSources } from '../ingest/sources/index.ts';
 import { loadModels } from '../models/load-models.ts';
 
 /** The project's pipelines folder. */
-export const pipelinesDir = resolve(fileURLToPath(import.meta.url), '../../../pipelines');
+import { pipelinesDir } from '../lib/project-paths.ts';
 
 /** `10am, 1pm, 4:30pm` → minutes after local midnight, sorted. */
 export function parseRefreshAt(text: string): number[] {

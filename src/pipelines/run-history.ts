@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import { sourceApi } from './fetch/fetch-specs.ts';
-import { loadModels, modelsDir } from '../models/load-models.ts';
+import { loadModels } from '../models/load-models.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
+import { modelsDir } from '../lib/project-paths.ts';
 
 /**
  * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so

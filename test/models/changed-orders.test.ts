@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import { modelsDir } from '../../src/models/load-models.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { DE, makeHome, rows } from '../helpers/home.ts';
 import { landOrders, orderLine } from '../helpers/profit.ts';
+import { modelsDir } from '../../src/lib/project-paths.ts';
 
 // stg_mkt__order_items' `increment.changed`: an order whose new lines each equal (every column but the lineage ones)
 // a line of its last landed version, neither version having two lines of one SKU, is not taken in again; any other

@@ -194,7 +194,7 @@ describe('a broken models/macros.sql', () => {
     const { mkdtempSync, writeFileSync, cpSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
-    const { modelsDir } = await import('../../src/models/load-models.ts');
+    const { modelsDir } = await import('../../src/lib/project-paths.ts');
     const { wh } = await makeHome();
     try {
       const dir = mkdtempSync(join(tmpdir(), 'models-'));

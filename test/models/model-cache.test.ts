@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadModels, modelsDir } from '../../src/models/load-models.ts';
+import { loadModels } from '../../src/models/load-models.ts';
+import { modelsDir } from '../../src/lib/project-paths.ts';
 
 /** A copy of the project's models in a fresh folder, with its own cache folder. */
 function copyModels() {

@@ -5,11 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addConnection } from '../../src/control/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { newFiles, touchedDates } from '../../src/pipelines/new-files.ts';
-import { findPipeline, loadPipelines, pipelinesDir } from '../../src/pipelines/pipeline-config.ts';
+import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { planConnections } from '../../src/pipelines/run-history.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { makeHome } from '../helpers/home.ts';
 import { landOk, landOrders, orderLine, writeSettlement, type SettlementLine } from '../helpers/profit.ts';
+import { pipelinesDir } from '../../src/lib/project-paths.ts';
 
 // amazon.in: Asia/Kolkata, UTC+05:30 all year. Local midnight of 2026-10-06 is 2026-10-05 18:30 UTC.
 const IN = { id: '00000000-0000-4000-8000-0000000000a1', marketplaceId: 'A21TJRUUN4KGV' };

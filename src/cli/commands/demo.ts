@@ -1,5 +1,3 @@
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connectorFetcher } from '../../pipelines/fetch/connector-fetcher.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import { createApiKey, createOrganization } from '../../control/organizations.ts';
@@ -12,9 +10,9 @@ import { publishDeferred, runPipeline, type RunSummary } from '../../pipelines/r
 import { readManifest, withSnapshot } from '../../publish/open-snapshot.ts';
 import { formatTable } from '../output.ts';
 import { serve, type ServeOptions } from './serve.ts';
+import { demoDir } from '../../lib/project-paths.ts';
 
 /** The bundled example files the demo drops by hand (promotions: the marketplace has no operation for them). */
-export const demoDir = resolve(fileURLToPath(import.meta.url), '../../../../fixtures/demo');
 
 /** The demo organization (created once) and a new API key for it. */
 async function demoOrganization(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
