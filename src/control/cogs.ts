@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely, OnConflictBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { loadPipelines } from '../pipelines/pipeline-config.ts';
 import { requireOwnConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
@@ -15,26 +14,6 @@ export interface CogsRow {
   costItemValue: string;
   costItemShippingValue: string;
   itemSupplierName?: string | null;
-}
-
-/** What the next pipeline runs rebuild after a unit-cost change: every table fed by unit costs, from `from` on. */
-export interface CogsRebuild {
-  from: string;
-  windows: { pipeline: string; table: string; from: string | null }[];
-}
-
-/**
- * The tables the `cogs` source feeds, by pipeline: dated ones from the change's earliest fromDate, the others whole.
- */
-export function cogsRebuild(from: string): CogsRebuild {
-  const windows = loadPipelines()
-    .filter((p) => p.sources.cogs !== undefined)
-    .flatMap((p) =>
-      p.tables
-        .filter((t) => t.sources.includes('cogs'))
-        .map((t) => ({ pipeline: p.name, table: t.name, from: t.dated ? from : null })),
-    );
-  return { from, windows };
 }
 
 /**
@@ -93,7 +72,7 @@ export async function upsertCogs(
   connectionId: string,
   rows: CogsRow[],
   at: Date,
-): Promise<{ changeId: string; upserted: number; rebuild: CogsRebuild }> {
+): Promise<{ changeId: string; upserted: number; from: string }> {
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
   const unique = [...new Map(rows.map((r) => [keyOf(r), r])).values()];
   const from = unique.map((r) => r.fromDate).sort()[0]!;
@@ -133,7 +112,7 @@ export async function upsertCogs(
         .execute();
     },
   );
-  return { changeId, upserted: unique.length, rebuild: cogsRebuild(from) };
+  return { changeId, upserted: unique.length, from };
 }
 
 /** DELETE /cogs: removes a seller connection's rows matching the filters (fromDate within from..to, sku, asin). */
@@ -142,7 +121,7 @@ export async function deleteCogs(
   organizationId: string,
   filters: { sellerOrVendorId: string; from?: string; to?: string; sku?: string; asin?: string },
   at: Date,
-): Promise<{ deleted: number; rebuild: CogsRebuild | null }> {
+): Promise<{ deleted: number; from: string | null }> {
   const connectionId = filters.sellerOrVendorId;
   await requireOwnConnection(wh, organizationId, connectionId, 'SELLER_CENTRAL', 'unit costs');
   return wh.db.transaction().execute(async (trx) => {
@@ -160,10 +139,10 @@ export async function deleteCogs(
       .select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('from_date').as('from')])
       .executeTakeFirstOrThrow();
     const deleted = Number(found.n);
-    if (deleted === 0) return { deleted, rebuild: null };
+    if (deleted === 0) return { deleted, from: null };
     const from = String(found.from).slice(0, 10);
     await recordChange(trx, connectionId, JSON.stringify({ delete: filters }), deleted, from, at);
     await trx.deleteFrom('control.cogs').where(matching).execute();
-    return { deleted, rebuild: cogsRebuild(from) };
+    return { deleted, from };
   });
 }

@@ -5,6 +5,7 @@ import { deleteCogs, upsertCogs } from '../../control/cogs.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ApiNoTokensResponse } from '../schemas/exports.ts';
 import { ApiNotFoundResponse, keyProtectedErrors, named, noContent } from '../schemas/common.ts';
+import { cogsRebuild } from '../../pipelines/cogs-rebuild.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Unit costs and usage'];
@@ -111,14 +112,8 @@ export async function cogsRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const { sellerOrVendorId: id, cogsToUpsert } = request.body;
-      const { changeId, upserted, rebuild } = await upsertCogs(
-        deps.wh,
-        request.organizationId,
-        id,
-        cogsToUpsert,
-        now(),
-      );
-      return { sellerOrVendorId: id, upsertedCount: upserted, changeId, rebuild };
+      const { changeId, upserted, from } = await upsertCogs(deps.wh, request.organizationId, id, cogsToUpsert, now());
+      return { sellerOrVendorId: id, upsertedCount: upserted, changeId, rebuild: cogsRebuild(from) };
     },
   );
 

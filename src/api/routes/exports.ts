@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findSources } from '../../catalog/catalog.ts';
-import { initialLoadStages } from '../../control/load-stages.ts';
+import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { MktdataError } from '../../errors.ts';
 import { createExport, deleteExport, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
 import { requireTokens } from '../../control/tokens.ts';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
-import { initialLoadStages } from '../../control/load-stages.ts';
+import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { accountLinks } from '../../control/account-links.ts';
 import type { AppDeps } from '../app-deps.ts';
 import {

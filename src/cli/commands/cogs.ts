@@ -1,8 +1,8 @@
-import { cogsRebuild, type CogsRebuild } from '../../control/cogs.ts';
 import { requireConnection } from '../../control/connections.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
 import { ingest } from './ingest.ts';
+import { cogsRebuild, type CogsRebuild } from '../../pipelines/cogs-rebuild.ts';
 
 /** One line per window a unit-cost change schedules, as the API's CogsUpsertResponse lists them. */
 export const rebuildLines = (rebuild: CogsRebuild) =>

@@ -1,6 +1,6 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { requireConnection } from '../../control/connections.ts';
-import { initialLoadStages } from '../../control/load-stages.ts';
+import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
 import { testConnection } from '../../connectors/connection-test.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';

@@ -3,7 +3,7 @@ import { chartFigure } from '../charts.ts';
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
-import { initialLoadStages } from '../../control/load-stages.ts';
+import { initialLoadStages } from '../../pipelines/load-stages.ts';
 
 /**
  * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
