@@ -1,6 +1,5 @@
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import {
-  explainBadValue,
   fileStage,
   headerFields,
   lineageParams,
@@ -10,11 +9,11 @@ import {
   readStage,
   stagedBefore,
   stageFlatFile,
-  typedSelectList,
   type FlatFormat,
 } from './flat-file.ts';
 import { RefusedFile, type BatchFile, type LandContext, type Source, type StagedFile } from './source.ts';
 import { fallbackEncoding, isGzip, readFirstLine } from './text-file.ts';
+import { explainBadValue, typedSelectList } from './flat-values.ts';
 
 /** A source whose file is one delimited file landed as delivered into `table`. */
 export function flatFileSource(name: string, table: string, format: FlatFormat): Source {

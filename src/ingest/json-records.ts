@@ -4,14 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { z } from 'zod';
-import {
-  insertOrExplain,
-  lineageParams,
-  lineageSelectList,
-  rawTableDdl,
-  typedSelectList,
-  type FlatColumn,
-} from './flat-file.ts';
+import { lineageParams, lineageSelectList, rawTableDdl, type FlatColumn } from './flat-file.ts';
 import {
   RefusedFile,
   type BatchFile,
@@ -20,6 +13,8 @@ import {
   type Source,
   type StagedFile,
 } from './source.ts';
+import { typedSelectList } from './flat-values.ts';
+import { insertOrExplain } from './flat-values.ts';
 
 /** A JSON record's fields, by key; nested values stay JSON. */
 export type JsonRecord = Record<string, unknown>;

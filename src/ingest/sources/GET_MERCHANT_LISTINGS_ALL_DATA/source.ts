@@ -1,16 +1,10 @@
-import {
-  insertOrExplain,
-  lineageParams,
-  lineageSelectList,
-  rawTableDdl,
-  stagedBefore,
-  stageFlatFile,
-  typedSelectList,
-} from '../../flat-file.ts';
+import { lineageParams, lineageSelectList, rawTableDdl, stagedBefore, stageFlatFile } from '../../flat-file.ts';
 import { RefusedFile, type LandContext, type Source, type StagedFile } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
 import { format } from './format.ts';
 import { openDateUtc } from './open-date.ts';
+import { typedSelectList } from '../../flat-values.ts';
+import { insertOrExplain } from '../../flat-values.ts';
 
 const table = 'raw.get_merchant_listings_all_data';
 

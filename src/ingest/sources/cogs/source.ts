@@ -1,6 +1,7 @@
 import { RefusedFile, type Source } from '../../source.ts';
-import { insertOrExplain, stagedBefore, stageFlatFile } from '../../flat-file.ts';
+import { stagedBefore, stageFlatFile } from '../../flat-file.ts';
 import { format } from './format.ts';
+import { insertOrExplain } from '../../flat-values.ts';
 
 /**
  * COGS CSV import: rows upsert into control.cogs on (asin, sku, costCurrency, fromDate);
