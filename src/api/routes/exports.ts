@@ -12,7 +12,7 @@ import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports
 import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app-deps.ts';
-import { ApiNotFoundResponse, noContent, ExportSourcesResponse, keyProtectedErrors } from '../schemas/common.ts';
+import { ApiNotFoundResponse, noContent, keyProtectedErrors } from '../schemas/common.ts';
 import {
   ApiForbiddenResponse,
   ApiNoTokensResponse,
@@ -25,6 +25,7 @@ import {
   exportSourcesQuery,
   exportsListQuery,
 } from '../schemas/exports.ts';
+import { ExportSourcesResponse } from '../schemas/catalog.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Exports'];

@@ -4,16 +4,16 @@ import { z } from 'zod';
 import { catalogSources, findSources } from '../../catalog/catalog.ts';
 import { dataSchemeIndex, tableNotFoundPage, tablePage } from '../../catalog/markdown.ts';
 import { eventDefinitions } from '../../vocabulary/webhook-events.ts';
+import { ApiBadRequestResponse } from '../schemas/common.ts';
+import { serviceApiMarkdown } from '../service-api-md.ts';
+import { documentCache, sendDocument } from '../cached-document.ts';
+import { type Freshness } from '../../catalog/catalog.ts';
 import {
-  ApiBadRequestResponse,
   ExportSourcesResponse,
   WebhookSchemeResponse,
   catalogFilterQuery,
   tableFileParams,
-} from '../schemas/common.ts';
-import { serviceApiMarkdown } from '../service-api-md.ts';
-import { documentCache, sendDocument } from '../cached-document.ts';
-import { type Freshness } from '../../catalog/catalog.ts';
+} from '../schemas/catalog.ts';
 
 const markdown = 'text/markdown; charset=utf-8';
 const json = 'application/json; charset=utf-8';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exportQueryFields, exportRequestSchema } from '../../exports/export-request.ts';
-import { ApiBadRequestResponse, apiError, booleanQuery, catalogFilterQuery, named, pageParam } from './common.ts';
+import { ApiBadRequestResponse, apiError, booleanQuery, named, pageParam } from './common.ts';
+import { catalogFilterQuery } from './catalog.ts';
 
 export const ExportRequest = named('ExportRequest', exportRequestSchema);
 
