@@ -12,7 +12,6 @@ import {
 } from '../../exports/export-schedules.ts';
 import type { AppDeps, ExportServices } from '../app-deps.ts';
 import { ApiNotFoundResponse, noContent, keyProtectedErrors } from '../schemas/common.ts';
-import { downloadUrl } from './exports.ts';
 import {
   ExportScheduleRequest,
   ExportScheduleWithIntegrationsResponse,
@@ -20,6 +19,7 @@ import {
   scheduleParams,
   schedulesListQuery,
 } from '../schemas/exports.ts';
+import { downloadUrl } from './export-replies.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Export schedules'];

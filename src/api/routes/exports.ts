@@ -1,6 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findSources } from '../../catalog/catalog.ts';
@@ -9,9 +9,9 @@ import { MktdataError } from '../../errors.ts';
 import { createExport, deleteExport, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
 import { requireTokens } from '../../control/tokens.ts';
 import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports/export-source.ts';
-import { signDownload, verifyDownload } from '../../exports/signed-url.ts';
+import { verifyDownload } from '../../exports/signed-url.ts';
 import { fileExtensions } from '../../exports/write-export.ts';
-import { apiPrefix, type AppDeps, type ExportServices } from '../app-deps.ts';
+import type { AppDeps, ExportServices } from '../app-deps.ts';
 import { ApiNotFoundResponse, noContent, keyProtectedErrors } from '../schemas/common.ts';
 import {
   ApiForbiddenResponse,
@@ -26,6 +26,7 @@ import {
   exportsListQuery,
 } from '../schemas/exports.ts';
 import { ExportSourcesResponse } from '../schemas/catalog.ts';
+import { downloadUrl, exportResponse, notCompleted } from './export-replies.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Exports'];
@@ -36,29 +37,6 @@ const contentTypes = {
   JSON: 'application/json; charset=utf-8',
   PARQUET: 'application/vnd.apache.parquet',
 };
-
-const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
-const num = (value: number | string | null) => (value === null ? null : Number(value));
-
-/** The ExportResponse of docs/design/API.md. */
-export const exportResponse = (row: ExportRow) => ({
-  id: row.id,
-  exportId: row.id,
-  organizationId: row.organization_id,
-  sourceId: row.source_id,
-  sourceName: row.source_name,
-  tableName: row.table_name,
-  sellerOrVendorIds: JSON.parse(row.seller_or_vendor_ids) as string[],
-  status: row.status,
-  outputType: row.output_type,
-  rowCount: num(row.row_count),
-  fileSizeBytes: num(row.file_size_bytes),
-  createdAt: iso(row.created_at)!,
-  completedAt: iso(row.completed_at),
-  expiresAt: iso(row.expires_at),
-  error: row.error,
-  historicalDataStillLoadingNotice: null,
-});
 
 /** The Exports group of spec document 000: create, list, get, delete, raw download, sources. */
 export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services: ExportServices) {
@@ -280,32 +258,4 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       existsSync(join(deps.home.exports, row.file_name)),
     );
   }
-}
-
-/** An absolute, key-less link to an export's file, signed and valid for the configured minutes. */
-export function downloadUrl(request: FastifyRequest, services: ExportServices, exportId: string): string {
-  const expires = Math.floor((services.worker.now() + services.signedUrlTtlMs) / 1000);
-  return `${request.protocol}://${request.host}${apiPrefix}/exports/${exportId}/download?${signDownload(services.signingKey, exportId, expires)}`;
-}
-
-function notCompleted(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  row: ExportRow,
-  status: 202 | 410 | 422,
-  code: string,
-  message: string,
-  extra = {},
-) {
-  const error = { 202: 'Accepted', 410: 'Gone', 422: 'Unprocessable Entity' }[status];
-  return reply.status(status).send({
-    statusCode: status,
-    error,
-    code,
-    message,
-    requestId: request.id,
-    exportId: row.id,
-    status: row.status,
-    ...extra,
-  });
 }
