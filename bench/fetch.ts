@@ -23,10 +23,11 @@ import { connectorFetcher } from '../src/pipelines/fetch/connector-fetcher.ts';
 import { demoConnections } from '../src/demo/demo-marketplace.ts';
 import { startFakeProcess } from './fake-process.ts';
 import { loadPipelines } from '../src/pipelines/pipeline-config.ts';
-import { runPipeline, type RunFetcher } from '../src/pipelines/run-pipeline.ts';
+import { runPipeline } from '../src/pipelines/run-pipeline.ts';
 import { landWaitingFiles } from '../src/ingest/landing.ts';
 import { documentedPlans } from '../src/fake-marketplace/throttle.ts';
 import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
+import { type RunFetcher } from '../src/pipelines/fetch/fetch-stage.ts';
 
 /**
  * The clock runs this much faster than real time: a minute of createReport refill takes 600 ms. Faster clocks

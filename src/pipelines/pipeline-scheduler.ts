@@ -4,7 +4,8 @@ import type { Warehouse } from '../db/warehouse.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { localClock } from './plan.ts';
 import { planConnections } from './run-history.ts';
-import { runPipeline, type RunFetcher, type RunSummary } from './run-pipeline.ts';
+import { runPipeline, type RunSummary } from './run-pipeline.ts';
+import { type RunFetcher } from './fetch/fetch-stage.ts';
 
 /** A run asked for now: which pipelines (all by default), and which connections to refresh whether due or not. */
 export interface RunRequest {

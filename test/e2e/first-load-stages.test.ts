@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { FakeMarketplace } from '../../src/fake-marketplace/server.ts';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
-import { runPipeline, type RunFetcher } from '../../src/pipelines/run-pipeline.ts';
+import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { connectAll, demoHome, liveMarketplace, START } from '../helpers/live.ts';
+import { type RunFetcher } from '../../src/pipelines/fetch/fetch-stage.ts';
 
 describe("a first load's two stages through the live connectors", () => {
   const homes: Warehouse[] = [];

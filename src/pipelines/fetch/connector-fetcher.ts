@@ -4,7 +4,6 @@ import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
 import { landAndArchive, landDocuments, type WaitingDocument } from '../../ingest/landing.ts';
 import { planConnections } from '../run-history.ts';
-import type { FetchPhase, RunFetcher } from '../run-pipeline.ts';
 import { appCredentials } from '../../connectors/config.ts';
 import type { Connectors } from '../../connectors/connectors.ts';
 import { readAllCredentials, type Api, type Credentials } from '../../connectors/credentials.ts';
@@ -15,6 +14,7 @@ import { fetchSpecs } from './fetch-specs.ts';
 import { runsLast } from './operations.ts';
 import { planFetches } from './plan-fetches.ts';
 import { upstreamRequest } from './upstream-request.ts';
+import { type FetchPhase, type RunFetcher } from './fetch-stage.ts';
 
 export interface FetcherOptions {
   onFetched?: (event: FetchEvent) => void;

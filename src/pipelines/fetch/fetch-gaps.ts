@@ -1,9 +1,9 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { FetchGap, FetchPhase } from '../run-pipeline.ts';
 import type { Api } from '../../connectors/credentials.ts';
 import { goodFetches, unsettledFetches, type FetchRequest } from './fetch-requests.ts';
 import { fetchSpecs } from './fetch-specs.ts';
 import { planFetches } from './plan-fetches.ts';
+import { type FetchGap, type FetchPhase } from './fetch-stage.ts';
 
 /** A connection with stored credentials: its APIs, and why those it could not be fetched from were not tried. */
 export interface FetchedConnection {

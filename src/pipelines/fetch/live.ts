@@ -1,9 +1,9 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { RunFetcher } from '../run-pipeline.ts';
 import { scaledClock, systemClock, type Clock } from '../../time/clock.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors, type ConnectorLog } from '../../connectors/connectors.ts';
 import { connectorFetcher, type FetcherOptions } from './connector-fetcher.ts';
+import { type RunFetcher } from './fetch-stage.ts';
 
 /**
  * The connectors' clock: the system clock, or, for tests and benchmarks against a fake marketplace, one running
