@@ -24,6 +24,8 @@ import {
 import { rawTablesOf, workOf } from './run-work.ts';
 import { keepLookups, lookupWindows } from './lookup-changes.ts';
 import type { FetchGap, RunFetcher } from './fetch/fetch-stage.ts';
+import { lacking, runError } from './run-errors.ts';
+import { settled } from '../lib/settled.ts';
 
 export interface RunPipelineOptions {
   /** The clock the run plans with. @default the fetcher's clock, else now */
@@ -272,37 +274,6 @@ export async function runPipeline(
   return { runId, pipeline: pipeline.name, status, landed, refused, errors, windows: rows, published, unpublished };
 }
 
-/** What a run's record says went wrong, or null. */
-function runError(windows: WindowRun[], fetchFailures: number, refused: number): string | null {
-  const notDone = windows.filter((w) => w.status !== 'success').length;
-  const parts = [
-    notDone > 0 ? `${notDone} window(s) not done` : '',
-    fetchFailures > 0 ? `${fetchFailures} fetch request(s) failed` : '',
-    refused > 0 ? `${refused} file(s) refused` : '',
-  ].filter(Boolean);
-  return parts.length > 0 ? `${parts.join(', ')}: see mktdata runs; the next run retries them` : null;
-}
-
-/**
- * For each (connection, table) window, the first range its table's sources lack that it overlaps, as its error:
- * a window whose data did not come is not done, however its models ran.
- */
-function lacking(pipeline: Pipeline, gaps: FetchGap[]): (window: PlannedWindow) => string | null {
-  const sourcesOf = new Map(pipeline.tables.map((t) => [t.name, new Set(t.sources)]));
-  return (w) => {
-    const mine = gaps.filter(
-      (g) =>
-        g.connectionId === w.connectionId &&
-        sourcesOf.get(w.table)?.has(g.source) &&
-        (g.from === null || w.from === null || (g.from <= w.to! && w.from <= g.to!)),
-    );
-    if (mine.length === 0) return null;
-    const g = mine[0]!;
-    const more = mine.length > 1 ? ` (and ${mine.length - 1} more range(s))` : '';
-    return `${g.source} ${g.from === null ? 'snapshot' : `${g.from}..${g.to}`}: ${g.reason}${more}`;
-  };
-}
-
 /** Publishes once what runs made with `deferPublish` left unpublished, and records that they were published. */
 export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): Promise<void> {
   const runs = summaries.filter((s) => s.unpublished);
@@ -323,15 +294,3 @@ export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): P
 }
 
 export { addDays, localClock };
-
-/** A promise that never rejects (so that nothing is left unhandled while it runs unawaited), unwrapped later. */
-function settled<T>(promise: Promise<T>): Promise<{ value(): T }> {
-  return promise.then(
-    (value) => ({ value: () => value }),
-    (error: unknown) => ({
-      value: () => {
-        throw error;
-      },
-    }),
-  );
-}
