@@ -1,10 +1,11 @@
 /**
- * The layering the build checks (`npm run lint`): no import circles, and the ground floor (db/, time/, lib/,
- * vocabulary/, errors, home) imports no feature folder. Any violation fails the lint.
+ * The layering the build checks (`npm run lint`): no import circles, the ground floor (db/, time/, lib/,
+ * vocabulary/, errors, home) imports no feature folder, and the fake marketplace stands apart from the product. Any
+ * violation fails the lint.
  */
 const ground = '^src/(db|time|lib|vocabulary)/|^src/(errors|home)\\.ts$';
 const features =
-  '^src/(actions|api|catalog|cli|connectors|console|demo|exports|fake-marketplace|files|ingest|models|pipelines|publish|scale|webhooks|control)/';
+  '^src/(actions|api|catalog|cli|connectors|console|demo|exports|files|ingest|models|pipelines|publish|scale|webhooks|control)/';
 
 module.exports = {
   forbidden: [
@@ -44,6 +45,22 @@ module.exports = {
       from: { path: '^src/vocabulary/' },
       to: { path: '^src/', pathNot: '^src/vocabulary/' },
     },
+    {
+      name: 'fake-marketplace-stands-alone',
+      severity: 'error',
+      comment:
+        "The fake imitates the marketplace's published APIs: it borrows nothing of the product it is tested with.",
+      from: { path: '^packages/fake-marketplace/' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'fake-marketplace-only-for-the-demo',
+      severity: 'error',
+      comment:
+        'The product knows only a base-URL override; the demo (and `mktdata fake-marketplace`) load the fake lazily.',
+      from: { path: '^src/', pathNot: '^src/demo/fake-marketplace\\.ts$' },
+      to: { path: '^packages/fake-marketplace/|@mktdata/fake-marketplace' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -51,6 +68,6 @@ module.exports = {
     parser: 'swc',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
   },
 };

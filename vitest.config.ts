@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -42,8 +43,14 @@ class SlowestFirst extends BaseSequencer {
 const root = (process.env.MKTDATA_TEST_TMP ??= mkdtempSync(join(tmpdir(), 'mktdata-tests-')));
 
 export default defineConfig({
+  // The tests run the fake marketplace from its sources (commands they start run its build, as users do).
+  resolve: {
+    alias: {
+      '@mktdata/fake-marketplace': fileURLToPath(new URL('packages/fake-marketplace/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

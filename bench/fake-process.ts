@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { once } from 'node:events';
 import { scaledClock, type Clock } from '../src/time/clock.ts';
-import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
+import type { RequestLogEntry } from '@mktdata/fake-marketplace';
 
 export interface FakeProcess {
   url: string;

@@ -25,8 +25,7 @@ import { startFakeProcess } from './fake-process.ts';
 import { loadPipelines } from '../src/pipelines/pipeline-config.ts';
 import { runPipeline } from '../src/pipelines/run-pipeline.ts';
 import { landWaitingFiles } from '../src/ingest/landing.ts';
-import { documentedPlans } from '../src/fake-marketplace/throttle.ts';
-import type { RequestLogEntry } from '../src/fake-marketplace/server.ts';
+import { documentedPlans, type RequestLogEntry } from '@mktdata/fake-marketplace';
 import { type RunFetcher } from '../src/pipelines/fetch/fetch-stage.ts';
 
 /**

@@ -8,8 +8,7 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { realNow, scaledClock } from '../src/time/clock.ts';
-import { demoSellers } from '../src/fake-marketplace/data/sellers.ts';
-import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../src/fake-marketplace/server.ts';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { connectAll, demoHome } from '../test/helpers/live.ts';
 import { fingerprints } from './homes.ts';
 

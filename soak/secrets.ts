@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readAllCredentials } from '../src/connectors/credentials.ts';
 import { openWarehouse } from '../src/db/warehouse.ts';
-import { defaultAdsApp, defaultSpApp } from '../src/fake-marketplace/server.ts';
+import { defaultAdsApp, defaultSpApp } from '@mktdata/fake-marketplace';
 import { resolveHome } from '../src/home.ts';
 import { connectThroughInvitation } from '../test/helpers/consent.ts';
 import { demoConnections, mktdata } from './homes.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
 /**
- * The CLI tests run the built `bin`: build dist/ from the sources under test first. The teardown removes the run's
+ * The CLI tests run the built `bin`: build dist/ (the fake marketplace's package first) from the sources under test. The teardown removes the run's
  * temporary root (vitest.config.ts), where every test made its homes.
  */
 export default function setup(): () => void {
@@ -11,7 +11,7 @@ export default function setup(): () => void {
     if (root) rmSync(root, { recursive: true, force: true });
   };
   try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
   } catch (error) {
     teardown();
     throw error;

@@ -82,7 +82,7 @@ export function serverCommands(
     .option('--opened-on <date>', 'the day the demo sellers opened their accounts', date)
     .option('--no-throttling', 'answer requests over the documented rate limits instead of refusing them with 429')
     .action(async (o) =>
-      (await import('./commands/fake-marketplace.ts')).fakeMarketplace({
+      (await (await import('../demo/fake-marketplace.ts')).loadFakeMarketplace()).serveFakeMarketplace({
         host: o.host,
         port: o.port,
         speed: o.speed,

@@ -51,8 +51,11 @@ export const amazonEndpoints: Endpoints = {
   },
 };
 
-/** Every endpoint at a fake marketplace (`mktdata fake-marketplace`): its URL layout. */
-export function fakeMarketplaceEndpoints(url: string): Endpoints {
+/**
+ * Every endpoint under one base URL (MKTDATA_MARKETPLACE_URL), the layout a stand-in for the marketplace serves (the
+ * fake marketplace does): `/auth/o2/token`, `/sp/<region>`, `/ads/<region>`, and the consent pages.
+ */
+export function endpointsUnder(url: string): Endpoints {
   const base = url.replace(/\/+$/, '');
   const perRegion = (root: string) =>
     Object.fromEntries(regions.map((r) => [r, `${base}/${root}/${r.toLowerCase()}`])) as Record<Region, string>;
@@ -144,7 +147,7 @@ export function loadConnectorConfig(home: Home, env: NodeJS.ProcessEnv = process
       clientSecret: env.MKTDATA_ADS_CLIENT_SECRET ?? fromFile.ads?.clientSecret,
     },
     publicUrl: env.MKTDATA_PUBLIC_URL ?? fromFile.publicUrl,
-    endpoints: marketplaceUrl ? fakeMarketplaceEndpoints(marketplaceUrl) : amazonEndpoints,
+    endpoints: marketplaceUrl ? endpointsUnder(marketplaceUrl) : amazonEndpoints,
     notifications: notificationQueue(
       env.MKTDATA_NOTIFICATIONS_QUEUE_URL ?? fromFile.notificationsQueueUrl,
       marketplaceUrl,

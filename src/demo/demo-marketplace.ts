@@ -1,14 +1,12 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catchUpClock, type CatchUpClock } from '../time/clock.ts';
-import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../connectors/config.ts';
+import { endpointsUnder, type ConnectorConfig } from '../connectors/config.ts';
 import { Connectors } from '../connectors/connectors.ts';
 import { setCredentials } from '../connectors/credentials.ts';
 import { addConnection } from '../control/connections.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { cogsCsv } from '../fake-marketplace/data/cogs.ts';
-import { demoSellers, type FakeSeller } from '../fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace, type FakeMarketplace } from '../fake-marketplace/server.ts';
+import { loadFakeMarketplace, type FakeMarketplace, type FakeSeller } from './fake-marketplace.ts';
 import { addDays, localDate } from '../time/zone.ts';
 
 /** The demo's connections: the sellers of the fake marketplace, with fixed ids (the README's examples use them). */
@@ -42,6 +40,7 @@ export interface DemoMarketplace {
  * real time, and the connectors for it.
  */
 export async function startDemoMarketplace(): Promise<DemoMarketplace> {
+  const { demoSellers, startFakeMarketplace } = await loadFakeMarketplace();
   const clock = catchUpClock(DEMO_SPEED, DEMO_CLOCK_LEAD_MS);
   const sellers = demoSellers(addDays(localDate(clock.now(), 'America/Los_Angeles'), -DEMO_HISTORY_DAYS));
   const fake = await startFakeMarketplace({ sellers, clock });
@@ -53,7 +52,7 @@ export async function startDemoMarketplace(): Promise<DemoMarketplace> {
       draftApp: false,
     },
     ads: { clientId: fake.adsApp.clientId, clientSecret: fake.adsApp.clientSecret },
-    endpoints: fakeMarketplaceEndpoints(fake.url),
+    endpoints: endpointsUnder(fake.url),
     file: 'the demo (its fake marketplace)',
   };
   return { fake, connectors: new Connectors(config, clock), clock, sellers };
@@ -70,6 +69,7 @@ export async function connectDemoSellers(
   demo: DemoMarketplace,
   promotionsDir: string,
 ): Promise<void> {
+  const { cogsCsv } = await loadFakeMarketplace();
   for (const [index, seller] of demo.sellers.entries()) {
     const { id } = demoConnections[index]!;
     const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', id).executeTakeFirst();

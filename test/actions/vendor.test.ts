@@ -6,7 +6,7 @@ import type { ActionType } from '../../src/vocabulary/action-types.ts';
 import { exampleOf, type ActionDefinition, type ActionOutcome } from '../../src/actions/definitions/define.ts';
 import { vendorActions } from '../../src/actions/definitions/vendor.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
-import { demoVendor } from '../../src/fake-marketplace/sp/vendor-operations.ts';
+import { demoVendor } from '@mktdata/fake-marketplace';
 import { actionBench } from '../helpers/action-context.ts';
 
 const V = vendorActions as Record<ActionType, ActionDefinition>;

@@ -6,8 +6,7 @@ import { systemClock } from '../../src/time/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { demoSellers, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { connectThroughInvitation } from '../helpers/consent.ts';
 import { demoHome, fakeConfig } from '../helpers/live.ts';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConnectorConfig, appCredentials, fakeMarketplaceEndpoints } from '../../src/connectors/config.ts';
+import { loadConnectorConfig, appCredentials, endpointsUnder } from '../../src/connectors/config.ts';
 import {
   markNeedsReauthorization,
   readAllCredentials,
@@ -101,7 +101,7 @@ describe('connector configuration', () => {
     });
     expect(appCredentials(config, 'sp-api')).toEqual({ clientId: 'env-id', clientSecret: 'file-secret' });
     expect(config.endpoints.spApi.EU).toBe('http://127.0.0.1:9/sp/eu');
-    expect(config.endpoints).toMatchObject({ lwa: fakeMarketplaceEndpoints('http://127.0.0.1:9').lwa });
+    expect(config.endpoints).toMatchObject({ lwa: endpointsUnder('http://127.0.0.1:9').lwa });
     expect(() => appCredentials(config, 'ads')).toThrow(/MKTDATA_ADS_CLIENT_ID and MKTDATA_ADS_CLIENT_SECRET/);
     // A config file with a secret that others can read is refused; so is an unknown key.
     chmodSync(file, 0o644);

@@ -3,7 +3,7 @@ import { manualClock } from '../../src/time/clock.ts';
 import { ConnectorError } from '../../src/connectors/connector-error.ts';
 import { retryDelay, withRetries } from '../../src/connectors/retry.ts';
 import { TokenBucket } from '../../src/connectors/token-bucket.ts';
-import { Throttle } from '../../src/fake-marketplace/throttle.ts';
+import { Throttle } from '@mktdata/fake-marketplace';
 
 const T0 = Date.parse('2026-11-20T00:00:00Z');
 const error = (kind: ConstructorParameters<typeof ConnectorError>[0]) =>

@@ -14,8 +14,7 @@ import { createApiKey } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
-import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { demoVendor } from '../../src/fake-marketplace/data/vendors.ts';
+import { demoSellers, demoVendor } from '@mktdata/fake-marketplace';
 import { connectAll, demoHome, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
 
 const US = demoConnections[0]!.id;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import type { FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import type { FakeMarketplace } from '@mktdata/fake-marketplace';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { connectAll, demoHome, liveMarketplace, START } from '../helpers/live.ts';

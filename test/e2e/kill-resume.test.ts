@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realNow, scaledClock } from '../../src/time/clock.ts';
-import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { connectAll, demoHome } from '../helpers/live.ts';
 
 const SPEED = 500;

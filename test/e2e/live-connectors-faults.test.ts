@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import type { FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import type { FakeMarketplace } from '@mktdata/fake-marketplace';
 import { compareHomes } from '../helpers/compare-homes.ts';
 import { firstLoadAndThreeDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
 

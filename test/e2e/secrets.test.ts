@@ -7,8 +7,7 @@ import { realNow, scaledClock } from '../../src/time/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
-import { demoSellers } from '../../src/fake-marketplace/data/sellers.ts';
-import { fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { demoHome, fakeConfig } from '../helpers/live.ts';
 

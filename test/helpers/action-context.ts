@@ -1,6 +1,6 @@
 import type { ActionContext, ActionDefinition, ActionOutcome } from '../../src/actions/definitions/define.ts';
 import type { Credentials } from '../../src/connectors/credentials.ts';
-import { demoSellers, type FakeSeller } from '../../src/fake-marketplace/data/sellers.ts';
+import { demoSellers, type FakeSeller } from '@mktdata/fake-marketplace';
 import { liveMarketplace } from './live.ts';
 
 /**

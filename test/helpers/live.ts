@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaledClock, type Clock } from '../../src/time/clock.ts';
-import { fakeMarketplaceEndpoints, type ConnectorConfig } from '../../src/connectors/config.ts';
+import { endpointsUnder, type ConnectorConfig } from '../../src/connectors/config.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
 import { connectorFetcher, type FetcherOptions } from '../../src/pipelines/fetch/connector-fetcher.ts';
@@ -11,12 +11,13 @@ import { addConnection } from '../../src/control/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
-import { demoSellers, type FakeSeller } from '../../src/fake-marketplace/data/sellers.ts';
 import {
+  demoSellers,
+  type FakeSeller,
   startFakeMarketplace,
   type FakeMarketplace,
   type FakeMarketplaceOptions,
-} from '../../src/fake-marketplace/server.ts';
+} from '@mktdata/fake-marketplace';
 import { resolveHome, type Home } from '../../src/home.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { publishDeferred, runPipeline, type RunSummary } from '../../src/pipelines/run-pipeline.ts';
@@ -67,7 +68,7 @@ export function fakeConfig(fake: FakeMarketplace): ConnectorConfig {
       draftApp: false,
     },
     ads: { clientId: fake.adsApp.clientId, clientSecret: fake.adsApp.clientSecret },
-    endpoints: fakeMarketplaceEndpoints(fake.url),
+    endpoints: endpointsUnder(fake.url),
     file: 'test',
   };
 }

@@ -8,7 +8,7 @@ import { loadConnectorConfig } from '../../src/connectors/config.ts';
 import { NotificationPoller } from '../../src/pipelines/fetch/notifications.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import { startFakeMarketplace, type FakeMarketplace } from '../../src/fake-marketplace/server.ts';
+import { startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import type { Home } from '../../src/home.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { makeHome, rows, US } from '../helpers/home.ts';

@@ -1,8 +1,6 @@
 import fastifyFormbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { closeGracefully } from '../api/close-gracefully.ts';
-import { systemClock, type Clock } from '../time/clock.ts';
-import { fakeMarketplaceEndpoints, type Endpoints } from '../connectors/config.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { adsApiRoutes } from './ads/ads-api.ts';
 import { adsManagementRoutes } from './ads/ads-management.ts';
 import { actionSpRoutes } from './sp/action-operations.ts';
@@ -72,7 +70,6 @@ export interface FakeMarketplaceOptions {
 /** A running fake marketplace. */
 export interface FakeMarketplace {
   url: string;
-  endpoints: Endpoints;
   spApp: FakeApp;
   adsApp: FakeApp;
   /** A refresh token, as if the seller authorized the app (SP-API) or the advertiser did (Ads). */
@@ -199,7 +196,6 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
   );
   return {
     url,
-    endpoints: fakeMarketplaceEndpoints(url),
     spApp,
     adsApp,
     grant: (sellerId, api) => state.grant(sellerId, api),
@@ -211,7 +207,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
     setSwitch: (operation, change) => switches.set(operation, change),
     notifications: queue,
     queueUrl: `${url}/sqs/000000000000/mktdata-notifications`,
-    close: () => closeGracefully(app),
+    close: () => closeSoon(app),
   };
 }
 
@@ -239,4 +235,19 @@ export function fakeMarketplaceEnv(
         }
       : {}),
   };
+}
+
+/**
+ * Closes the fake without waiting out keep-alive timeouts (72 s in Fastify): idle connections are closed while
+ * requests in flight finish, and whatever is still open after two seconds is cut, as a marketplace going away would.
+ */
+async function closeSoon(app: FastifyInstance): Promise<void> {
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  const cut = setTimeout(() => app.server.closeAllConnections(), 2_000);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
 }

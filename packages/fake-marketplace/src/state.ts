@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../time/clock.ts';
+import type { Clock } from './clock.ts';
 import type { FakeData } from './data/types.ts';
 import type { FakeSeller } from './data/sellers.ts';
 import type { RequestLogEntry } from './request-log.ts';

@@ -1,9 +1,9 @@
-import { scaledClock, systemClock } from '../../time/clock.ts';
-import { demoSellers } from '../../fake-marketplace/data/sellers.ts';
-import { fakeMarketplaceEnv, startFakeMarketplace } from '../../fake-marketplace/server.ts';
+import { scaledClock, systemClock } from './clock.ts';
+import { demoSellers } from './data/sellers.ts';
+import { fakeMarketplaceEnv, startFakeMarketplace } from './server.ts';
 
-/** Options of `mktdata fake-marketplace`. */
-export interface FakeMarketplaceCommandOptions {
+/** Options of `mktdata fake-marketplace` (and of this package's own `fake-marketplace` command). */
+export interface ServeOptions {
   host: string;
   port: number;
   /** Clock milliseconds per real one. @default 1 */
@@ -20,7 +20,7 @@ export interface FakeMarketplaceCommandOptions {
  * Serves the fake marketplace until SIGINT or SIGTERM, and prints what a mktdata home needs to be pointed at it: the
  * environment (endpoints, the fake applications, the clock) and a refresh token per demo seller and API.
  */
-export async function fakeMarketplace(options: FakeMarketplaceCommandOptions): Promise<void> {
+export async function serveFakeMarketplace(options: ServeOptions): Promise<void> {
   const speed = options.speed ?? 1;
   const start = options.start === undefined ? undefined : Date.parse(options.start);
   if (start !== undefined && Number.isNaN(start)) throw new Error(`--start is not an ISO date-time: ${options.start}`);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FakeSeller } from '../data/sellers.ts';
 import type { FakeState } from '../state.ts';
-import { addDays, localDate } from '../../time/zone.ts';
+import { addDays, localDate } from '../dates.ts';
 import { adsReportTypes, type AdsBody, type AdsReportStore } from './ads-reports.ts';
 import { AdsError, type AdsRoute } from './ads-routes.ts';
 

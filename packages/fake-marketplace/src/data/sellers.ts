@@ -103,4 +103,4 @@ export function demoSellers(openedOn = '2024-10-01'): FakeSeller[] {
   ];
 }
 
-export { addDays, localDate, localMidnight } from '../../time/zone.ts';
+export { addDays, localDate, localMidnight } from '../dates.ts';
