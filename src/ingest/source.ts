@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { FetchSpec } from './fetch-spec.ts';
 
 /** The connection a file is landed for, with what lineage needs of it. */
 export interface LandingConnection {
@@ -21,7 +22,8 @@ export interface LandContext {
 export type BatchFile = Pick<LandContext, 'path' | 'fileId' | 'landedAt' | 'connection'>;
 
 /**
- * An upstream source (docs/design/INGEST.md): one folder under src/ingest/sources/ each.
+ * An upstream source (docs/design/INGEST.md): one folder under src/ingest/sources/ each, named as the source is, that
+ * declares how it is fetched, its format and how it lands.
  * `stage` (if any) runs before the caller's transaction, `land` inside it; either throws RefusedFile for a bad file.
  */
 export interface Source {
@@ -31,6 +33,8 @@ export interface Source {
   table: string;
   /** DDL that creates `table` if it does not exist. */
   createTable: string;
+  /** How the source is fetched upstream; absent for one that comes from dropped files only. */
+  fetch?: FetchSpec;
   /**
    * Reads the file into a temp table for `land`, before the transaction: DuckDB reads a temp table made inside a
    * transaction back at about half the speed of one made outside. The caller

@@ -1,3 +1,4 @@
+import { reportFetch } from '../../fetch-spec.ts';
 import { buyerInfoEvents } from '../../order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
@@ -13,4 +14,5 @@ export const source = {
     format,
   ),
   events: buyerInfoEvents,
+  fetch: reportFetch('GET_AMAZON_FULFILLED_SHIPMENTS_DATA_GENERAL', 'timestamps', { maxDays: 30, historyDays: 540 }),
 };

@@ -1,9 +1,14 @@
+import { reportFetch } from '../../fetch-spec.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
+import type { Source } from '../../source.ts';
 
 /** Removal Order Detail report: every landed version of every removal order line. */
-export const source = flatFileSource(
-  'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA',
-  'raw.get_fba_fulfillment_removal_order_detail_data',
-  format,
-);
+export const source: Source = {
+  ...flatFileSource(
+    'GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA',
+    'raw.get_fba_fulfillment_removal_order_detail_data',
+    format,
+  ),
+  fetch: reportFetch('GET_FBA_FULFILLMENT_REMOVAL_ORDER_DETAIL_DATA', 'timestamps'),
+};

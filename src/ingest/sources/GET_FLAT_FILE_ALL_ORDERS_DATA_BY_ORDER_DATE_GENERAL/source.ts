@@ -1,3 +1,4 @@
+import { reportFetch } from '../../fetch-spec.ts';
 import { orderUpdateEvents } from '../../order-events.ts';
 import { flatFileSource } from '../../flat-file-source.ts';
 import { format } from './format.ts';
@@ -12,4 +13,5 @@ export const source = {
     format,
   ),
   events: orderUpdateEvents,
+  fetch: reportFetch('GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL', 'timestamps', { historyDays: 730 }),
 };

@@ -1,3 +1,4 @@
+import { reportFetch } from '../../fetch-spec.ts';
 import { lineageParams, lineageSelectList, rawTableDdl, stagedBefore, stageFlatFile } from '../../flat-file.ts';
 import { RefusedFile, type LandContext, type Source, type StagedFile } from '../../source.ts';
 import { fallbackEncoding } from '../../text-file.ts';
@@ -41,4 +42,5 @@ export const source: Source = {
     const result = await insertOrExplain(ctx, staged, castColumns, insert, lineageParams(ctx));
     return Number(result.rowsChanged);
   },
+  fetch: reportFetch('GET_MERCHANT_LISTINGS_ALL_DATA', 'none'),
 };

@@ -1,3 +1,5 @@
+import { reportFetch } from '../../fetch-spec.ts';
+import type { Source } from '../../source.ts';
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
 import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
@@ -114,4 +116,12 @@ function records(document: unknown): JsonRecord[] {
   });
 }
 
-export const source = jsonSource('GET_SALES_AND_TRAFFIC_REPORT', 'raw.get_sales_and_traffic_report', columns, records);
+export const source: Source = {
+  ...jsonSource('GET_SALES_AND_TRAFFIC_REPORT', 'raw.get_sales_and_traffic_report', columns, records),
+  // Per ASIN and day needs one-day reports: the by-ASIN block aggregates over the whole window (upstream-formats §d).
+  fetch: reportFetch('GET_SALES_AND_TRAFFIC_REPORT', 'dates', {
+    reportOptions: { dateGranularity: 'DAY', asinGranularity: 'CHILD' },
+    historyDays: 730,
+    maxDays: 1,
+  }),
+};

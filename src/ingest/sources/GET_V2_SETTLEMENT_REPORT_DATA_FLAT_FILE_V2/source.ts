@@ -45,4 +45,5 @@ export const source: Source = {
     await checkTotals(ctx);
     return rows;
   },
+  fetch: { kind: 'settlements', api: 'sp-api', reportType: 'GET_V2_SETTLEMENT_REPORT_DATA_FLAT_FILE_V2' },
 };

@@ -1,3 +1,5 @@
+import { operationFetch } from '../../fetch-spec.ts';
+import type { Source } from '../../source.ts';
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
 import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
@@ -86,9 +88,7 @@ function records(document: unknown): JsonRecord[] {
 }
 
 /** FBA inventory summaries: every page as delivered, one row per SKU summary. */
-export const source = jsonSource(
-  'fbaInventory.getInventorySummaries',
-  'raw.fba_inventory_get_inventory_summaries',
-  columns,
-  records,
-);
+export const source: Source = {
+  ...jsonSource('fbaInventory.getInventorySummaries', 'raw.fba_inventory_get_inventory_summaries', columns, records),
+  fetch: operationFetch('fbaInventory.getInventorySummaries', 'none'),
+};

@@ -1,3 +1,5 @@
+import { operationFetch } from '../../fetch-spec.ts';
+import type { Source } from '../../source.ts';
 import type { z } from 'zod';
 import { jsonSource, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
@@ -167,4 +169,7 @@ function records(document: unknown): JsonRecord[] {
  * FBA inbound plans, shipments and shipment items (Fulfillment Inbound API 2024-03-20) as the connector saves them:
  * plan list pages, single plans, or one bundle per plan with its getShipment and listShipmentItems responses.
  */
-export const source = jsonSource('fulfillmentInbound.shipments', 'raw.fulfillment_inbound_shipments', columns, records);
+export const source: Source = {
+  ...jsonSource('fulfillmentInbound.shipments', 'raw.fulfillment_inbound_shipments', columns, records),
+  fetch: operationFetch('fulfillmentInbound.shipments', 'none'),
+};

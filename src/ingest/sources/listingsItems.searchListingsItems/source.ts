@@ -1,3 +1,5 @@
+import { operationFetch } from '../../fetch-spec.ts';
+import type { Source } from '../../source.ts';
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
 import { jsonSource, type JsonRecord } from '../../json-records.ts';
@@ -59,9 +61,7 @@ function records(document: unknown): JsonRecord[] {
 }
 
 /** Listings items: every page as delivered, one row per item with its data sets as JSON. */
-export const source = jsonSource(
-  'listingsItems.searchListingsItems',
-  'raw.listings_items_search_listings_items',
-  columns,
-  records,
-);
+export const source: Source = {
+  ...jsonSource('listingsItems.searchListingsItems', 'raw.listings_items_search_listings_items', columns, records),
+  fetch: operationFetch('listingsItems.searchListingsItems', 'none'),
+};

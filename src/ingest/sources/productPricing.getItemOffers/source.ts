@@ -1,3 +1,5 @@
+import { operationFetch } from '../../fetch-spec.ts';
+import type { Source } from '../../source.ts';
 import { z } from 'zod';
 import type { FlatColumn } from '../../flat-file.ts';
 import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
@@ -64,9 +66,7 @@ function records(document: unknown): JsonRecord[] {
 }
 
 /** Competitive offers of one item and condition per response, as delivered. */
-export const source = jsonSource(
-  'productPricing.getItemOffers',
-  'raw.product_pricing_get_item_offers',
-  columns,
-  records,
-);
+export const source: Source = {
+  ...jsonSource('productPricing.getItemOffers', 'raw.product_pricing_get_item_offers', columns, records),
+  fetch: operationFetch('productPricing.getItemOffers', 'none'),
+};

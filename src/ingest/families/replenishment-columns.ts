@@ -1,4 +1,4 @@
-import type { FlatColumn } from '../../flat-file.ts';
+import type { FlatColumn } from '../flat-file.ts';
 
 const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({
   name,

@@ -1,6 +1,11 @@
-import { jsonSource, type JsonRecord } from '../../json-records.ts';
-import { RefusedFile, type Source } from '../../source.ts';
-import { offerJsonFields, replenishmentColumns } from './columns.ts';
+/**
+ * The Replenishment API 2022-11-07 responses (Subscribe and Save), saved as returned by
+ * POST /replenishment/2022-11-07/sellingPartners/metrics/search, /offers/metrics/search and /offers/search: each page
+ * of a paginated response is one file. Their records, checked.
+ */
+import { type JsonRecord } from '../json-records.ts';
+import { RefusedFile } from '../source.ts';
+import { offerJsonFields } from './replenishment-columns.ts';
 
 const isObject = (value: unknown): value is JsonRecord =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -57,18 +62,18 @@ function requireSku(record: JsonRecord, i: number): void {
 }
 
 /** getSellingPartnerMetrics: one record per metrics element (one per interval and metric group). */
-const sellingPartnerMetrics = (document: unknown) =>
+export const sellingPartnerMetrics = (document: unknown) =>
   recordsUnder(document, 'metrics', 'getSellingPartnerMetrics').map(withInterval);
 
 /** listOfferMetrics: one record per offer and interval; `pagination` is not data. */
-const offerMetrics = (document: unknown) =>
+export const offerMetrics = (document: unknown) =>
   recordsUnder(document, 'offers', 'listOfferMetrics').map((record, i) => {
     requireSku(record, i);
     return withInterval(record, i);
   });
 
 /** listOffers: one record per offer of the connection's marketplace; the JSON columns' values land as JSON text. */
-const offers = (document: unknown, marketplaceId: string) =>
+export const offers = (document: unknown, marketplaceId: string) =>
   recordsUnder(document, 'offers', 'listOffers').map((record, i) => {
     requireSku(record, i);
     if (typeof record.marketplaceId === 'string' && record.marketplaceId !== marketplaceId) {
@@ -82,30 +87,3 @@ const offers = (document: unknown, marketplaceId: string) =>
       flat[field] = record[field] === undefined || record[field] === null ? null : JSON.stringify(record[field]);
     return flat;
   });
-
-/**
- * The Replenishment API 2022-11-07 responses (Subscribe and Save), saved as returned by
- * POST /replenishment/2022-11-07/sellingPartners/metrics/search, /offers/metrics/search and /offers/search.
- * Each page of a paginated response is one file; `replenishment.listOffers` lands in `raw.replenishment_list_offers`.
- */
-export const replenishmentSources: Source[] = [
-  jsonSource(
-    'replenishment.getSellingPartnerMetrics',
-    'raw.replenishment_get_selling_partner_metrics',
-    replenishmentColumns.getSellingPartnerMetrics,
-    sellingPartnerMetrics,
-  ),
-  jsonSource(
-    'replenishment.listOfferMetrics',
-    'raw.replenishment_list_offer_metrics',
-    replenishmentColumns.listOfferMetrics,
-    offerMetrics,
-  ),
-  // Its records are checked against the connection's marketplace.
-  jsonSource(
-    'replenishment.listOffers',
-    'raw.replenishment_list_offers',
-    replenishmentColumns.listOffers,
-    (document, connection) => offers(document, connection.marketplaceId),
-  ),
-];

@@ -1,6 +1,30 @@
-import { jsonSource, type JsonRecord } from '../../json-records.ts';
-import { RefusedFile, type Source } from '../../source.ts';
-import { awdOperations, type AwdOperation } from './operations.ts';
+import type { z } from 'zod';
+import type { FlatColumn } from '../flat-file.ts';
+import { operationFetch } from '../fetch-spec.ts';
+import { jsonSource, type JsonRecord } from '../json-records.ts';
+import { RefusedFile, type Source } from '../source.ts';
+
+export const text = (name: string, required?: FlatColumn['required']): FlatColumn => ({
+  name,
+  type: 'text',
+  ...(required ? { required } : {}),
+});
+export const timestamp = (name: string): FlatColumn => ({ name, type: 'timestamp' });
+export const integer = (name: string): FlatColumn => ({ name, type: 'integer' });
+/** A nested object or array, landed as its JSON text; staging casts it to JSON. */
+export const json = (name: string): FlatColumn => ({ name, type: 'text' });
+
+/** An AWD API operation as mktdata lands it: one raw row per record of its response. */
+export interface AwdOperation {
+  /** Key of the response's record array; null when the response is the record itself. */
+  listKey: string | null;
+  schema: z.ZodType;
+  /** The record's top-level fields; every other field lands in `_extra`. */
+  columns: FlatColumn[];
+}
+
+export const addresses = [json('destinationAddress'), json('originAddress')];
+export const times = [timestamp('createdAt'), timestamp('updatedAt')];
 
 const isObject = (value: unknown): value is JsonRecord =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -45,12 +69,18 @@ function recordsOf(name: string, operation: AwdOperation, document: unknown): Js
   });
 }
 
-/** One source per AWD operation: `awd.listOutbounds` lands in `raw.awd_list_outbounds`, one row per record. */
-export const awdSources: Source[] = Object.entries(awdOperations).map(([name, operation]) =>
-  jsonSource(
-    `awd.${name}`,
-    `raw.awd_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
-    operation.columns,
-    (document) => recordsOf(name, operation, document),
-  ),
-);
+/**
+ * An AWD API 2024-05-09 operation as a source (upstream-formats f3): `awd.listOutbounds` lands in
+ * `raw.awd_list_outbounds`, one row per record of its responses, and is fetched by that operation.
+ */
+export function awdSource(name: string, operation: AwdOperation): Source {
+  return {
+    ...jsonSource(
+      `awd.${name}`,
+      `raw.awd_${name.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase()}`,
+      operation.columns,
+      (document) => recordsOf(name, operation, document),
+    ),
+    fetch: operationFetch(`awd.${name}`, 'none'),
+  };
+}
