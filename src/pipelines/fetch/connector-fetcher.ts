@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
-import { landAndArchive, landDocuments, type WaitingDocument } from '../../ingest/landing.ts';
+import { landAndArchive } from '../../ingest/landing.ts';
 import { planConnections } from '../run-history.ts';
 import { appCredentials } from '../../connectors/config.ts';
 import type { Connectors } from '../../connectors/connectors.ts';
@@ -11,6 +11,7 @@ import { executeFetches, type ConnectionContext, type FetchEvent } from './execu
 import { fetchGaps, type FetchedConnection } from './fetch-gaps.ts';
 import { insertFetches, pendingFetches, recentFetches, updateFetch, type FetchRequest } from './fetch-requests.ts';
 import { fetchSpecs } from './fetch-specs.ts';
+import { LandingQueue } from './landing-queue.ts';
 import { runsLast } from './operations.ts';
 import { planFetches } from './plan-fetches.ts';
 import { upstreamRequest } from './upstream-request.ts';
@@ -195,14 +196,12 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
       return clients.get(key)!;
     };
     const all = [...open, ...created];
-    const land = async (documents: WaitingDocument[]) => {
-      await phase.landAfter;
-      const started = performance.now();
-      const results = await landDocuments(wh, documents);
-      options.onLanded?.(results, performance.now() - started);
-      return results;
-    };
-    const execute = { wh, clock: connectors.clock, contextOf, land, onFetched, onDownloaded: options.onDownloaded };
+    const landing = new LandingQueue(wh, {
+      after: phase.landAfter,
+      onDownloaded: options.onDownloaded,
+      onLanded: options.onLanded,
+    });
+    const execute = { wh, clock: connectors.clock, contextOf, landing, onFetched };
     const results = await executeFetches(
       execute,
       all.filter((r) => !runsLast.has(r.source)),

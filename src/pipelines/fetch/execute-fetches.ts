@@ -1,12 +1,12 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { LandResult } from '../../ingest/land-file.ts';
-import type { WaitingDocument } from '../../ingest/landing.ts';
 import type { Clock } from '../../time/clock.ts';
 import { ConnectorError } from '../../connectors/connector-error.ts';
 import { markNeedsReauthorization } from '../../connectors/credentials.ts';
 import { fetchAdsReport } from './ads-report.ts';
 import { MAX_ATTEMPTS, updateFetch, type FetchRequest, type FetchUpdate } from './fetch-requests.ts';
 import { UpstreamFailure, type HandlerContext, type Outcome } from './handler.ts';
+import type { LandingQueue } from './landing-queue.ts';
 import { fetchOperation } from './operations.ts';
 import { listSettlements, fetchSettlement } from './settlements.ts';
 import { fetchSpReport } from './sp-report.ts';
@@ -28,10 +28,8 @@ export interface ExecuteOptions {
   /** The context of a request's connection, or null when it has no active credentials for the request's API. */
   contextOf(request: FetchRequest): ConnectionContext | null;
   onFetched?: (event: FetchEvent) => void;
-  /** When a request's first document is downloaded and waits to land (its `onFetched` follows the landing). */
-  onDownloaded?: (request: FetchRequest) => void;
-  /** Lands downloaded documents together (ingest/landing.ts `landDocuments`), results in their order. */
-  land(documents: WaitingDocument[]): Promise<LandResult[]>;
+  /** Where downloaded documents wait to land together (a request's `onFetched` follows its landing). */
+  landing: LandingQueue;
   /** Requests in progress at once (each waits on its seller's rate limits anyway). @default 32 */
   concurrency?: number;
 }
@@ -137,52 +135,23 @@ export async function executeFetches(o: ExecuteOptions, requests: FetchRequest[]
   const running = new Set<Promise<void>>();
   const landed: LandResult[] = [];
   const limit = o.concurrency ?? 32;
-  const waiting: { request: string; document: WaitingDocument; settle: (result: LandResult | Error) => void }[] = [];
-  // Requests waiting on a landing (a request's documents are landed together, so it waits on all of them).
-  const blocked = () => new Set(waiting.map((w) => w.request)).size;
+  const { landing } = o;
   let wake = () => {};
+  landing.onWait(() => wake());
   const start = (request: FetchRequest) => {
     const base = o.contextOf(request);
     if (!base) return;
-    const land = (file: string) =>
-      new Promise<LandResult>((resolve, reject) => {
-        const document = {
-          connection: { id: base.connection.id, marketplaceId: base.connection.marketplaceId },
-          source: request.source,
-          file,
-        };
-        if (!waiting.some((w) => w.request === request.id)) o.onDownloaded?.(request);
-        waiting.push({
-          request: request.id,
-          document,
-          settle: (result) => (result instanceof Error ? reject(result) : resolve(result)),
-        });
-        wake();
-      });
+    const land = (file: string) => landing.land(request, base.connection, file);
     const task = runOne(o, { ...base, land }, request, (more) => queue.push(...more)).then((event) =>
       o.onFetched?.(event),
     );
     const tracked: Promise<void> = task.finally(() => running.delete(tracked));
     running.add(tracked);
   };
-  const landWaiting = async () => {
-    const batch = waiting.splice(0);
-    // Two requests can download one document (the Ads API hands a duplicate request the report it is generating):
-    // it lands once, and each of them gets its result.
-    const documents = [...new Map(batch.map((w) => [w.document.file, w.document])).values()];
-    try {
-      const results = await o.land(documents);
-      landed.push(...results);
-      const byFile = new Map(documents.map((d, i) => [d.file, results[i]!]));
-      batch.forEach((w) => w.settle(byFile.get(w.document.file)!));
-    } catch (error) {
-      batch.forEach((w) => w.settle(error instanceof Error ? error : new Error(String(error))));
-    }
-  };
   while (queue.length > 0 || running.size > 0) {
-    while (queue.length > 0 && running.size - blocked() < limit) start(queue.shift()!);
-    if (waiting.length > 0 && (running.size === blocked() || waiting.length >= MOST_WAITING)) {
-      await landWaiting();
+    while (queue.length > 0 && running.size - landing.requestsWaiting < limit) start(queue.shift()!);
+    if (landing.size > 0 && (running.size === landing.requestsWaiting || landing.size >= MOST_WAITING)) {
+      landed.push(...(await landing.flush()));
       continue;
     }
     if (running.size > 0) await Promise.race([...running, new Promise<void>((resolve) => (wake = resolve))]);
