@@ -11,6 +11,7 @@ import {
   type ColumnConfig,
   type ModelConfigInput,
 } from './model-config.ts';
+import { checkUnitTestInputs, issueWhere } from './unit-test-config.ts';
 import { loadMacros } from '../db/macros.ts';
 
 /** The project's models folder. */
@@ -37,6 +38,8 @@ export interface Model {
 }
 
 const referencePattern = /\b(seeds|staging|intermediate|marts)\.([a-z_][a-z0-9_]*)\b/g;
+/** What a unit test may give: the models, and the raw and control-plane tables, the SQL reads. */
+const readPattern = /\b(seeds|staging|intermediate|marts|raw|control)\.([a-z_][a-z0-9_]*)\b/g;
 
 /** Each macro of `macros` by name, with its statement's text (comments left out: they name tables it may not read). */
 function macroTexts(macros: string): Map<string, string> {
@@ -50,12 +53,12 @@ function macroTexts(macros: string): Map<string, string> {
 }
 
 /** The models `sql` reads: those it names, and those the macros it calls name (a macro reading a table hides it). */
-function referencesOf(sql: string, macros: Map<string, string>, called = new Set<string>()): string[] {
-  const refs = [...sql.matchAll(referencePattern)].map((m) => `${m[1]}.${m[2]}`);
+function referencesOf(sql: string, macros: Map<string, string>, called = new Set<string>(), pattern = referencePattern) {
+  const refs = [...sql.matchAll(pattern)].map((m) => `${m[1]}.${m[2]}`);
   for (const [name, text] of macros) {
     if (called.has(name) || !new RegExp(`\\b${name}\\s*\\(`).test(sql)) continue;
     called.add(name);
-    refs.push(...referencesOf(text, macros, called));
+    refs.push(...referencesOf(text, macros, called, pattern));
   }
   return refs;
 }
@@ -96,6 +99,7 @@ const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 const loaderCode = [
   import.meta.url,
   new URL(`./model-config.${extension}`, import.meta.url).href,
+  new URL(`./unit-test-config.${extension}`, import.meta.url).href,
   new URL(`../vocabulary/action-types.${extension}`, import.meta.url).href,
 ];
 
@@ -164,6 +168,8 @@ function parseModels(dir: string): Model[] {
   for (const model of models) {
     const refs = referencesOf(model.sql, macros);
     model.deps = [...new Set(refs)].filter((ref) => ref !== model.id && ids.has(ref));
+    const reads = new Set(referencesOf(model.sql, macros, new Set(), readPattern));
+    checkUnitTestInputs(model.path.replace(/\.(sql|csv)$/, '.yml'), model.config.unit_tests ?? [], reads);
   }
   const sorted = sortByDependencies(models);
   checkRuleHomes(sorted);
@@ -253,11 +259,12 @@ function loadCommonColumns(dir: string): ColumnConfig[] {
 function loadConfig(file: string, common: ColumnConfig[]): Model['config'] {
   if (!existsSync(file))
     throw new MktdataError('ERR_INPUT_INVALID', { where: file, reason: 'every model needs a same-named .yml' });
-  const result = modelConfigSchema.safeParse(readYaml(file));
+  const parsed = readYaml(file);
+  const result = modelConfigSchema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     throw new MktdataError('ERR_INPUT_INVALID', {
-      where: `${file} ${issue?.path.join('.')}`,
+      where: `${file} ${issueWhere(parsed, issue?.path ?? [])}`,
       reason: issue?.message ?? 'invalid',
     });
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accessMode, actionTypes } from '../vocabulary/action-types.ts';
+import { unitTestsSchema } from './unit-test-config.ts';
 
 const severity = z.enum(['error', 'warn']).default('error');
 
@@ -200,6 +201,8 @@ export const modelConfigSchema = z
       .default([]),
     columns: z.array(z.union([columnSchema, z.object({ include: z.literal('common') }).strict()])).default([]),
     checks: z.array(modelCheckSchema).default([]),
+    /** Given rows of the tables the SQL reads, and the rows it must give (unit-test-config.ts, unit-tests.ts). */
+    unit_tests: unitTestsSchema,
   })
   .strict()
   .refine((c) => c.materialized !== 'incremental' || c.window || c.increment, {

@@ -45,7 +45,7 @@ interface Slice {
  * The statement with its `$name` parameters replaced by quoted values, a list by `('a', 'b')`. DuckDB plans a
  * prepared statement again once its values are bound (to push them into scans); inlined, a statement is planned once.
  */
-const inline = (statement: string, params: Record<string, string | string[]>) =>
+export const inline = (statement: string, params: Record<string, string | string[]>) =>
   statement.replace(/\$([a-z_]+)\b/g, (match, name: string) => {
     const value = params[name];
     return value === undefined ? match : Array.isArray(value) ? `(${value.map(quote).join(', ')})` : quote(value);
