@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { addConnection } from '../src/control/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
@@ -9,6 +7,7 @@ import { resolveHome } from '../src/home.ts';
 import { ensureRawTables } from '../src/ingest/ensure-raw-tables.ts';
 import { loadModels } from '../src/models/load-models.ts';
 import { runModels, type ModelResult } from '../src/models/run-models.ts';
+import { profitReferenceDifferences } from '../test/helpers/profit-reference.ts';
 
 /** The columns of a settlement's amount line for an order line (`kind`: Principal, Tax, Commission or an FBA fee). */
 export const orderAmountColumns = `
@@ -52,9 +51,7 @@ export interface ProfitBenchResult {
   /** the two profit models rebuilt for the last 28 days (RECURRING_DAILY) */
   windowMs: number;
   profitRows: number;
-  /** the reference SQL (test/models/reference/, each table its own rules 1-10) run directly */
-  referenceMs: number;
-  /** rows in which the profit tables and the reference SQL's differ, both ways */
+  /** rows of the profit tables that disagree with the reference SQL's second derivation (test/models/reference/) */
   differences: number;
 }
 
@@ -100,15 +97,11 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
         `  #${attempt}: profit tables through mktdata ${runner.at(-1)!.toFixed(0)} ms, 28-day window ${windows.at(-1)!.toFixed(0)} ms, same SQL directly ${direct.at(-1)!.toFixed(0)} ms`,
       );
     }
-    // The same tables by the SQL of test/models/reference/ (each table its own rules 1-10): as fast, and the same rows.
-    const reference: number[] = [];
-    for (let attempt = 1; attempt <= 2; attempt++) reference.push(await timed(wh, () => runDirect(wh, 'reference')));
-    const referenceMs = Math.min(...reference);
+    // The measures worked out a second way (test/models/reference/): the same figures on this data set too.
     await runModels(wh, { select: profitModels, upstream: false, fullRefresh: true });
-    const differences = await differencesFromReference(wh);
-    log(
-      `  reference SQL directly ${reference.map((ms) => ms.toFixed(0)).join(', ')} ms; rows differing from it: ${differences}`,
-    );
+    const { differences: byCheck } = await profitReferenceDifferences(wh.sql);
+    const differences = Object.values(byCheck).reduce((a, b) => a + b, 0);
+    log(`  rows differing from the reference SQL: ${JSON.stringify(byCheck)}`);
     const modelsMs = Math.min(...runner);
     const windowMs = Math.min(...windows);
     const directMs = Math.min(...direct);
@@ -116,7 +109,7 @@ export async function benchProfit(workDir: string, log: (message: string) => voi
     const profitRows = Number(
       (await wh.sql.runAndReadAll('select count(*) from marts.mkt_profit_by_sku_and_date')).getRows()[0]?.[0],
     );
-    return { generateMs, upstreamMs, modelsMs, directMs, windowMs, profitRows, referenceMs, differences };
+    return { generateMs, upstreamMs, modelsMs, directMs, windowMs, profitRows, differences };
   } finally {
     await wh.close();
   }
@@ -135,49 +128,19 @@ async function timed(wh: Warehouse, work: () => Promise<unknown>): Promise<numbe
 }
 
 /**
- * The two profit models' SQL, as the models hold it or as test/models/reference/ holds it (before int_profit_lines).
- */
-const profitSql = (from: 'models' | 'reference') =>
-  loadModels()
-    .filter((m) => profitModels.includes(m.id))
-    .map((m) => ({
-      name: m.name,
-      sql: from === 'models' ? m.sql : readFileSync(join(referenceDir, `${m.name}.sql`), 'utf8'),
-    }));
-const referenceDir = resolve(fileURLToPath(import.meta.url), '../../test/models/reference');
-
-/**
  * The two profit models' SQL run directly, into their tables' column types, for every connection at once, as the runner
  * does.
  */
-async function runDirect(wh: Warehouse, from: 'models' | 'reference' = 'models'): Promise<void> {
+async function runDirect(wh: Warehouse): Promise<void> {
   const ids = `(${connections.map((c) => `'${c.id}'`).join(', ')})`;
-  for (const { name, sql } of profitSql(from)) {
+  for (const { name, sql } of loadModels().filter((m) => profitModels.includes(m.id))) {
     // Into the table's own column types, as the runner inserts its rows.
-    await wh.sql.run(`create or replace table main.${from}_${name} as select * from marts.${name} limit 0`);
-    await wh.sql.run(`insert into main.${from}_${name} by name ${sql.replaceAll('$connection_ids', ids)}`, {
+    await wh.sql.run(`create or replace table main.models_${name} as select * from marts.${name} limit 0`);
+    await wh.sql.run(`insert into main.models_${name} by name ${sql.replaceAll('$connection_ids', ids)}`, {
       from: '1900-01-01',
       to: '9999-12-31',
     });
   }
-}
-
-/** Rows of the profit tables built by mktdata that the reference SQL does not give, and the other way round. */
-async function differencesFromReference(wh: Warehouse): Promise<number> {
-  let rows = 0;
-  for (const { name } of profitSql('reference')) {
-    for (const [a, b] of [
-      [`marts.${name}`, `main.reference_${name}`],
-      [`main.reference_${name}`, `marts.${name}`],
-    ]) {
-      rows += Number(
-        (
-          await wh.sql.runAndReadAll(`select count(*) from (select * from ${a} except all select * from ${b})`)
-        ).getRows()[0]?.[0],
-      );
-    }
-  }
-  return rows;
 }
 
 function failOn(results: ModelResult[]) {
