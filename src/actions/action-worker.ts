@@ -10,6 +10,7 @@ import type { ActionStatus, ActionType } from '../vocabulary/action-types.ts';
 import { ACTION_TOKENS, requireAllowed } from './actions.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import type { ActionContext, ActionOutcome } from './definitions/define.ts';
+import { connectionAccount } from '../control/connections.ts';
 
 type Row = {
   id: string;
@@ -166,11 +167,7 @@ export class ActionWorker {
         env: 'MKTDATA_SP_API_CLIENT_ID and MKTDATA_SP_API_CLIENT_SECRET',
         file: 'mktdata.config',
       });
-    const connection = await this.wh.db
-      .selectFrom('control.connections')
-      .select(['seller_id', 'marketplace_id', 'type'])
-      .where('id', '=', action.connection_id)
-      .executeTakeFirstOrThrow();
+    const connection = await connectionAccount(this.wh.db, action.connection_id);
     const ads = action.type.startsWith('MKT_ADS_');
     const credentials = await requireCredentials(this.wh, action.connection_id, ads ? 'ads' : 'sp-api');
     const sellerId = credentials.sellingPartnerId ?? connection.seller_id;

@@ -11,6 +11,7 @@ import {
   type ActionType,
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
+import { ownConnection } from '../control/connections.ts';
 
 /** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */
 export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
@@ -106,12 +107,7 @@ async function kindsOf(wh: ControlStore, connection: { id: string; type: string 
  * the live-action limit (429), with a token to pay for it (402), and is queued PENDING for the action worker.
  */
 export async function startAction(wh: ControlStore, organizationId: string, request: ActionRequest, at = new Date()) {
-  const connection = await wh.db
-    .selectFrom('control.connections')
-    .select(['id', 'type'])
-    .where('id', '=', request.sellerOrVendorId)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const connection = await ownConnection(wh.db, organizationId, request.sellerOrVendorId);
   if (!connection) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: request.sellerOrVendorId });
   const schema = detailsSchema(request.type);
   const kinds = await kindsOf(wh, connection);

@@ -1,5 +1,5 @@
 import type { Warehouse } from '../db/warehouse.ts';
-import { requireConnection } from '../control/connections.ts';
+import { requireConnection, setLoadStage, setSellerIdIfMissing } from '../control/connections.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import { MktdataError } from '../errors.ts';
 import type { Region } from './config.ts';
@@ -76,19 +76,9 @@ export async function setCredentials(
     .execute();
   await wh.db.insertInto('control.connection_credentials').values(row).execute();
   if (input.api === 'sp-api' && input.sellingPartnerId) {
-    await wh.db
-      .updateTable('control.connections')
-      .set({ seller_id: input.sellingPartnerId })
-      .where('id', '=', connectionId)
-      .where('seller_id', 'is', null)
-      .execute();
+    await setSellerIdIfMissing(wh.db, connectionId, input.sellingPartnerId);
   }
-  if (!existing)
-    await wh.db
-      .updateTable('control.connections')
-      .set({ initial_load_stage: 'FIRST_STAGE' })
-      .where('id', '=', connectionId)
-      .execute();
+  if (!existing) await setLoadStage(wh.db, connectionId, 'FIRST_STAGE');
   return existing ? 'replaced' : 'new';
 }
 

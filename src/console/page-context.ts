@@ -1,6 +1,7 @@
 import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import type { ConsoleScope } from './scope.ts';
+import { connectionsWithOrganization } from '../control/connections.ts';
 
 /**
  * What a console page is rendered from: the control plane, the home (published snapshot), whose view, and the clock.
@@ -18,12 +19,9 @@ export interface PageContext {
 export async function scopeConnections(
   ctx: PageContext,
 ): Promise<{ id: string; name: string; organization: string }[]> {
-  let query = ctx.wh.db
-    .selectFrom('control.connections as c')
-    .innerJoin('control.organizations as o', 'o.id', 'c.organization_id')
-    .select(['c.id', 'c.name', 'o.name as organization']);
-  if (!ctx.scope.operator) query = query.where('c.organization_id', '=', ctx.scope.organizationId);
-  return query.orderBy('o.name').orderBy('c.name').execute();
+  const scope = ctx.scope.operator ? undefined : ctx.scope.organizationId;
+  const rows = await connectionsWithOrganization(ctx.wh.db, scope);
+  return rows.map((c) => ({ id: c.id, name: c.name, organization: c.organization }));
 }
 
 /** `[id]` when a list would be empty: SQL `in ()` is not valid, and no connection has the id ''. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ControlStore } from '../db/control-store.ts';
-import { addConnection } from './connections.ts';
+import { addConnection, connectionOfAccount } from './connections.ts';
 
 /** How long a public invitation link stays valid. */
 export const invitationDays = 7;
@@ -64,15 +64,12 @@ export async function acceptInvitation(
 ): Promise<{ connectionId: string; existing: boolean }> {
   const type = invitation.account_type === 'VENDOR' ? 'VENDOR_CENTRAL' : 'SELLER_CENTRAL';
   const existing = form.sellerId
-    ? await wh.db
-        .selectFrom('control.connections')
-        .select('id')
-        .where('organization_id', '=', invitation.organization_id)
-        .where('marketplace_id', '=', form.marketplaceId)
-        .where('seller_id', '=', form.sellerId)
-        .where('type', '=', type)
-        .orderBy('created_at')
-        .executeTakeFirst()
+    ? await connectionOfAccount(wh.db, {
+        organizationId: invitation.organization_id,
+        marketplaceId: form.marketplaceId,
+        sellerId: form.sellerId,
+        type,
+      })
     : undefined;
   const connectionId =
     existing?.id ??

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ControlStore } from '../db/control-store.ts';
+import { connectionIds } from './connections.ts';
 
 /**
  * The shard of a connection among `shards` by rendezvous (highest random weight) hashing: every connection goes to
@@ -31,7 +32,7 @@ export interface Move {
  * shard from its landed documents (the source of truth), so a move neither loses nor doubles a row.
  */
 export async function rebalance(store: ControlStore, shards: readonly string[], now: Date): Promise<Move[]> {
-  const connections = await store.db.selectFrom('control.connections').select('id').orderBy('id').execute();
+  const connections = await connectionIds(store.db);
   const current = new Map(
     (await store.db.selectFrom('control.connection_shards').select(['connection_id', 'shard']).execute()).map((r) => [
       r.connection_id,
@@ -39,7 +40,7 @@ export async function rebalance(store: ControlStore, shards: readonly string[], 
     ]),
   );
   const moves = connections
-    .map(({ id }) => ({ connectionId: id, from: current.get(id) ?? null, to: shardOf(id, shards) }))
+    .map((id) => ({ connectionId: id, from: current.get(id) ?? null, to: shardOf(id, shards) }))
     .filter((m) => m.from !== m.to);
   if (moves.length === 0) return moves;
   await store.db.transaction().execute(async (trx) => {

@@ -8,6 +8,7 @@ import { addConnection } from '../control/connections.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadFakeMarketplace, type FakeMarketplace, type FakeSeller } from './fake-marketplace.ts';
 import { addDays, localDate } from '../time/zone.ts';
+import { findConnection } from '../control/connections.ts';
 
 /** The demo's connections: the sellers of the fake marketplace, with fixed ids (the README's examples use them). */
 export const demoConnections = [
@@ -72,7 +73,7 @@ export async function connectDemoSellers(
   const { cogsCsv } = await loadFakeMarketplace();
   for (const [index, seller] of demo.sellers.entries()) {
     const { id } = demoConnections[index]!;
-    const exists = await wh.db.selectFrom('control.connections').select('id').where('id', '=', id).executeTakeFirst();
+    const exists = await findConnection(wh.db, id);
     if (!exists)
       await addConnection(wh, {
         organizationId,

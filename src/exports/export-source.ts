@@ -6,6 +6,7 @@ import { MktdataError } from '../errors.ts';
 import { loadModels } from '../models/load-models.ts';
 import { buildExportQuery, type ExportConnection, type ExportQuery, type ExportTable } from './export-query.ts';
 import type { ExportRequest } from './export-request.ts';
+import { ownConnectionsAmong } from '../control/connections.ts';
 
 /** A connection as an export needs it: owner, account type and marketplace. */
 export interface ExportAccount {
@@ -97,12 +98,7 @@ export async function organizationAccounts(
   organizationId: string,
   ids: string[],
 ): Promise<ExportAccount[]> {
-  const rows = await wh.db
-    .selectFrom('control.connections')
-    .select(['id', 'organization_id', 'type', 'marketplace_id'])
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids.length ? ids : [''])
-    .execute();
+  const rows = await ownConnectionsAmong(wh.db, organizationId, ids);
   return rows.map((r) => ({
     id: r.id,
     organizationId: r.organization_id,

@@ -6,6 +6,7 @@ import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
+import { ownConnection } from '../control/connections.ts';
 
 export type DataFileRow = ControlPlane['control.data_files'];
 export type FileType = DataFileRow['type'];
@@ -135,12 +136,7 @@ export async function createDataFile(
 
 /** The organization's connection of that id, or ERR_CONNECTION_NOT_FOUND (another organization's reads as unknown). */
 async function requireConnection(db: Kysely<ControlPlane>, organizationId: string, id: string): Promise<void> {
-  const found = await db
-    .selectFrom('control.connections')
-    .select('id')
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const found = await ownConnection(db, organizationId, id);
   if (!found) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
 }
 

@@ -3,12 +3,12 @@ import { basename } from 'node:path';
 import { statSync } from 'node:fs';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
-import { receivingConnections } from './order-events.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';
 import { inTransaction } from '../db/sql.ts';
 import { ensureMacros } from '../db/macros.ts';
+import { receivingConnections } from '../control/connections.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {

@@ -5,6 +5,7 @@ import { landFile, type LandResult } from './land-file.ts';
 import { landFiles, type WaitingFile } from './land-files.ts';
 import { findSource } from './sources/index.ts';
 import { sidecarOf } from '../home.ts';
+import { connectionAccounts } from '../control/connections.ts';
 
 /**
  * Files waiting in a landing folder: regular files, not hidden, not still being written (`.tmp`, `.partial`), and
@@ -91,9 +92,7 @@ export async function landWaitingFiles(
   onLanded?: (result: LandResult & { source: string }) => void,
 ): Promise<LandResult[]> {
   if (!existsSync(wh.home.landing)) return [];
-  const connections = new Map(
-    (await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [c.id, c]),
-  );
+  const connections = new Map((await connectionAccounts(wh.db)).map((c) => [c.id, c]));
   const folders = readdirSync(wh.home.landing)
     .sort()
     .filter((id) => connections.has(id)); // others are reported by `mktdata plan`

@@ -1,6 +1,6 @@
-import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import type { LandContext } from './source.ts';
-import { appendEvents, summaryContext, type ConnectionContext } from '../webhooks/outbox.ts';
+import { appendEvents, summaryContext } from '../webhooks/outbox.ts';
+import { connectionSummary } from '../control/connections.ts';
 
 const lineage = '_file_id, _line_number, _landed_at, _connection_id, _marketplace_id, _extra';
 const iso = (column: string) => `strftime(${column} at time zone 'UTC', '%Y-%m-%dT%H:%M:%SZ')`;
@@ -68,20 +68,6 @@ const buyerInfoUpdate: OrderEventKind = {
   where: `to_json(c.buyer) <> to_json({ ${buyerFields.map(([field]) => `'${field}': null::varchar`).join(', ')} })`,
 };
 
-/** Which of these connections some live webhook subscription receives events of (of any type). */
-export async function receivingConnections(sql: DuckDBConnection, ids: string[]): Promise<Set<string>> {
-  const reader = await sql.runAndReadAll(
-    `
-    select distinct c.id
-    from control.connections as c join control.webhook_subscriptions as s on s.organization_id = c.organization_id
-    where c.id in (select unnest($ids)) and s.deleted_at is null and s.disabled_at is null
-      and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), c.id))`,
-    { ids: listValue(ids) },
-    { ids: LIST(VARCHAR) },
-  );
-  return new Set(reader.getRowsJson().map(([id]) => String(id)));
-}
-
 /**
  * The events of one kind in a landed file: for each order in it, the latest version of the order now (the latest
  * version time, then the latest landing) is compared with the latest version before this file; an order the file
@@ -89,12 +75,7 @@ export async function receivingConnections(sql: DuckDBConnection, ids: string[])
  * state again, is none.
  */
 async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void> {
-  const connection = (
-    await ctx.sql.runAndReadAll(
-      `select id, organization_id, name, marketplace_id, seller_id from control.connections where id = $id`,
-      { id: ctx.connection.id },
-    )
-  ).getRowObjectsJson()[0] as unknown as ConnectionContext | undefined;
+  const connection = await connectionSummary(ctx.sql, ctx.connection.id);
   if (!connection) return;
   const subscribed = await ctx.sql.runAndReadAll(
     `select 1 from control.webhook_subscriptions s where s.organization_id = $organizationId and s.deleted_at is null and s.disabled_at is null

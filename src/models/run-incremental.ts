@@ -5,6 +5,7 @@ import type { Model } from './load-models.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
 import { columnDdl, replaceRows, tableMatches } from './tables.ts';
 import { quote, countRows, describe, inTransaction, tableColumns } from '../db/sql.ts';
+import { connectionTimezonesIn } from '../control/connections.ts';
 
 /** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
 export interface SliceConnection {
@@ -13,14 +14,9 @@ export interface SliceConnection {
   timezone: string;
 }
 
+/** The connections an incremental model is sliced by, by id, with their marketplaces' timezones. */
 export async function sliceConnections(sql: DuckDBConnection): Promise<SliceConnection[]> {
-  const seeded = (await tableColumns(sql, 'seeds.marketplaces')) !== undefined;
-  const zones = seeded ? 'seeds.marketplaces' : `(select null::varchar as marketplace_id, null::varchar as timezone)`;
-  const reader = await sql.runAndReadAll(`
-    select c.id as connection_id, coalesce(m.timezone, 'UTC') as timezone
-    from control.connections as c left join ${zones} as m using (marketplace_id)
-    order by c.id`);
-  return reader.getRowObjectsJson() as unknown as SliceConnection[];
+  return connectionTimezonesIn(sql);
 }
 
 /** The rows one window wrote for one connection. */

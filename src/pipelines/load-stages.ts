@@ -1,6 +1,7 @@
 import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import { readManifest } from '../publish/open-snapshot.ts';
+import { recordedLoadStages } from '../control/connections.ts';
 
 export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
 
@@ -22,15 +23,7 @@ export async function initialLoadStages(
     .groupBy('connection_id')
     .execute();
   const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
-  const recorded = new Map(
-    (
-      await wh.db
-        .selectFrom('control.connections')
-        .select(['id', 'initial_load_stage'])
-        .where('initial_load_stage', 'is not', null)
-        .execute()
-    ).map((c) => [c.id, c.initial_load_stage!]),
-  );
+  const recorded = new Map((await recordedLoadStages(wh.db)).map((c) => [c.id, c.stage]));
   return (id) => {
     const stage = recorded.get(id);
     if (stage) return stage;

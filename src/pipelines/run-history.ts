@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import { sourceApi } from './fetch/fetch-specs.ts';
@@ -6,7 +5,7 @@ import { loadModels } from '../models/load-models.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
-import { modelsDir } from '../lib/project-paths.ts';
+import { advanceLoadStages, connectionTimezones } from '../control/connections.ts';
 
 /**
  * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so
@@ -14,14 +13,7 @@ import { modelsDir } from '../lib/project-paths.ts';
  * transaction.
  */
 export async function planConnections(wh: Warehouse): Promise<PlanConnection[]> {
-  const read = (marketplaces: ReturnType<typeof kysql>) =>
-    kysql<PlanConnection>`select c.id, coalesce(m.timezone, 'UTC') as timezone
-      from control.connections as c left join ${marketplaces} as m using (marketplace_id) order by c.id`.execute(wh.db);
-  // Before the first build made seeds.marketplaces: the seed file itself.
-  const { rows } = await read(kysql`seeds.marketplaces`).catch(() =>
-    read(kysql`read_csv(${join(modelsDir, 'seeds', 'marketplaces.csv')}, header=true)`),
-  );
-  return rows;
+  return connectionTimezones(wh.db);
 }
 
 /**
@@ -178,13 +170,7 @@ export async function setStages(
     byStage.set(stage, [...(byStage.get(stage) ?? []), connectionId]);
   }
   for (const [stage, ids] of byStage) {
-    await wh.db
-      .updateTable('control.connections')
-      .set({ initial_load_stage: stage })
-      .where('id', 'in', ids)
-      // A connection not done keeps its stage; one that had none is in its first.
-      .where((eb) => (stage === 'FIRST_STAGE' ? eb('initial_load_stage', 'is', null) : eb.lit(true)))
-      .execute();
+    await advanceLoadStages(wh.db, ids, stage);
   }
 }
 

@@ -32,6 +32,7 @@ import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 import type { PublishResult } from './manifest.ts';
 import { quote } from '../db/sql.ts';
+import { connectionAccounts } from '../control/connections.ts';
 
 export type { PublishedConnection, PublishResult } from './manifest.ts';
 
@@ -114,13 +115,12 @@ export async function publish(wh: Warehouse): Promise<PublishResult> {
     } finally {
       await sql.run('detach database if exists next_snapshot');
     }
-    const connections = (
-      await wh.db
-        .selectFrom('control.connections')
-        .select(['id', 'organization_id', 'type', 'marketplace_id'])
-        .orderBy('id')
-        .execute()
-    ).map((c) => ({ id: c.id, organizationId: c.organization_id, type: c.type, marketplaceId: c.marketplace_id }));
+    const connections = (await connectionAccounts(wh.db)).map((c) => ({
+      id: c.id,
+      organizationId: c.organization_id,
+      type: c.type,
+      marketplaceId: c.marketplace_id,
+    }));
     // Renaming keeps the file's size and time: the manifest is written before anything is renamed, so a disk
     // that fills up stops the publish while the previous snapshot and its manifest are still in place.
     const { size, mtimeMs } = statSync(next);

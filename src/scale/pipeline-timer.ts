@@ -4,6 +4,7 @@ import { loadMarketplaces } from '../control/marketplaces.ts';
 import type { Pipeline } from '../pipelines/pipeline-config.ts';
 import { localClock } from '../pipelines/plan.ts';
 import { requestPipelineRun } from './pipeline-jobs.ts';
+import { marketplacesInUse } from '../control/connections.ts';
 
 /**
  * The pipelines' refresh times in a scaled-out install: every worker looks each minute, and the first to record
@@ -19,8 +20,8 @@ export async function firePipelines(
   now: Date,
 ): Promise<string[]> {
   const marketplaces = loadMarketplaces();
-  const used = await store.db.selectFrom('control.connections').select('marketplace_id').distinct().execute();
-  const zones = [...new Set(used.map((c) => marketplaces.get(c.marketplace_id)?.timezone ?? 'UTC'))];
+  const used = await marketplacesInUse(store.db);
+  const zones = [...new Set(used.map((id) => marketplaces.get(id)?.timezone ?? 'UTC'))];
   const slot = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
   const fired: string[] = [];
   for (const pipeline of pipelines.filter((p) =>

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { upsertCogsRows } from '../control/cogs.ts';
+import { organizationsOfConnections } from '../control/connections.ts';
 
 type Table = keyof ControlPlane & `control.${string}`;
 
@@ -45,13 +46,7 @@ export async function replicateToShard(
   if (connectionIds.length === 0) return 0;
   // Tables named by the list above: kysely's untyped view of the same databases.
   const db = shared.db as unknown as Kysely<any>;
-  const organizations = (
-    await shared.db
-      .selectFrom('control.connections')
-      .select('organization_id')
-      .where('id', 'in', connectionIds)
-      .execute()
-  ).map((r) => r.organization_id);
+  const organizations = await organizationsOfConnections(shared.db, connectionIds);
   const fetched = await Promise.all(
     replicated.map(async (spec) => {
       const keys = spec.of === 'organizations' ? organizations : connectionIds;

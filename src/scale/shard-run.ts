@@ -13,6 +13,7 @@ import { replicateToShard, shareLandedCogs } from './replicate.ts';
 import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-events.ts';
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
 import type { ScaleConfig } from './scale-config.ts';
+import { connectionIds, loadStagesOf, setLoadStage } from '../control/connections.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */
 export interface ShardRunContext {
@@ -36,8 +37,7 @@ export interface ShardRunResult {
 
 /** The shard's connections among every connection of the control plane (rendezvous hashing over the shards). */
 export async function shardConnections(store: ControlStore, config: ScaleConfig, shard: string): Promise<string[]> {
-  const all = await store.db.selectFrom('control.connections').select('id').orderBy('id').execute();
-  return all.map((c) => c.id).filter((id) => shardOf(id, config.shards) === shard);
+  return (await connectionIds(store.db)).filter((id) => shardOf(id, config.shards) === shard);
 }
 
 /**
@@ -99,17 +99,7 @@ export async function runShard(
     summary = await runPipeline(wh, findPipeline(loadPipelines(), pipelineName), { trigger: job.trigger, fetcher });
     await shareLandedCogs(wh, store, connections, since);
     // The connections' load stages are the shard's to keep; the API answers them from the shared control plane.
-    const stages = await wh.db
-      .selectFrom('control.connections')
-      .select(['id', 'initial_load_stage'])
-      .where('id', 'in', connections.length ? connections : [''])
-      .execute();
-    for (const s of stages)
-      await store.db
-        .updateTable('control.connections')
-        .set({ initial_load_stage: s.initial_load_stage })
-        .where('id', '=', s.id)
-        .execute();
+    for (const s of await loadStagesOf(wh.db, connections)) await setLoadStage(store.db, s.id, s.initial_load_stage);
     outbox = await readOutbox(wh);
   } catch (error) {
     await finish('failed', summary?.runId ?? null, 0, String((error as Error).message ?? error));

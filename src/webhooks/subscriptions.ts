@@ -3,6 +3,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
 import { eventDefinitions } from '../vocabulary/webhook-events.ts';
+import { ownConnectionsAmong } from '../control/connections.ts';
 
 /** A webhook subscription as the API and the CLI show it (never its secret, but once at creation). */
 export interface Subscription {
@@ -57,12 +58,7 @@ export async function createSubscription(
       reason: `unknown message type(s) ${unknown.join(', ')}; see GET /spec/webhook-scheme`,
     });
   if (input.sellerOrVendorIds?.length) {
-    const found = await wh.db
-      .selectFrom('control.connections')
-      .select('id')
-      .where('organization_id', '=', organizationId)
-      .where('id', 'in', input.sellerOrVendorIds)
-      .execute();
+    const found = await ownConnectionsAmong(wh.db, organizationId, input.sellerOrVendorIds);
     const missing = input.sellerOrVendorIds.filter((id) => !found.some((f) => f.id === id));
     if (missing.length > 0)
       throw new MktdataError('ERR_INPUT_INVALID', {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'kysely';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
@@ -12,6 +11,7 @@ import {
   keyProtectedErrors,
   sellersAndVendorsQuery,
 } from '../schemas/common.ts';
+import { searchConnections } from '../../control/connections.ts';
 
 const security = [{ serviceApiKey: [] }];
 
@@ -64,17 +64,12 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       const marketplaceIds = country
         ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId)
         : null;
-      let base = deps.wh.db.selectFrom('control.connections').where('organization_id', '=', request.organizationId);
-      if (query) base = base.where(sql<boolean>`contains(lower(name), ${query.toLowerCase()})`);
-      if (marketplaceIds) base = base.where('marketplace_id', 'in', marketplaceIds.length > 0 ? marketplaceIds : ['']);
-      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll()
-        .orderBy('name')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
+      const { total, rows } = await searchConnections(deps.wh.db, request.organizationId, {
+        ...(query ? { query } : {}),
+        marketplaceIds,
+        page,
+        pageSize,
+      });
       const stageOf = await initialLoadStages(deps.wh, deps.home);
       const links = await accountLinks(deps.wh, rows);
       const granted = new Set(
@@ -108,7 +103,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
           initialLoadStage: stageOf(c.id),
         };
       });
-      return { items, page, pageSize, totalCount: Number(total.n) };
+      return { items, page, pageSize, totalCount: Number(total) };
     },
   );
 }

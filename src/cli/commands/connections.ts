@@ -1,5 +1,5 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import { requireConnection } from '../../control/connections.ts';
+import { connectionsByName, requireConnection } from '../../control/connections.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
 import { testConnection } from '../../connectors/connection-test.ts';
@@ -84,7 +84,7 @@ export async function credentials(wh: Warehouse, o: CredentialsOptions, refreshT
  * secrets).
  */
 export async function listConnections(wh: Warehouse, format: 'table' | 'json'): Promise<void> {
-  const connections = await wh.db.selectFrom('control.connections').selectAll().orderBy('name').execute();
+  const connections = await connectionsByName(wh.db);
   const stored = await wh.db
     .selectFrom('control.connection_credentials')
     .select(['connection_id', 'api', 'status', 'status_reason', 'updated_at'])

@@ -12,6 +12,7 @@ import { served } from '../served.ts';
 import { liveFetcher } from '../../pipelines/fetch/live.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import type { FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
+import { connectionIds } from '../../control/connections.ts';
 
 export type Format = 'table' | 'json';
 
@@ -33,9 +34,7 @@ export async function plan(
   }
   printRows(options.format, ['pipeline', 'connection', 'table', 'kind', 'stage', 'from', 'to'], rows);
   if (options.format === 'table') {
-    const connections = new Set(
-      (await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id),
-    );
+    const connections = new Set(await connectionIds(wh.db));
     for (const { line } of waitingLines(wh, connections)) console.log(line);
   }
 }
@@ -125,7 +124,7 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
     summaries.push(summary);
   }
   await publishDeferred(wh, summaries);
-  const connections = new Set((await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id));
+  const connections = new Set(await connectionIds(wh.db));
   const stray = waitingLines(wh, connections).filter((l) => l.problem);
   for (const { line } of stray) console.error(line);
   for (const s of summaries.filter((s) => s.status !== 'success'))

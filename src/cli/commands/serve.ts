@@ -3,7 +3,7 @@ import { MktdataError } from '../../errors.ts';
 import { startAdminChannel } from '../admin-channel.ts';
 import { unserved } from '../served.ts';
 import { closeGracefully } from '../../api/close-gracefully.ts';
-import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
+import { openWarehouse } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { serverLogger } from '../output.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
@@ -15,6 +15,7 @@ import { NotificationPoller } from '../../pipelines/fetch/notifications.ts';
 import { SharedRateLimiter } from '../../api/rate-limit.ts';
 import { openSharedControl } from '../../scale/shard-home.ts';
 import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
+import { anyUnfinishedFirstLoad } from '../../control/connections.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -122,7 +123,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     onListening?.(`${url}/api/v1`);
     if (options.pipelines !== false) scheduler.start();
     // A first load a stopped server left unfinished (a seller connected just before) goes on at once.
-    if (await unfinishedFirstLoads(wh)) scheduler.request({ trigger: 'connected' });
+    if (await anyUnfinishedFirstLoad(wh.db)) scheduler.request({ trigger: 'connected' });
     const queue = connectors.config.notifications;
     const poller = queue
       ? new NotificationPoller(
@@ -142,21 +143,6 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   } finally {
     await close();
   }
-}
-
-/** Whether a connection with credentials has not completed its first load. */
-async function unfinishedFirstLoads(wh: Warehouse): Promise<boolean> {
-  const found = await wh.db
-    .selectFrom('control.connections as c')
-    .select('c.id')
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('control.connection_credentials as k').select('k.api').whereRef('k.connection_id', '=', 'c.id'),
-      ),
-    )
-    .where((eb) => eb.or([eb('c.initial_load_stage', 'is', null), eb('c.initial_load_stage', '<>', 'COMPLETE')]))
-    .executeTakeFirst();
-  return found !== undefined;
 }
 
 /** Listens, or says in one line why it cannot (a port in use, one that needs privileges, an unknown host). */

@@ -4,26 +4,14 @@ import { badge, count, dataTable, html, statusTone, text, when } from '../layout
 import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
+import { connectionsWithOrganization } from '../../control/connections.ts';
 
 /**
  * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
  */
 export async function connectionsPage(ctx: PageContext): Promise<string> {
-  let query = ctx.wh.db
-    .selectFrom('control.connections as c')
-    .innerJoin('control.organizations as o', 'o.id', 'c.organization_id')
-    .select([
-      'c.id',
-      'c.name',
-      'c.type',
-      'c.marketplace_id',
-      'c.seller_id',
-      'c.initial_load_stage',
-      'c.created_at',
-      'o.name as organization',
-    ]);
-  if (!ctx.scope.operator) query = query.where('c.organization_id', '=', ctx.scope.organizationId);
-  const connections = await query.orderBy('o.name').orderBy('c.name').execute();
+  const scope = ctx.scope.operator ? undefined : ctx.scope.organizationId;
+  const connections = await connectionsWithOrganization(ctx.wh.db, scope);
   const ids = nonEmpty(connections.map((c) => c.id));
   const credentials = await ctx.wh.db
     .selectFrom('control.connection_credentials')

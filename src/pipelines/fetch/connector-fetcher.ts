@@ -16,6 +16,7 @@ import { runsLast } from './operations.ts';
 import { planFetches } from './plan-fetches.ts';
 import { upstreamRequest } from './upstream-request.ts';
 import { type FetchPhase, type RunFetcher } from './fetch-stage.ts';
+import { connectionAccounts } from '../../control/connections.ts';
 
 export interface FetcherOptions {
   onFetched?: (event: FetchEvent) => void;
@@ -60,10 +61,7 @@ async function liveConnections(
   }
   const zones = new Map((await planConnections(wh)).map((c) => [c.id, c.timezone]));
   const marketplaces = new Map(
-    (await wh.db.selectFrom('control.connections').select(['id', 'marketplace_id']).execute()).map((c) => [
-      c.id,
-      c.marketplace_id,
-    ]),
+    (await connectionAccounts(wh.db)).map((c) => [c.id, c.marketplace_id]),
   );
   const live = new Map<string, LiveConnection>();
   const fetched: FetchedConnection[] = [];

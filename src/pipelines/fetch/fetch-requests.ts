@@ -4,6 +4,7 @@ import type { Warehouse } from '../../db/warehouse.ts';
 import type { InitialStage } from '../plan.ts';
 import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
 import type { UpstreamRequest } from './upstream-request.ts';
+import { connectionsStillLoading } from '../../control/connections.ts';
 
 /** A persisted fetch request (control.fetch_requests). */
 export interface FetchRequest {
@@ -102,10 +103,7 @@ export async function insertFetches(
  * goes on from what it has, however long ago that was fetched).
  */
 export async function recentFetches(wh: Warehouse, now: Date): Promise<RecentFetch[]> {
-  const loading = wh.db
-    .selectFrom('control.connections')
-    .select('id')
-    .where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
+  const loading = connectionsStillLoading(wh.db);
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
     .select(['connection_id', 'source', 'date_from', 'date_to'])
@@ -141,10 +139,7 @@ const settledGood: FetchStatus[] = ['landed', 'empty', 'unavailable'];
  * new request for (made in the last FRESH_MS, or fetched by a first load that has not completed).
  */
 export async function goodFetches(wh: Warehouse, runId: string, now: Date): Promise<RecentFetch[]> {
-  const loading = wh.db
-    .selectFrom('control.connections')
-    .select('id')
-    .where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
+  const loading = connectionsStillLoading(wh.db);
   const rows = await wh.db
     .selectFrom('control.fetch_requests')
     .select(['connection_id', 'source', 'date_from', 'date_to'])

@@ -7,6 +7,7 @@ import { findSource } from '../../ingest/sources/index.ts';
 import { findInPayload, marketplaceKeys, sellerKeyOf } from '../../ingest/sources/notifications/format.ts';
 import type { JsonRecord } from '../../ingest/json-records.ts';
 import type { NotificationQueueConfig } from '../../connectors/config.ts';
+import { connectionsWithSellerId } from '../../control/connections.ts';
 
 
 /** What one poll did. */
@@ -90,12 +91,7 @@ export class NotificationPoller {
   }
 
   private async land(messages: Message[]): Promise<{ handled: Message[]; landed: number; unrouted: number }> {
-    const connections = await this.wh.db
-      .selectFrom('control.connections')
-      .select(['id', 'marketplace_id', 'seller_id'])
-      .where('seller_id', 'is not', null)
-      .orderBy('id')
-      .execute();
+    const connections = await connectionsWithSellerId(this.wh.db);
     const byConnection = new Map<string, { connection: (typeof connections)[number]; messages: Message[] }>();
     const handled: Message[] = [];
     let unrouted = 0;

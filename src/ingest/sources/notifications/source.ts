@@ -1,10 +1,10 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { eventDefinitions } from '../../../vocabulary/webhook-events.ts';
 import { recordEvents, summaryContext, type ConnectionContext, type NewEvent } from '../../../webhooks/outbox.ts';
 import { lineageDdl } from '../../flat-file.ts';
 import { landJsonRecords, readJsonDocument, type JsonRecord } from '../../json-records.ts';
 import type { LandContext, Source } from '../../source.ts';
 import { findInPayload, marketplaceKeys, notificationColumns, notificationRecords } from './format.ts';
+import { sameOrganizationConnections } from '../../../control/connections.ts';
 
 const table = 'raw.notifications';
 
@@ -14,16 +14,6 @@ const sharedShape = new Set(
     .filter((d) => d.summary.fields.some((f) => f.name === 'spApiNotificationId'))
     .map((d) => d.messageType),
 );
-
-/** The connections of the landing connection's organization, by id (none when it is not a known connection). */
-async function organizationConnections(sql: DuckDBConnection, landingId: string): Promise<ConnectionContext[]> {
-  const reader = await sql.runAndReadAll(
-    `select id, organization_id, name, marketplace_id, seller_id from control.connections
-     where organization_id = (select organization_id from control.connections where id = $id) order by id`,
-    { id: landingId },
-  );
-  return reader.getRowObjectsJson() as unknown as ConnectionContext[];
-}
 
 /**
  * The connection a notification is for (docs/design/live-apis.md §5): the organization's connection with the payload's
@@ -58,7 +48,7 @@ async function events(ctx: LandContext): Promise<void> {
   );
   const rows = reader.getRowObjectsJson().filter((r) => sharedShape.has(`MKT_${String(r.notification_type)}`));
   if (rows.length === 0) return;
-  const connections = await organizationConnections(ctx.sql, ctx.connection.id);
+  const connections = await sameOrganizationConnections(ctx.sql, ctx.connection.id);
   const landing = connections.find((c) => c.id === ctx.connection.id);
   if (!landing) return; // no organization to tell
   const list = rows.map((r): NewEvent => {

@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Issue 56: every control table has one module that all its queries go through (one repository per table, as in
+// fastify/demo), so that what a table answers, and the indexes it needs, can be read in one place.
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Each table behind one module, and that module. */
+const modules: Record<string, string> = {
+  connections: 'src/control/connections.ts',
+};
+
+/**
+ * Queries that join a table from another table's module: they live in the module of the table they mainly answer
+ * about. Each entry is a table and a file that may name it besides the table's own module.
+ */
+const joins: { table: string; file: string; why: string }[] = [
+  { table: 'connections', file: 'src/control/organizations.ts', why: 'listOrganizations counts their connections' },
+  { table: 'connections', file: 'src/connectors/credentials.ts', why: 'a credential is read with its marketplace' },
+];
+
+/**
+ * Tables whose queries are still spread over the files that need them: each is moved behind one module (and into
+ * `modules`) in a commit of its own, so this list only shrinks. A new table goes into `modules` from the start.
+ */
+const notYetBehindOneModule = [
+  'action_types_enabled',
+  'actions',
+  'actions_beta',
+  'api_keys',
+  'cogs',
+  'cogs_changes',
+  'connection_access',
+  'connection_credentials',
+  'connection_shards',
+  'data_files',
+  'export_schedules',
+  'exports',
+  'fetch_requests',
+  'invitations',
+  'landed_files',
+  'model_inputs',
+  'oauth_states',
+  'organization_sources',
+  'organizations',
+  'pipeline_files',
+  'pipeline_runs',
+  'quarantined_files',
+  'rate_buckets',
+  'run_windows',
+  'schedule_firings',
+  'settings',
+  'shard_leases',
+  'shard_runs',
+  'sqp_asins',
+  'sqp_locks',
+  'unpublished_change_seq',
+  'unpublished_changes',
+  'usage_records',
+  'vendor_codes',
+  'webhook_deliveries',
+  'webhook_events',
+  'webhook_subscriptions',
+  'workers',
+];
+
+/**
+ * Files that name tables without querying them one by one: the migrations and the kysely schema declare them; the
+ * schema files name every table.
+ */
+const declaring = /^src\/db\/(migrations\/|control-plane(-tables)?\.ts$)/;
+
+/**
+ * Lines that only list a table for a query made over a whole list (a shard's replicated tables, a removed
+ * connection's rows in every table): `'control.x',` alone, or `{ table: 'control.x', … }`.
+ */
+const tableListEntry = /^\s*('control\.[a-z_]+',|\{ table: 'control\.[a-z_]+',.*\},?)\s*$/;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [relative(root, path)] : [];
+  });
+}
+
+/** Every file that names each control table in code (comments and table lists left out), by table. */
+function filesByTable(): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const file of sourceFiles(join(root, 'src')).filter((f) => !declaring.test(f))) {
+    for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+      if (/^\s*(\/\/|\/\*|\*)/.test(line) || tableListEntry.test(line)) continue;
+      for (const [, table] of line.replace(/\s\/\/\s.*$/, '').matchAll(/\bcontrol\.([a-z_]+)\b/g)) {
+        found.set(table!, (found.get(table!) ?? new Set()).add(file));
+      }
+    }
+  }
+  return found;
+}
+
+describe('control table modules', () => {
+  const found = filesByTable();
+
+  it('queries each table behind one module only from that module, or from a join listed with its reason', () => {
+    const strays = Object.entries(modules).flatMap(([table, module]) =>
+      [...(found.get(table) ?? [])]
+        .filter((file) => file !== module && !joins.some((j) => j.table === table && j.file === file))
+        .map((file) => `control.${table} in ${file} (its module is ${module})`),
+    );
+    expect(strays).toEqual([]);
+  });
+
+  it('knows every table the sources query: behind its module, or listed as not yet', () => {
+    const unknown = [...found.keys()].filter((t) => !(t in modules) && !notYetBehindOneModule.includes(t));
+    expect(unknown).toEqual([]);
+    expect(Object.keys(modules).filter((t) => notYetBehindOneModule.includes(t))).toEqual([]);
+  });
+
+  it('lists only joins that are still there', () => {
+    const gone = joins.filter((j) => !found.get(j.table)?.has(j.file)).map((j) => `${j.table} in ${j.file}`);
+    expect(gone).toEqual([]);
+  });
+});
