@@ -2,15 +2,7 @@ import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { requireConnection } from '../control/connections.ts';
 import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
-
-async function requireOrganization(wh: ControlStore, organizationId: string): Promise<void> {
-  const org = await wh.db
-    .selectFrom('control.organizations')
-    .select('id')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
-}
+import { requireOrganization } from '../control/organizations.ts';
 
 /** `mktdata org beta --actions on|off`: whether the organization has the actions private beta (else 501). */
 export async function setActionsBeta(

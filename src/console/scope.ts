@@ -5,6 +5,7 @@ import { hashApiKey } from '../control/organizations.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { signLink, verifyLink } from '../exports/signed-url.ts';
+import { findOrganization } from '../control/organizations.ts';
 
 /** Whose data a console request sees: the operator sees every organization, an organization's key only its own. */
 export type ConsoleScope = { operator: true } | { operator: false; organizationId: string; organizationName: string };
@@ -44,11 +45,7 @@ export async function scopeOfHash(resolver: ScopeResolver, hash: string): Promis
     return { operator: true };
   const organizationId = await resolver.organizationOf(hash);
   if (!organizationId) return null;
-  const org = await resolver.wh.db
-    .selectFrom('control.organizations')
-    .select('name')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
+  const org = await findOrganization(resolver.wh.db, organizationId);
   return { operator: false, organizationId, organizationName: org?.name ?? organizationId };
 }
 

@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import type { Kysely } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 
@@ -21,8 +23,7 @@ export async function createOrganization(
 
 /** Fails with ERR_ORG_NOT_FOUND unless the organization exists. */
 export async function requireOrganization(wh: ControlStore, id: string): Promise<void> {
-  const found = await wh.db.selectFrom('control.organizations').select('id').where('id', '=', id).executeTakeFirst();
-  if (!found) throw new MktdataError('ERR_ORG_NOT_FOUND', { id });
+  if (!(await findOrganization(wh.db, id))) throw new MktdataError('ERR_ORG_NOT_FOUND', { id });
 }
 
 /** sha256 of an API key: the only form in which keys are stored. */
@@ -104,4 +105,48 @@ export async function listOrganizations(wh: ControlStore) {
     ])
     .orderBy('o.name')
     .execute();
+}
+
+// Every query on control.organizations is in this file (test/db/control-table-modules.test.ts): these are the ones
+// other modules call.
+
+/** The organization of that id (its name and token balance), or undefined. */
+export function findOrganization(db: Kysely<ControlPlane>, id: string) {
+  return db
+    .selectFrom('control.organizations')
+    .select(['id', 'name', 'token_balance'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The id of an organization of that name, or undefined. */
+export async function organizationNamed(db: Kysely<ControlPlane>, name: string): Promise<string | undefined> {
+  const org = await db.selectFrom('control.organizations').select('id').where('name', '=', name).executeTakeFirst();
+  return org?.id;
+}
+
+/**
+ * Debits `tokens` from the organization's balance unless that would take it below zero (an unmetered organization is
+ * never short); false when nothing was debited. Conditional in one statement, so two debits racing for the last
+ * tokens cannot both pass.
+ */
+export async function debitTokens(db: Kysely<ControlPlane>, id: string, tokens: number): Promise<boolean> {
+  const debited = await db
+    .updateTable('control.organizations')
+    .set((eb) => ({ token_balance: eb('token_balance', '-', tokens) }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('token_balance', '>=', tokens), eb('token_balance', 'is', null)]))
+    .executeTakeFirst();
+  return debited.numUpdatedRows !== 0n;
+}
+
+/** Adds `tokens` to the organization's balance (an unmetered one starts from zero); returns the new balance. */
+export async function creditTokens(db: Kysely<ControlPlane>, id: string, tokens: number): Promise<number> {
+  const row = await db
+    .updateTable('control.organizations')
+    .set((eb) => ({ token_balance: eb(eb.fn.coalesce('token_balance', eb.lit(0)), '+', tokens) }))
+    .where('id', '=', id)
+    .returning('token_balance')
+    .executeTakeFirstOrThrow();
+  return Number(row.token_balance);
 }

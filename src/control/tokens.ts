@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { requireOrganization } from './organizations.ts';
+import { creditTokens, debitTokens, findOrganization, requireOrganization } from './organizations.ts';
 
 /** The enums of a usage record (spec document 000, "Usage"); specific types beyond the spec's list are not invented. */
 export const usageTypes = [
@@ -94,13 +94,7 @@ export async function charge(
   usage: Usage,
   at: Date,
 ): Promise<boolean> {
-  const debited = await trx
-    .updateTable('control.organizations')
-    .set((eb) => ({ token_balance: eb('token_balance', '-', usage.tokens) }))
-    .where('id', '=', organizationId)
-    .where((eb) => eb.or([eb('token_balance', '>=', usage.tokens), eb('token_balance', 'is', null)]))
-    .executeTakeFirst();
-  if (debited.numUpdatedRows === 0n) return false;
+  if (!(await debitTokens(trx, organizationId, usage.tokens))) return false;
   await trx
     .insertInto('control.usage_records')
     .values({
@@ -141,22 +135,12 @@ export async function charged<T>(
  */
 export async function addTokens(wh: ControlStore, organizationId: string, tokens: number): Promise<number> {
   await requireOrganization(wh, organizationId);
-  const row = await wh.db
-    .updateTable('control.organizations')
-    .set((eb) => ({ token_balance: eb(eb.fn.coalesce('token_balance', eb.lit(0)), '+', tokens) }))
-    .where('id', '=', organizationId)
-    .returning('token_balance')
-    .executeTakeFirstOrThrow();
-  return Number(row.token_balance);
+  return creditTokens(wh.db, organizationId, tokens);
 }
 
 /** An organization's token balance; null when it is unmetered. */
 export async function tokenBalance(wh: ControlStore, organizationId: string): Promise<number | null> {
-  const org = await wh.db
-    .selectFrom('control.organizations')
-    .select('token_balance')
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
+  const org = await findOrganization(wh.db, organizationId);
   if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: organizationId });
   return org.token_balance === null ? null : Number(org.token_balance);
 }

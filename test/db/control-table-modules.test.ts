@@ -10,6 +10,7 @@ const root = join(import.meta.dirname, '..', '..');
 /** Each table behind one module, and that module. */
 const modules: Record<string, string> = {
   connections: 'src/control/connections.ts',
+  organizations: 'src/control/organizations.ts',
 };
 
 /**
@@ -19,6 +20,7 @@ const modules: Record<string, string> = {
 const joins: { table: string; file: string; why: string }[] = [
   { table: 'connections', file: 'src/control/organizations.ts', why: 'listOrganizations counts their connections' },
   { table: 'connections', file: 'src/connectors/credentials.ts', why: 'a credential is read with its marketplace' },
+  { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
 ];
 
 /**
@@ -44,7 +46,6 @@ const notYetBehindOneModule = [
   'model_inputs',
   'oauth_states',
   'organization_sources',
-  'organizations',
   'pipeline_files',
   'pipeline_runs',
   'quarantined_files',

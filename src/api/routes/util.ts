@@ -12,6 +12,7 @@ import {
   sellersAndVendorsQuery,
 } from '../schemas/common.ts';
 import { searchConnections } from '../../control/connections.ts';
+import { findOrganization } from '../../control/organizations.ts';
 
 const security = [{ serviceApiKey: [] }];
 
@@ -26,11 +27,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       schema: { tags: ['Utility'], security, response: { 200: UtilityOrganizationResponseDto, ...keyProtectedErrors } },
     },
     async (request) => {
-      const org = await deps.wh.db
-        .selectFrom('control.organizations')
-        .select(['id', 'name', 'token_balance'])
-        .where('id', '=', request.organizationId)
-        .executeTakeFirst();
+      const org = await findOrganization(deps.wh.db, request.organizationId);
       if (!org) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: request.organizationId });
       return {
         id: org.id,

@@ -1,6 +1,6 @@
 import { connectorFetcher } from '../../pipelines/fetch/connector-fetcher.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
-import { createApiKey, createOrganization } from '../../control/organizations.ts';
+import { createApiKey, createOrganization, organizationNamed } from '../../control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
 import { connectDemoSellers, demoConnections, DEMO_SPEED, startDemoMarketplace } from '../../demo/demo-marketplace.ts';
 import type { Home } from '../../home.ts';
@@ -16,12 +16,9 @@ import { demoDir } from '../../lib/project-paths.ts';
 
 /** The demo organization (created once) and a new API key for it. */
 async function demoOrganization(wh: Warehouse): Promise<{ organizationId: string; key: string }> {
-  const org = await wh.db
-    .selectFrom('control.organizations')
-    .select('id')
-    .where('name', '=', 'Demo organization')
-    .executeTakeFirst();
-  const organizationId = org?.id ?? (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
+  const organizationId =
+    (await organizationNamed(wh.db, 'Demo organization')) ??
+    (await createOrganization(wh, { name: 'Demo organization', tokens: 1000 }));
   return { organizationId, key: await createApiKey(wh, organizationId) };
 }
 

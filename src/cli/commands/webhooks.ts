@@ -10,18 +10,14 @@ import {
   replay,
 } from '../../webhooks/subscriptions.ts';
 import { formatTable } from '../output.ts';
+import { requireOrganization } from '../../control/organizations.ts';
 
 /** `mktdata webhooks add`: prints the signing secret once, then the subscription id on the last line. */
 export async function addWebhook(
   wh: Warehouse,
   o: { org: string; url: string; types?: string[]; seller?: string[] },
 ): Promise<void> {
-  const organization = await wh.db
-    .selectFrom('control.organizations')
-    .select('id')
-    .where('id', '=', o.org)
-    .executeTakeFirst();
-  if (!organization) throw new MktdataError('ERR_ORG_NOT_FOUND', { id: o.org });
+  await requireOrganization(wh, o.org);
   const unknown = o.types?.filter((t) => !messageTypes.includes(t)) ?? [];
   if (unknown.length > 0)
     throw new MktdataError('ERR_INPUT_INVALID', {
