@@ -12,6 +12,7 @@ import {
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import { ownConnection } from '../control/connections.ts';
+import { credentialApis } from '../connectors/credentials.ts';
 
 /** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */
 export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
@@ -92,12 +93,7 @@ export async function requireAllowed(
 /** What a connection's account may run: its own kind, and ADS once it has Ads API credentials (or is ads-only). */
 async function kindsOf(wh: ControlStore, connection: { id: string; type: string }): Promise<AccountKind[]> {
   if (connection.type === 'MKT_ADS') return ['ADS'];
-  const ads = await wh.db
-    .selectFrom('control.connection_credentials')
-    .select('api')
-    .where('connection_id', '=', connection.id)
-    .where('api', '=', 'ads')
-    .executeTakeFirst();
+  const ads = (await credentialApis(wh.db, connection.id)).includes('ads');
   return [connection.type === 'VENDOR_CENTRAL' ? 'VENDOR' : 'SELLER', ...(ads ? (['ADS'] as const) : [])];
 }
 

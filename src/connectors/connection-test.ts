@@ -4,7 +4,13 @@ import { MktdataError } from '../errors.ts';
 import { regions, type Region } from './config.ts';
 import { ConnectorError } from './connector-error.ts';
 import type { Connectors } from './connectors.ts';
-import { markNeedsReauthorization, requireCredentials, type Api, type Credentials } from './credentials.ts';
+import {
+  credentialApis,
+  markNeedsReauthorization,
+  requireCredentials,
+  type Api,
+  type Credentials,
+} from './credentials.ts';
 
 interface Participation {
   marketplace?: { id?: string; name?: string };
@@ -100,12 +106,7 @@ export async function testConnection(
   connectionId: string,
   api?: Api,
 ): Promise<string[]> {
-  const stored = await wh.db
-    .selectFrom('control.connection_credentials')
-    .select('api')
-    .where('connection_id', '=', connectionId)
-    .execute();
-  const apis = api ? [api] : stored.map((s) => s.api).sort();
+  const apis = api ? [api] : (await credentialApis(wh.db, connectionId)).sort();
   if (apis.length === 0)
     throw new MktdataError('ERR_CREDENTIALS_MISSING', { id: connectionId, api: 'SP-API or Ads API' });
   const lines: string[] = [];

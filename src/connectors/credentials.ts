@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { requireConnection, setLoadStage, setSellerIdIfMissing } from '../control/connections.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
@@ -154,4 +156,34 @@ export async function markNeedsReauthorization(
     .where('connection_id', '=', connectionId)
     .where('api', '=', api)
     .execute();
+}
+
+// Every query on control.connection_credentials is in this file (test/db/control-table-modules.test.ts).
+
+/**
+ * The state of the credentials of these connections (of every connection when `connectionIds` is undefined): which
+ * APIs, whether active, since and until when; never the secrets.
+ */
+export function credentialStates(db: Kysely<ControlPlane>, connectionIds?: string[]) {
+  let query = db
+    .selectFrom('control.connection_credentials')
+    .select(['connection_id', 'api', 'status', 'status_reason', 'created_at', 'updated_at']);
+  if (connectionIds) query = query.where('connection_id', 'in', connectionIds);
+  return query.execute();
+}
+
+/** The APIs a connection holds credentials for. */
+export async function credentialApis(db: Kysely<ControlPlane>, connectionId: string): Promise<Api[]> {
+  const stored = await db
+    .selectFrom('control.connection_credentials')
+    .select('api')
+    .where('connection_id', '=', connectionId)
+    .execute();
+  return stored.map((s) => s.api);
+}
+
+/** Whether any connection holds credentials. */
+export async function anyCredentials(db: Kysely<ControlPlane>): Promise<boolean> {
+  const stored = await db.selectFrom('control.connection_credentials').select('connection_id').limit(1).execute();
+  return stored.length > 0;
 }

@@ -1,5 +1,6 @@
 import type { ConnectionType } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
+import { credentialStates } from '../connectors/credentials.ts';
 
 /**
  * How a connection reaches one of the marketplace's account kinds (docs/design/service-clients.md "Sellers and
@@ -35,11 +36,7 @@ export async function accountLinks(
   connections: { id: string; type: ConnectionType }[],
 ): Promise<Map<string, AccountLinks>> {
   const ids = connections.length > 0 ? connections.map((c) => c.id) : [''];
-  const credentials = await wh.db
-    .selectFrom('control.connection_credentials')
-    .select(['connection_id', 'api', 'status', 'created_at'])
-    .where('connection_id', 'in', ids)
-    .execute();
+  const credentials = await credentialStates(wh.db, ids);
   const landed = await wh.db
     .selectFrom('control.landed_files')
     .select([

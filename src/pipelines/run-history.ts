@@ -6,6 +6,7 @@ import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
 import { advanceLoadStages, connectionTimezones } from '../control/connections.ts';
+import { credentialStates } from '../connectors/credentials.ts';
 
 /**
  * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so
@@ -25,10 +26,7 @@ async function fetchedSince(
   wh: Warehouse,
   pipeline: Pipeline,
 ): Promise<{ connection_id: string; table_name: string; since: string }[]> {
-  const stored = await wh.db
-    .selectFrom('control.connection_credentials')
-    .select(['connection_id', 'api', 'created_at'])
-    .execute();
+  const stored = await credentialStates(wh.db);
   return stored.flatMap((c) =>
     pipeline.tables
       .filter((t) => t.sources.some((s) => sourceApi(s) === c.api))

@@ -10,6 +10,7 @@ const root = join(import.meta.dirname, '..', '..');
 /** Each table behind one module, and that module. */
 const modules: Record<string, string> = {
   connections: 'src/control/connections.ts',
+  connection_credentials: 'src/connectors/credentials.ts',
   organizations: 'src/control/organizations.ts',
 };
 
@@ -20,6 +21,11 @@ const modules: Record<string, string> = {
 const joins: { table: string; file: string; why: string }[] = [
   { table: 'connections', file: 'src/control/organizations.ts', why: 'listOrganizations counts their connections' },
   { table: 'connections', file: 'src/connectors/credentials.ts', why: 'a credential is read with its marketplace' },
+  {
+    table: 'connection_credentials',
+    file: 'src/control/connections.ts',
+    why: 'a first load waits only for connections with credentials',
+  },
   { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
 ];
 
@@ -35,7 +41,6 @@ const notYetBehindOneModule = [
   'cogs',
   'cogs_changes',
   'connection_access',
-  'connection_credentials',
   'connection_shards',
   'data_files',
   'export_schedules',

@@ -1,7 +1,7 @@
 import type { Warehouse } from '../../db/warehouse.ts';
 import { connectionsByName, requireConnection } from '../../control/connections.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
-import { removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
+import { credentialStates, removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
 import { testConnection } from '../../connectors/connection-test.ts';
 import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors } from '../../connectors/connectors.ts';
@@ -85,10 +85,7 @@ export async function credentials(wh: Warehouse, o: CredentialsOptions, refreshT
  */
 export async function listConnections(wh: Warehouse, format: 'table' | 'json'): Promise<void> {
   const connections = await connectionsByName(wh.db);
-  const stored = await wh.db
-    .selectFrom('control.connection_credentials')
-    .select(['connection_id', 'api', 'status', 'status_reason', 'updated_at'])
-    .execute();
+  const stored = await credentialStates(wh.db);
   const state = (id: string, api: Api) => {
     const row = stored.find((s) => s.connection_id === id && s.api === api);
     return row ? (row.status === 'active' ? 'active' : `needs re-authorization: ${row.status_reason ?? ''}`) : 'none';

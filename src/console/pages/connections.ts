@@ -5,6 +5,7 @@ import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { connectionsWithOrganization } from '../../control/connections.ts';
+import { credentialStates } from '../../connectors/credentials.ts';
 
 /**
  * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
@@ -13,11 +14,7 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
   const scope = ctx.scope.operator ? undefined : ctx.scope.organizationId;
   const connections = await connectionsWithOrganization(ctx.wh.db, scope);
   const ids = nonEmpty(connections.map((c) => c.id));
-  const credentials = await ctx.wh.db
-    .selectFrom('control.connection_credentials')
-    .select(['connection_id', 'api', 'status', 'status_reason'])
-    .where('connection_id', 'in', ids)
-    .execute();
+  const credentials = await credentialStates(ctx.wh.db, ids);
   const fetches = await ctx.wh.db
     .selectFrom('control.fetch_requests')
     .select([

@@ -4,6 +4,7 @@ import { loadConnectorConfig } from '../../connectors/config.ts';
 import { Connectors, type ConnectorLog } from '../../connectors/connectors.ts';
 import { connectorFetcher, type FetcherOptions } from './connector-fetcher.ts';
 import { type RunFetcher } from './fetch-stage.ts';
+import { anyCredentials } from '../../connectors/credentials.ts';
 
 /**
  * The connectors' clock: the system clock, or, for tests and benchmarks against a fake marketplace, one running
@@ -26,8 +27,7 @@ export async function liveFetcher(
   wh: Warehouse,
   options: FetcherOptions & { clock?: Clock; log?: ConnectorLog; connectors?: Connectors } = {},
 ): Promise<RunFetcher | undefined> {
-  const stored = await wh.db.selectFrom('control.connection_credentials').select('connection_id').limit(1).execute();
-  if (stored.length === 0) return undefined;
+  if (!(await anyCredentials(wh.db))) return undefined;
   const connectors =
     options.connectors ?? new Connectors(loadConnectorConfig(wh.home), options.clock ?? connectorClock(), options.log);
   return connectorFetcher(connectors, options);
