@@ -1,6 +1,7 @@
 import type { ConnectionType } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { credentialStates } from '../connectors/credentials.ts';
+import { landingsOf } from './landed-files.ts';
 
 /**
  * How a connection reaches one of the marketplace's account kinds (docs/design/service-clients.md "Sellers and
@@ -37,16 +38,7 @@ export async function accountLinks(
 ): Promise<Map<string, AccountLinks>> {
   const ids = connections.length > 0 ? connections.map((c) => c.id) : [''];
   const credentials = await credentialStates(wh.db, ids);
-  const landed = await wh.db
-    .selectFrom('control.landed_files')
-    .select([
-      'connection_id',
-      (eb) => eb.fn.min('landed_at').as('first'),
-      (eb) => eb.fn.sum<string>('row_count').as('rows'),
-    ])
-    .where('connection_id', 'in', ids)
-    .groupBy('connection_id')
-    .execute();
+  const landed = await landingsOf(wh.db, ids);
   const iso = (at: unknown) => new Date(String(at)).toISOString();
   return new Map(
     connections.map((c) => {

@@ -3,6 +3,7 @@ import type { ExpressionBuilder, Kysely, OnConflictBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { requireOwnConnection } from './connections.ts';
+import { recordLandedFile } from './landed-files.ts';
 import { charged } from './tokens.ts';
 
 /** One unit-cost row as CogsUpsertRequest carries it (docs/design/API.md); amounts as decimal text. */
@@ -29,19 +30,16 @@ async function recordChange(
   at: Date,
 ): Promise<string> {
   const id = randomUUID();
-  await trx
-    .insertInto('control.landed_files')
-    .values({
-      id,
-      connection_id: connectionId,
-      source: 'cogs',
-      sha256: createHash('sha256').update(`${id}\n${request}`).digest('hex'),
-      file_name: `api-${at.toISOString()}.json`,
-      size_bytes: Buffer.byteLength(request),
-      row_count: rows,
-      landed_at: at.toISOString(),
-    })
-    .execute();
+  await recordLandedFile(trx, {
+    id,
+    connection_id: connectionId,
+    source: 'cogs',
+    sha256: createHash('sha256').update(`${id}\n${request}`).digest('hex'),
+    file_name: `api-${at.toISOString()}.json`,
+    size_bytes: Buffer.byteLength(request),
+    row_count: rows,
+    landed_at: at.toISOString(),
+  });
   await trx
     .insertInto('control.cogs_changes')
     .values({ file_id: id, connection_id: connectionId, from_date: fromDate })

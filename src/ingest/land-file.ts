@@ -5,6 +5,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { RefusedFile, type LandContext, type LandingConnection, type Source } from './source.ts';
 import { fallbackEncoding, gzipDamage, hashFile, transcodeToUtf8 } from './text-file.ts';
 import { ensureMacros } from '../db/macros.ts';
+import { landedFileOf, recordLandedFileIn } from '../control/landed-files.ts';
 
 /** What happened to one file. */
 export type LandResult =
@@ -27,14 +28,8 @@ export async function landFile(
   file: string,
 ): Promise<LandResult> {
   const sha256 = await hashFile(file);
-  const existing = await wh.db
-    .selectFrom('control.landed_files')
-    .select('id')
-    .where('connection_id', '=', connection.id)
-    .where('source', '=', source.name)
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
-  if (existing) return { status: 'skipped', file, fileId: existing.id };
+  const existing = await landedFileOf(wh.db, { connectionId: connection.id, source: source.name, sha256 });
+  if (existing) return { status: 'skipped', file, fileId: existing };
 
   await wh.sql.run(source.createTable);
   const fileId = randomUUID();
@@ -107,8 +102,8 @@ async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext
   try {
     const rows = await source.land(ctx, staged);
     await source.events?.(ctx);
-    await wh.sql.run(
-      `insert into control.landed_files values ($id, $connectionId, $source, $sha256, $fileName, $size, $rows, $landedAt::timestamptz)`,
+    await recordLandedFileIn(
+      wh.sql,
       {
         id: ctx.fileId,
         connectionId: ctx.connection.id,
@@ -116,9 +111,9 @@ async function landInTransaction(wh: Warehouse, source: Source, ctx: LandContext
         sha256: file.sha256,
         fileName: ctx.fileName,
         size: file.size,
-        rows,
-        landedAt: ctx.landedAt,
       },
+      rows,
+      ctx.landedAt,
     );
     await wh.sql.run('commit');
     return rows;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { statSync } from 'node:fs';
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { landFile, type LandResult } from './land-file.ts';
 import type { BatchFile, LandingConnection, Source } from './source.ts';
@@ -9,6 +8,7 @@ import { hashFile } from './text-file.ts';
 import { inTransaction } from '../db/sql.ts';
 import { ensureMacros } from '../db/macros.ts';
 import { receivingConnections } from '../control/connections.ts';
+import { landedContents, recordLandedBatch } from '../control/landed-files.ts';
 
 /** A file waiting to be landed for a connection. */
 export interface WaitingFile {
@@ -61,12 +61,7 @@ export async function landFiles(wh: Warehouse, source: Source, waiting: WaitingF
 /** The files that may land together, by batch key: those of connections whose every waiting file has one. */
 async function batches(wh: Warehouse, source: Source, waiting: WaitingFile[]) {
   const hashes = await Promise.all(waiting.map((w) => hashFile(w.file)));
-  const reader = await wh.sql.runAndReadAll(
-    `select connection_id || '/' || sha256 from control.landed_files where source = $source and sha256 in (select unnest($hashes))`,
-    { source: source.name, hashes: listValue(hashes) },
-    { hashes: LIST(VARCHAR) },
-  );
-  const landed = new Set(reader.getRowsJson().map(([key]) => String(key)));
+  const landed = await landedContents(wh.sql, source.name, hashes);
   const seen = new Set<string>();
   const keys = waiting.map((w, i) => {
     const content = `${w.connection.id}/${hashes[i]}`;
@@ -102,30 +97,18 @@ async function landBatch(
     const rows = await source.batch!.land(wh.sql, key, files);
     for (const f of files.filter((f) => receiving.has(f.connection.id)))
       await source.events?.({ ...f, sql: wh.sql, fileName: basename(f.path) });
-    const list = (values: (string | number)[]) => listValue(values.map(String));
-    await wh.sql.run(
-      `
-      insert into control.landed_files
-      select unnest($ids), unnest($connections), $source, unnest($hashes), unnest($names), unnest($sizes)::bigint, unnest($rows)::bigint, unnest($landed)::timestamptz`,
-      {
-        ids: list(files.map((f) => f.fileId)),
-        connections: list(files.map((f) => f.connection.id)),
-        source: source.name,
-        hashes: list(files.map((f) => f.sha256)),
-        names: list(files.map((f) => basename(f.path))),
-        sizes: list(files.map((f) => statSync(f.path).size)),
-        rows: list(files.map((f) => rows.get(f.fileId) ?? 0)),
-        landed: list(files.map((f) => f.landedAt)),
-      },
-      {
-        ids: LIST(VARCHAR),
-        connections: LIST(VARCHAR),
-        hashes: LIST(VARCHAR),
-        names: LIST(VARCHAR),
-        sizes: LIST(VARCHAR),
-        rows: LIST(VARCHAR),
-        landed: LIST(VARCHAR),
-      },
+    await recordLandedBatch(
+      wh.sql,
+      source.name,
+      files.map((f) => ({
+        id: f.fileId,
+        connectionId: f.connection.id,
+        sha256: f.sha256,
+        fileName: basename(f.path),
+        size: statSync(f.path).size,
+        rows: rows.get(f.fileId) ?? 0,
+        landedAt: f.landedAt,
+      })),
     );
     return rows;
   });

@@ -1,9 +1,10 @@
-import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Model } from './load-models.ts';
 import { runChecks } from './run-checks.ts';
 import { runTable } from './run-table.ts';
 import { MktdataError } from '../errors.ts';
 import { quote, countRows, describe, inTransaction, tableColumns } from '../db/sql.ts';
+import { firstLandingOf, landingStamp, makeNewFiles } from '../control/landed-files.ts';
 
 /** The keyed models of one run: its new files, and the models that replaced only their changed keys. */
 export interface KeyedRun {
@@ -72,9 +73,7 @@ const changedHolds = new WeakMap<DuckDBConnection, Map<string, string>>();
 export async function makeChanged(sql: DuckDBConnection, model: Model, files: string[]): Promise<string> {
   const { raw, raw_key: rawKey, changed } = model.config.increment!;
   const table = `changed_keys_${changed ? model.name : raw.slice('raw.'.length)}`;
-  const landed = (
-    await sql.runAndReadAll(`select count(*)::varchar || ' ' || max(landed_at)::varchar from control.landed_files`)
-  ).getRowsJson()[0]![0];
+  const landed = await landingStamp(sql);
   const holds = JSON.stringify([raw, rawKey, changed ?? null, [...files].sort(), landed]);
   const made = changedHolds.get(sql) ?? new Map<string, string>();
   changedHolds.set(sql, made);
@@ -100,30 +99,12 @@ export async function makeChanged(sql: DuckDBConnection, model: Model, files: st
 }
 
 /**
- * Makes the temp table `new_files(file_id, landed_at)` hold `files` with their landing times; a file not in
- * control.landed_files gets the earliest time there is, so that `_landed_at >= (select min(landed_at) from new_files)`
- * still finds its rows.
- */
-export async function makeNewFiles(sql: DuckDBConnection, files: string[]): Promise<void> {
-  await sql.run(
-    `create or replace temp table new_files as
-     select f.file_id, coalesce(l.landed_at, '-infinity'::timestamptz) as landed_at
-     from (select unnest($ids::varchar[]) as file_id) as f left join control.landed_files as l on l.id = f.file_id`,
-    { ids: listValue(files) },
-    { ids: LIST(VARCHAR) },
-  );
-}
-
-/**
  * ` and _landed_at >= '…'`, the files' first landing time, when every one of them is a landed file: a raw row's
  * _landed_at is its file's landed_at, and the scan then skips the row groups of older files (most of the scan on
  * years of orders).
  */
 async function landedSince(sql: DuckDBConnection, files: string[]): Promise<string> {
-  const reader = await sql.runAndReadAll(
-    `select count(*)::integer, min(landed_at)::varchar from control.landed_files where id in (${files.map(quote).join(', ')})`,
-  );
-  const [count, since] = reader.getRowsJson()[0] as [number, string | null];
+  const { count, since } = await firstLandingOf(sql, files);
   return count === new Set(files).size && since ? ` and _landed_at >= ${quote(since)}::timestamptz` : '';
 }
 

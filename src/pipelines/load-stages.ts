@@ -2,6 +2,7 @@ import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import { readManifest } from '../publish/open-snapshot.ts';
 import { recordedLoadStages } from '../control/connections.ts';
+import { firstLandings } from '../control/landed-files.ts';
 
 export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';
 
@@ -17,11 +18,7 @@ export async function initialLoadStages(
   home: Home,
 ): Promise<(connectionId: string) => InitialLoadStage> {
   const publishedAt = readManifest(home)?.publishedAt;
-  const landed = await wh.db
-    .selectFrom('control.landed_files')
-    .select(['connection_id', (eb) => eb.fn.min('landed_at').as('first')])
-    .groupBy('connection_id')
-    .execute();
+  const landed = await firstLandings(wh.db);
   const firstLanded = new Map(landed.map((l) => [l.connection_id, String(l.first)]));
   const recorded = new Map((await recordedLoadStages(wh.db)).map((c) => [c.id, c.stage]));
   return (id) => {

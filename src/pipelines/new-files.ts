@@ -3,11 +3,12 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import { loadModels, type Model } from '../models/load-models.ts';
-import { makeChanged, makeHeld, makeNewFiles } from '../models/run-keyed.ts';
+import { makeChanged, makeHeld } from '../models/run-keyed.ts';
 import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, type PlanConnection } from './plan.ts';
 import { installMacros } from '../db/macros.ts';
+import { filesNotTakenIn, makeNewFiles } from '../control/landed-files.ts';
 
 /** A landed file a pipeline has not taken in yet. */
 export interface NewFile {
@@ -18,22 +19,7 @@ export interface NewFile {
 
 /** Files of the pipeline's sources landed since its last run took them in. */
 export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFile[]> {
-  return wh.db
-    .selectFrom('control.landed_files as f')
-    .select(['f.id', 'f.connection_id', 'f.source'])
-    .where('f.source', 'in', Object.keys(pipeline.sources))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('control.pipeline_files as p')
-            .select('p.file_id')
-            .whereRef('p.file_id', '=', 'f.id')
-            .where('p.pipeline', '=', pipeline.name),
-        ),
-      ),
-    )
-    .execute();
+  return filesNotTakenIn(wh.db, pipeline.name, Object.keys(pipeline.sources));
 }
 
 /**

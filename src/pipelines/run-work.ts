@@ -1,4 +1,3 @@
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { findSource } from '../ingest/sources/index.ts';
 import type { Model } from '../models/load-models.ts';
@@ -7,6 +6,7 @@ import type { RunWork } from '../models/run-models.ts';
 import { behind } from '../models/model-inputs.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { subtractRanges, type PlannedWindow, type PlanInput, type WindowKind } from './plan.ts';
+import { sourcesWithRows } from '../control/landed-files.ts';
 
 const everyDate: DateRange = { from: '1900-01-01', to: '9999-12-31' };
 
@@ -131,10 +131,5 @@ function changedDates(
 /** The raw tables that hold rows of these landed files: those of their sources, for the files with rows. */
 export async function rawTablesOf(wh: Warehouse, files: string[]): Promise<Set<string>> {
   if (files.length === 0) return new Set();
-  const reader = await wh.sql.runAndReadAll(
-    `select distinct source from control.landed_files where row_count > 0 and id = any($files)`,
-    { files: listValue(files) },
-    { files: LIST(VARCHAR) },
-  );
-  return new Set(reader.getRowsJson().map(([source]) => findSource(String(source)).table));
+  return new Set((await sourcesWithRows(wh.sql, files)).map((source) => findSource(source).table));
 }

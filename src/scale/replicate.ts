@@ -3,6 +3,7 @@ import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { upsertCogsRows } from '../control/cogs.ts';
 import { organizationsOfConnections } from '../control/connections.ts';
+import { cogsFilesLandedSince } from '../control/landed-files.ts';
 
 type Table = keyof ControlPlane & `control.${string}`;
 
@@ -119,11 +120,7 @@ export async function shareLandedCogs(
   since: Date,
 ): Promise<number> {
   if (connectionIds.length === 0) return 0;
-  const files = shard.db
-    .selectFrom('control.landed_files')
-    .select('id')
-    .where('source', '=', 'cogs')
-    .where('landed_at', '>=', since.toISOString());
+  const files = cogsFilesLandedSince(shard.db, since);
   const rows = await shard.db
     .selectFrom('control.cogs')
     .selectAll()

@@ -19,6 +19,7 @@ import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
 import { sidecarOf } from '../home.ts';
+import { landedFileIds } from '../control/landed-files.ts';
 
 /**
  * The shared control plane of a scaled-out install. The number of shards is recorded by the first process and fixed
@@ -97,7 +98,7 @@ export function restoreShard(home: Home, sharedDir: string, lease: ShardLease): 
  * the next run lands it. Returns how many.
  */
 export async function relandMissing(wh: Warehouse, connectionIds: string[]): Promise<number> {
-  const known = new Set((await wh.db.selectFrom('control.landed_files').select('id').execute()).map((r) => r.id));
+  const known = await landedFileIds(wh.db);
   let moved = 0;
   for (const connection of connectionIds) {
     const archive = join(wh.home.landed, connection);

@@ -11,6 +11,7 @@ const root = join(import.meta.dirname, '..', '..');
 const modules: Record<string, string> = {
   connections: 'src/control/connections.ts',
   connection_credentials: 'src/connectors/credentials.ts',
+  landed_files: 'src/control/landed-files.ts',
   organizations: 'src/control/organizations.ts',
 };
 
@@ -47,7 +48,6 @@ const notYetBehindOneModule = [
   'exports',
   'fetch_requests',
   'invitations',
-  'landed_files',
   'model_inputs',
   'oauth_states',
   'organization_sources',

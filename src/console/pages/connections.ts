@@ -6,6 +6,7 @@ import { snapshotFigures } from '../snapshot-figures.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { connectionsWithOrganization } from '../../control/connections.ts';
 import { credentialStates } from '../../connectors/credentials.ts';
+import { landingsOf } from '../../control/landed-files.ts';
 
 /**
  * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
@@ -25,12 +26,7 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
     .where('connection_id', 'in', ids)
     .groupBy('connection_id')
     .execute();
-  const landed = await ctx.wh.db
-    .selectFrom('control.landed_files')
-    .select(['connection_id', sql<string>`max(landed_at)`.as('landed_at'), sql<number>`count(*)`.as('files')])
-    .where('connection_id', 'in', ids)
-    .groupBy('connection_id')
-    .execute();
+  const landed = await landingsOf(ctx.wh.db, ids);
   // The spec's vocabulary (FIRST_STAGE, SECOND_STAGE, COMPLETE), as the API and the CLI say it.
   const stageOf = await initialLoadStages(ctx.wh, ctx.home);
   const fetchOf = new Map(fetches.map((f) => [f.connection_id, f]));

@@ -17,6 +17,7 @@ import { planFetches } from './plan-fetches.ts';
 import { upstreamRequest } from './upstream-request.ts';
 import { type FetchPhase, type RunFetcher } from './fetch-stage.ts';
 import { connectionAccounts } from '../../control/connections.ts';
+import { landedRowCount } from '../../control/landed-files.ts';
 
 export interface FetcherOptions {
   onFetched?: (event: FetchEvent) => void;
@@ -94,17 +95,12 @@ async function settleDownloaded(wh: Warehouse, request: FetchRequest, connection
   if (request.status !== 'downloaded' || !request.fileName) return false;
   const waiting = join(wh.home.landing, request.connectionId, request.source, request.fileName);
   if (existsSync(waiting)) await landAndArchive(wh, connection, request.source, waiting);
-  const landed = await wh.db
-    .selectFrom('control.landed_files')
-    .select(['row_count'])
-    .where('connection_id', '=', request.connectionId)
-    .where('file_name', '=', request.fileName)
-    .executeTakeFirst();
+  const landed = await landedRowCount(wh.db, request.connectionId, request.fileName);
   await updateFetch(
     wh,
     request.id,
-    landed
-      ? { status: 'landed', rows: Number(landed.row_count), documents: 1, finishedAt: new Date().toISOString() }
+    landed !== undefined
+      ? { status: 'landed', rows: Number(landed), documents: 1, finishedAt: new Date().toISOString() }
       : {
           status: 'failed',
           error: 'the downloaded document was not landed',
