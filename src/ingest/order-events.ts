@@ -1,6 +1,7 @@
 import type { LandContext } from './source.ts';
 import { appendEvents, summaryContext } from '../webhooks/outbox.ts';
 import { connectionSummary } from '../control/connections.ts';
+import { anySubscriptionReceives } from '../webhooks/subscriptions.ts';
 
 const lineage = '_file_id, _line_number, _landed_at, _connection_id, _marketplace_id, _extra';
 const iso = (column: string) => `strftime(${column} at time zone 'UTC', '%Y-%m-%dT%H:%M:%SZ')`;
@@ -77,13 +78,12 @@ const buyerInfoUpdate: OrderEventKind = {
 async function orderEvents(ctx: LandContext, kind: OrderEventKind): Promise<void> {
   const connection = await connectionSummary(ctx.sql, ctx.connection.id);
   if (!connection) return;
-  const subscribed = await ctx.sql.runAndReadAll(
-    `select 1 from control.webhook_subscriptions s where s.organization_id = $organizationId and s.deleted_at is null and s.disabled_at is null
-       and list_contains(from_json(s.message_types, '["VARCHAR"]'), $type)
-       and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), $connectionId)) limit 1`,
-    { organizationId: connection.organization_id, type: kind.messageType, connectionId: connection.id },
-  );
-  if (subscribed.currentRowCount === 0) return; // nobody receives this connection's: the comparison is skipped
+  const subscribed = await anySubscriptionReceives(ctx.sql, {
+    organizationId: connection.organization_id,
+    type: kind.messageType,
+    connectionId: connection.id,
+  });
+  if (!subscribed) return; // nobody receives this connection's: the comparison is skipped
   const names = kind.state.map((s) => /\bas (\w+)$/.exec(s.trim())![1]!);
   const stateOf = (alias: string) => `to_json({ ${names.map((n) => `'${n}': ${alias}.${n}`).join(', ')} })`;
   await appendEvents(

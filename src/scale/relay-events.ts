@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
+import { liveSubscriptionIds } from '../webhooks/subscriptions.ts';
 
 type Event = ControlPlane['control.webhook_events'];
 type Delivery = ControlPlane['control.webhook_deliveries'];
@@ -63,19 +64,7 @@ export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox
     .executeTakeFirstOrThrow();
   const events = outbox.events.map((e, i) => ({ ...e, seq: Number(seq ?? 0) + i + 1 }));
   const subscriptions = [...new Set(outbox.deliveries.map((d) => d.subscription_id ?? ''))];
-  const live = new Set(
-    subscriptions.length === 0
-      ? []
-      : (
-          await trx
-            .selectFrom('control.webhook_subscriptions')
-            .select('id')
-            .where('id', 'in', subscriptions)
-            .where('deleted_at', 'is', null)
-            .where('disabled_at', 'is', null)
-            .execute()
-        ).map((s) => s.id),
-  );
+  const live = new Set(subscriptions.length === 0 ? [] : await liveSubscriptionIds(trx, subscriptions));
   const deliveries = outbox.deliveries.filter((d) => d.subscription_id !== null && live.has(d.subscription_id));
   await inserted(trx, 'control.webhook_events', events);
   await inserted(trx, 'control.webhook_deliveries', deliveries);

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { PassLoop } from '../control/pass-loop.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { postWebhook, type Networks } from './address.ts';
-import { subscriptionSecret } from './subscriptions.ts';
+import { disableSubscription, subscriptionSecret } from './subscriptions.ts';
 
 /** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
 export const retryWindowMs = 24 * 3_600_000;
@@ -237,11 +237,7 @@ export class WebhookDeliverer {
     this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
     if (!d.subscription_id) return;
     await this.wh.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('control.webhook_subscriptions')
-        .set({ disabled_at: at.toISOString(), disabled_reason: reason })
-        .where('id', '=', d.subscription_id)
-        .execute();
+      await disableSubscription(trx, d.subscription_id!, at, reason);
       await trx
         .updateTable('control.webhook_deliveries')
         .set({ status: 'FAILED', last_error: 'the subscription was disabled' })

@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Kysely } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
@@ -210,3 +213,59 @@ export async function replay(wh: Warehouse, id: string, since: Date, at = new Da
 export const matches = `s.organization_id = e.organization_id and s.deleted_at is null and s.disabled_at is null
   and list_contains(from_json(s.message_types, '["VARCHAR"]'), e.message_type)
   and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), e.connection_id))`;
+
+// Every query on control.webhook_subscriptions is in this file (test/db/control-table-modules.test.ts).
+
+/** Which of these subscriptions are live (neither deleted nor disabled). */
+export async function liveSubscriptionIds(db: Kysely<ControlPlane>, ids: string[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('control.webhook_subscriptions')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .where('disabled_at', 'is', null)
+    .execute();
+  return new Set(rows.map((s) => s.id));
+}
+
+/** Disables a subscription, saying why (inside the caller's transaction when `db` is one). */
+export async function disableSubscription(db: Kysely<ControlPlane>, id: string, at: Date, reason: string) {
+  await db
+    .updateTable('control.webhook_subscriptions')
+    .set({ disabled_at: at.toISOString(), disabled_reason: reason })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The subscriptions not deleted, oldest first: an organization's, or every one when `organizationId` is undefined. */
+export function subscriptionsListed(db: Kysely<ControlPlane>, organizationId: string | undefined) {
+  let query = db
+    .selectFrom('control.webhook_subscriptions')
+    .select([
+      'id',
+      'organization_id',
+      'url',
+      'message_types',
+      'seller_or_vendor_ids',
+      'created_at',
+      'disabled_at',
+      'disabled_reason',
+    ])
+    .where('deleted_at', 'is', null);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  return query.orderBy('created_at').execute();
+}
+
+/** Whether a live subscription receives events of this type for the connection, on the warehouse's connection. */
+export async function anySubscriptionReceives(
+  duck: DuckDBConnection,
+  event: { organizationId: string; type: string; connectionId: string },
+): Promise<boolean> {
+  const subscribed = await duck.runAndReadAll(
+    `select 1 from control.webhook_subscriptions s where s.organization_id = $organizationId and s.deleted_at is null and s.disabled_at is null
+       and list_contains(from_json(s.message_types, '["VARCHAR"]'), $type)
+       and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), $connectionId)) limit 1`,
+    event,
+  );
+  return subscribed.currentRowCount > 0;
+}

@@ -12,6 +12,7 @@ const modules: Record<string, string> = {
   connections: 'src/control/connections.ts',
   connection_credentials: 'src/connectors/credentials.ts',
   landed_files: 'src/control/landed-files.ts',
+  webhook_subscriptions: 'src/webhooks/subscriptions.ts',
   organizations: 'src/control/organizations.ts',
 };
 
@@ -26,6 +27,16 @@ const joins: { table: string; file: string; why: string }[] = [
     table: 'connection_credentials',
     file: 'src/control/connections.ts',
     why: 'a first load waits only for connections with credentials',
+  },
+  {
+    table: 'webhook_subscriptions',
+    file: 'src/control/connections.ts',
+    why: 'which connections some subscription receives events of',
+  },
+  {
+    table: 'webhook_subscriptions',
+    file: 'src/webhooks/outbox.ts',
+    why: 'an event is kept and delivered to the subscriptions that match it',
   },
   { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
 ];
@@ -68,7 +79,6 @@ const notYetBehindOneModule = [
   'vendor_codes',
   'webhook_deliveries',
   'webhook_events',
-  'webhook_subscriptions',
   'workers',
 ];
 

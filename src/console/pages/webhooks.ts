@@ -1,26 +1,13 @@
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import type { PageContext } from '../page-context.ts';
+import { subscriptionsListed } from '../../webhooks/subscriptions.ts';
 
 const deliveryLimit = 100;
 
 /** `/webhooks`: the webhook subscriptions and the latest deliveries (status, attempts, answer, error). */
 export async function webhooksPage(ctx: PageContext): Promise<string> {
   const org = ctx.scope.operator ? undefined : ctx.scope.organizationId;
-  let subscriptions = ctx.wh.db
-    .selectFrom('control.webhook_subscriptions')
-    .select([
-      'id',
-      'organization_id',
-      'url',
-      'message_types',
-      'seller_or_vendor_ids',
-      'created_at',
-      'disabled_at',
-      'disabled_reason',
-    ])
-    .where('deleted_at', 'is', null);
-  if (org) subscriptions = subscriptions.where('organization_id', '=', org);
-  const subscriptionRows = await subscriptions.orderBy('created_at').execute();
+  const subscriptionRows = await subscriptionsListed(ctx.wh.db, org);
   let deliveries = ctx.wh.db
     .selectFrom('control.webhook_deliveries as d')
     .innerJoin('control.webhook_events as e', 'e.id', 'd.event_id')
