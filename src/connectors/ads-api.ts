@@ -114,6 +114,7 @@ export class AdsApiClient {
           `${this.o.baseUrl.replace(/\/+$/, '')}${path}`,
           { method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
           operation,
+          this.#clock,
         );
         this.o.log?.({
           api: 'ads',

@@ -60,8 +60,18 @@ export async function withRetries<T>(
   }
 }
 
-/** A `fetch` that turns a failure to connect into a `network` ConnectorError (retried). */
-export async function fetchOrThrow(url: string, init: RequestInit, operation: string): Promise<Response> {
+/**
+ * A `fetch` that turns a failure to connect into a `network` ConnectorError (retried). On a clock that moves only when
+ * its readers wait, time stands still until the answer comes: the request arrives at the instant it was sent, right
+ * after its rate-limit token was taken.
+ */
+export async function fetchOrThrow(
+  url: string,
+  init: RequestInit,
+  operation: string,
+  clock?: Clock,
+): Promise<Response> {
+  const release = clock?.hold?.();
   try {
     return await fetch(url, init);
   } catch (error) {
@@ -70,5 +80,7 @@ export async function fetchOrThrow(url: string, init: RequestInit, operation: st
       `cannot reach ${new URL(url).host}: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`,
       { operation, cause: error },
     );
+  } finally {
+    release?.();
   }
 }

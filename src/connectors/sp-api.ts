@@ -96,6 +96,7 @@ export class SpApiClient {
             body: request.body === undefined ? undefined : JSON.stringify(request.body),
           },
           operation,
+          this.#clock,
         );
         const requestId = response.headers.get('x-amzn-requestid');
         this.o.log?.({

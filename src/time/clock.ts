@@ -11,6 +11,12 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Clock milliseconds per real millisecond (1 for the system clock; absent for a manual clock). */
   speed?(): number;
+  /**
+   * Keeps this clock's time where it is until the returned function is called: a clock that moves only when its
+   * readers wait must not move while a request is on its way (`virtualClock`). Clocks whose time passes by itself
+   * have none.
+   */
+  hold?(): () => void;
 }
 
 /** The machine's own clock. */
@@ -83,6 +89,73 @@ export function manualClock(start: number): ManualClock {
         next.wake();
       }
       now = until;
+    },
+  };
+}
+
+/** A clock that moves only when what reads it waits on it (`jump` moves it on at once, as a day passing would). */
+export interface VirtualClock extends Clock {
+  jump(ms: number): void;
+}
+
+/**
+ * A clock for end-to-end tests that share it between mktdata and a fake marketplace in one process: its time stands
+ * still while anything works, and when the event loop comes round to it with sleepers waiting it moves to the
+ * earliest of them and wakes it, unless a request is on its way (`hold`). A busy machine makes a test slower, never
+ * later on the clock: no token expires and no poll budget runs out because the CPU was elsewhere, and no test waits
+ * for time to pass.
+ */
+export function virtualClock(start: number): VirtualClock {
+  let now = start;
+  let order = 0;
+  const sleepers: { at: number; order: number; wake: () => void }[] = [];
+  let pending: NodeJS.Timeout | null = null;
+  let held = 0;
+  // A timer, not setImmediate: I/O that is ready (a response on loopback, a query's result) is handled first, so what
+  // it sets off can sleep too before time moves.
+  const schedule = () => (pending ??= setTimeout(advance, 0));
+  function advance() {
+    pending = null;
+    if (sleepers.length === 0 || held > 0) return;
+    sleepers.sort((a, b) => a.at - b.at || a.order - b.order);
+    now = Math.max(now, sleepers[0]!.at);
+    while (sleepers.length > 0 && sleepers[0]!.at <= now) sleepers.shift()!.wake();
+    if (sleepers.length > 0) schedule();
+  }
+  return {
+    now: () => now,
+    sleep(ms, signal) {
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        // Whole milliseconds, rounded up: a sleep shorter than the clock can tell apart from now (a token bucket's
+        // last sliver) would wake at the same instant again and again, and time would never move.
+        const sleeper = { at: now + Math.ceil(Math.max(0, ms)), order: order++, wake: resolve };
+        sleepers.push(sleeper);
+        schedule();
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const index = sleepers.indexOf(sleeper);
+            if (index >= 0) sleepers.splice(index, 1);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
+      });
+    },
+    jump: (ms) => {
+      now += ms;
+      if (sleepers.length > 0) schedule();
+    },
+    hold() {
+      held += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held -= 1;
+        if (held === 0 && sleepers.length > 0) schedule();
+      };
     },
   };
 }

@@ -15,10 +15,11 @@ const PACK = 'B0NB0P6V0A';
 const MUG = 'B0D8SM9EZR';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Real milliseconds for the fake's 60 s review at 2000× (30 ms), with room to spare. */
-const afterReview = () => new Promise((r) => setTimeout(r, 150));
 
 describe('A+ content actions', () => {
   let bench: Awaited<ReturnType<typeof actionBench>>;
+  // The fake reviews submitted content in a minute of its time (APLUS_REVIEW_MS), on the clock both share.
+  const afterReview = () => bench.clock.sleep(61_000);
   beforeAll(async () => {
     bench = await actionBench();
   }, 60_000);

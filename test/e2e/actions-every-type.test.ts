@@ -69,7 +69,6 @@ describe('every action type, validated and run live', () => {
   beforeAll(async () => {
     const vendor = demoVendor();
     live = await liveMarketplace({
-      speed: 100,
       start: START,
       openedOn: OPENED_ON,
       sellers: [...demoSellers(OPENED_ON), vendor],

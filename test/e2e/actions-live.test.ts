@@ -58,7 +58,7 @@ describe('live actions through the connectors', () => {
   };
 
   beforeAll(async () => {
-    live = await liveMarketplace({ speed: 2000, start: START, openedOn: OPENED_ON });
+    live = await liveMarketplace({ start: START, openedOn: OPENED_ON });
     const made = await demoHome('mktdata-actions-live-');
     ({ home, wh } = made);
     await connectAll(wh, live.fake, live.sellers);

@@ -25,7 +25,6 @@ describe("a first load's two stages through the live connectors", () => {
     let fetches = 0;
     // Sellers opened on 2026-09-01: the first load of 2026-11-20 has about fifty days of history before its first 30.
     const live = await liveMarketplace({
-      speed: 2000,
       start: START,
       openedOn: '2026-09-01',
       onLanded: (results) =>

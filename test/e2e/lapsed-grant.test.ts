@@ -32,7 +32,6 @@ describe('a first load whose grant the marketplace refuses', () => {
     const sellers = demoSellers('2026-10-01');
     const twin = { ...sellers[0]!, sellerId: 'A3ACMEUS0TWIN00' };
     const live = await liveMarketplace({
-      speed: 500,
       start: START,
       openedOn: '2026-10-01',
       sellers: [...sellers, twin],

@@ -13,7 +13,7 @@ describe('live connectors against a failing fake marketplace', () => {
   });
 
   it('ends with the same tables when the marketplace throttles, fails reports and answers 5xx, without a request beyond the documented rate', async () => {
-    const live = await liveMarketplace({ speed: 2000, start: START, openedOn: OPENED_ON, seed: 7 });
+    const live = await liveMarketplace({ start: START, openedOn: OPENED_ON, seed: 7 });
     fake = live.fake;
     live.fake.setSwitch('createReport', { fatalRate: 0.2 });
     live.fake.setSwitch('getReport', { throttleRate: 0.1, serverErrorRate: 0.05 });

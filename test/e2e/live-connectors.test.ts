@@ -16,7 +16,6 @@ describe('live connectors against the fake marketplace', () => {
     // The sizes of the batches the fetched documents landed in.
     const batches: number[] = [];
     const live = await liveMarketplace({
-      speed: 2000,
       start: START,
       openedOn: OPENED_ON,
       onLanded: (results) => batches.push(results.length),

@@ -11,7 +11,6 @@ import { liveMarketplace } from './live.ts';
  */
 export async function actionBench(options: { sellers?: (sellers: FakeSeller[]) => FakeSeller[] } = {}) {
   const live = await liveMarketplace({
-    speed: 2000,
     start: '2025-03-01T12:00:00Z',
     openedOn: '2024-10-01',
     sellers: (options.sellers ?? ((s) => s))(demoSellers('2024-10-01')),

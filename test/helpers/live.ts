@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scaledClock, type Clock } from '../../src/time/clock.ts';
+import { virtualClock } from '../../src/time/clock.ts';
 import { endpointsUnder, type ConnectorConfig } from '../../src/connectors/config.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
@@ -22,23 +22,6 @@ import { resolveHome, type Home } from '../../src/home.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { publishDeferred, runPipeline, type RunSummary } from '../../src/pipelines/run-pipeline.ts';
 import { sidecarOf } from '../../src/home.ts';
-
-/** A fast clock a test can also move forward by whole days (both the fake and the connectors read it). */
-export interface TestClock extends Clock {
-  jump(ms: number): void;
-}
-
-/** Runs `speed` times faster than real time from `start`; `jump` moves it on at once. */
-export function testClock(speed: number, start: number): TestClock {
-  const base = scaledClock(speed, start);
-  let offset = 0;
-  return {
-    now: () => base.now() + offset,
-    sleep: (ms, signal) => base.sleep(ms, signal),
-    speed: () => speed,
-    jump: (ms) => (offset += ms),
-  };
-}
 
 /** A home with the demo organization and the two demo connections (US, DE), no credentials yet. */
 export async function demoHome(prefix: string): Promise<{ home: Home; wh: Warehouse; organizationId: string }> {
@@ -91,16 +74,19 @@ export async function connectAll(wh: Warehouse, fake: FakeMarketplace, sellers: 
   }
 }
 
-/** A fake marketplace on a test clock, and the connectors (with their fetcher) pointed at it. */
+/**
+ * A fake marketplace and the connectors (with their fetcher) pointed at it, sharing a virtual clock that starts at
+ * `start`: it moves only when both wait on it (rate limits, report polls, backoff), so the documented rates take no
+ * real time and a busy machine changes nothing the test sees; `clock.jump` moves it on by whole days.
+ */
 export async function liveMarketplace(
   options: {
-    speed: number;
     start: string;
     openedOn: string;
     onLanded?: FetcherOptions['onLanded'];
   } & Partial<FakeMarketplaceOptions>,
 ) {
-  const clock = testClock(options.speed, Date.parse(options.start));
+  const clock = virtualClock(Date.parse(options.start));
   const sellers = options.sellers ?? demoSellers(options.openedOn);
   const fake = await startFakeMarketplace({ ...options, sellers, clock });
   const connectors = new Connectors(fakeConfig(fake), clock);

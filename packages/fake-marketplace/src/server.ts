@@ -103,7 +103,9 @@ export const defaultAdsApp: FakeApp = {
  * and `stamp`, equal when the loop ran freely). The system clock needs no heartbeat.
  */
 function arrivalStamps(clock: Clock): { stamp(): { earliest: number; stamp: number }; stop(): void } {
-  if (clock === systemClock) return { stamp: () => ({ earliest: clock.now(), stamp: clock.now() }), stop: () => {} };
+  // The system clock and a clock that moves only when its readers wait (no speed) stand still during a stall.
+  if (clock === systemClock || !clock.speed)
+    return { stamp: () => ({ earliest: clock.now(), stamp: clock.now() }), stop: () => {} };
   let beatReal = performance.now();
   let beatClock = clock.now();
   // After a stall the timers run before the waiting requests are read: the stall's start holds for this loop turn.
