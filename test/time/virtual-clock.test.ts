@@ -1,0 +1,69 @@
+// The virtual clock the in-process end-to-end tests share: time moves only to the earliest sleeper, only when the
+// event loop comes round to it, and never while a request holds it.
+import { describe, expect, it } from 'vitest';
+import { virtualClock } from '../../src/time/clock.ts';
+
+const T0 = Date.parse('2026-11-20T18:30:00Z');
+
+describe('the virtual clock', () => {
+  it('wakes sleepers in the order of their times, each at its own time, and stands still between', async () => {
+    const clock = virtualClock(T0);
+    const woke: [string, number][] = [];
+    const sleep = async (name: string, ms: number) => {
+      await clock.sleep(ms);
+      woke.push([name, clock.now() - T0]);
+    };
+    // Asked in this order: 60 s, 1 s, then 1 s again (the same instant: the one asked first wakes first).
+    await Promise.all([sleep('a', 60_000), sleep('b', 1_000), sleep('c', 1_000)]);
+    expect(woke).toEqual([
+      ['b', 1_000],
+      ['c', 1_000],
+      ['a', 60_000],
+    ]);
+    expect(clock.now()).toBe(T0 + 60_000);
+  });
+
+  it('passes an hour at once when the only thing waiting is a sleeper an hour away', async () => {
+    const clock = virtualClock(T0);
+    let done = false;
+    const sleeper = clock.sleep(3_600_000).then(() => (done = true));
+    await sleeper;
+    expect(done).toBe(true);
+    expect(clock.now()).toBe(T0 + 3_600_000);
+  });
+
+  it('keeps its time while held, and moves on once released', async () => {
+    const clock = virtualClock(T0);
+    const release = clock.hold!();
+    const woke = clock.sleep(5_000).then(() => clock.now());
+    // Ten turns of the event loop with the sleeper due and the clock held: time stays.
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(clock.now()).toBe(T0);
+    release();
+    release(); // a second release changes nothing
+    expect(await woke).toBe(T0 + 5_000);
+  });
+
+  it('rounds a sliver of a millisecond up, so a token bucket waiting for its last fraction gets there', async () => {
+    const clock = virtualClock(T0);
+    await clock.sleep(0.0001);
+    expect(clock.now()).toBe(T0 + 1);
+  });
+
+  it('jumps ahead by whole days, waking whoever was due by then', async () => {
+    const clock = virtualClock(T0);
+    const woke = clock.sleep(30_000).then(() => clock.now());
+    clock.jump(86_400_000);
+    expect(await woke).toBe(T0 + 86_400_000);
+  });
+
+  it('lets an aborted sleeper go without waking it', async () => {
+    const clock = virtualClock(T0);
+    const abort = new AbortController();
+    const aborted = clock.sleep(10_000, abort.signal);
+    abort.abort(new Error('stopped'));
+    await expect(aborted).rejects.toThrow('stopped');
+    await clock.sleep(1_000);
+    expect(clock.now()).toBe(T0 + 1_000);
+  });
+});
