@@ -1,43 +1,7 @@
 import { z } from 'zod';
-import type { ActionType } from '../../vocabulary/action-types.ts';
-import {
-  adProduct,
-  adsId,
-  adsPost,
-  asin,
-  day,
-  defined,
-  entityState,
-  money,
-  multiStatusOutcome,
-  page,
-  pageOutcome,
-  type MultiStatus,
-} from './ads-common.ts';
-import { define, type ActionContext, type ActionDefinition, type ActionGroup } from './define.ts';
-
-type Item = Record<string, any>;
-
-/**
- * One entity of Ads API v1 unified campaign management (POST /adsApi/v1/{create|update|delete|query}/{plural}; its
- * operations CreateX, UpdateX, DeleteX, QueryX): the item schemas of our details and their mapping to the upstream's,
- * the find filters (our list → upstream `<x>Filter.include`), how many an update takes, and one example per verb.
- */
-interface EntitySpec {
-  type: string;
-  plural: string;
-  one: string;
-  idField: string;
-  /** Whether creates and queries name the ad product (ad associations do not). */
-  byProduct: boolean;
-  create: z.ZodType;
-  toCreate(item: Item): Item;
-  update: z.ZodType;
-  toUpdate(item: Item): Item;
-  maxUpdate: number;
-  filters: Record<string, string>;
-  examples: { add: Item; update: Item; remove: string[]; find: Item };
-}
+import { adsId, asin, day, entityState, money } from './ads-common.ts';
+import { entityActions, updateItem, type EntitySpec, type Item } from './ads-entity-actions.ts';
+import type { ActionGroup } from './define.ts';
 
 const time = (d: string | undefined, end = false) =>
   d === undefined ? undefined : `${d}T${end ? '23:59:59' : '00:00:00'}Z`;
@@ -53,17 +17,8 @@ const budgets = (m: { amount: number } | undefined) =>
     : undefined;
 const bidSettings = (strategy: string | undefined) =>
   strategy ? { bidSettings: { bidStrategy: strategy } } : undefined;
-const aChange = (keys: string[]) => (d: Item) => keys.some((k) => d[k] !== undefined);
-const changeMessage = (keys: string[]) => ({ message: `give at least one of ${keys.join(', ')}` });
 const bidStrategy = z.enum(['SALES_DOWN_ONLY', 'SALES_UP_AND_DOWN', 'MANUAL', 'RULE_BASED']);
 const usd = (amount: number) => ({ amount, currency: 'USD' });
-
-/** An update item: its id and at least one of the changes. */
-const updateItem = (idField: string, changes: Record<string, z.ZodType>) =>
-  z
-    .object({ [idField]: adsId, ...changes })
-    .strict()
-    .refine(aChange(Object.keys(changes)), changeMessage(Object.keys(changes)));
 
 const campaignChanges = {
   name: z.string().trim().min(1).max(128).optional(),
@@ -315,99 +270,6 @@ const specs: EntitySpec[] = [
     },
   },
 ];
-
-const ids = z.array(adsId).min(1).max(100);
-const operation = (verb: string, s: EntitySpec) => `${verb}${s.one[0]!.toUpperCase()}${s.one.slice(1)}`;
-
-/**
- * The four types of one entity: ADD (create), UPDATE, REMOVE (delete: archives) as batches, FIND (query) a page at a
- * time.
- */
-function entityActions(s: EntitySpec): Partial<Record<ActionType, ActionDefinition>> {
-  const path = (verb: string) => `/adsApi/v1/${verb}/${s.plural}`;
-  const write = async (ctx: ActionContext, verb: string, items: Item[]) => {
-    const body = await adsPost<MultiStatus>(ctx, operation(verb, s), 'POST', path(verb.toLowerCase()), {
-      [verb === 'Delete' ? `${s.idField}s` : s.plural]: items,
-    });
-    return multiStatusOutcome(body, items.length, s);
-  };
-  const productFor = s.byProduct ? { adProduct } : {};
-  const filters = Object.fromEntries(
-    Object.keys(s.filters).map((k) => [
-      k,
-      k === 'states'
-        ? z
-            .array(z.enum(['ENABLED', 'PAUSED', 'ARCHIVED']))
-            .min(1)
-            .max(3)
-            .optional()
-        : ids.optional(),
-    ]),
-  );
-  return {
-    [`MKT_ADS_${s.type}_ADD`]: define(
-      z
-        .object({ ...productFor, [s.plural]: z.array(s.create).min(1).max(100) })
-        .strict()
-        .meta({ examples: [s.examples.add] }),
-      (ctx, d: Item) =>
-        write(
-          ctx,
-          'Create',
-          d[s.plural].map((i: Item) =>
-            defined({ ...(s.byProduct ? { adProduct: d.adProduct } : {}), ...s.toCreate(i) }),
-          ),
-        ),
-    ),
-    [`MKT_ADS_${s.type}_UPDATE`]: define(
-      z
-        .object({ [s.plural]: z.array(s.update).min(1).max(s.maxUpdate) })
-        .strict()
-        .meta({ examples: [s.examples.update] }),
-      (ctx, d: Item) =>
-        write(
-          ctx,
-          'Update',
-          d[s.plural].map((i: Item) => defined(s.toUpdate(i))),
-        ),
-    ),
-    [`MKT_ADS_${s.type}_REMOVE`]: define(
-      z
-        .object({ [`${s.idField}s`]: ids })
-        .strict()
-        .meta({ examples: [{ [`${s.idField}s`]: s.examples.remove }] }),
-      (ctx, d: Item) => write(ctx, 'Delete', d[`${s.idField}s`]),
-    ),
-    [`MKT_ADS_${s.type}_FIND`]: define(
-      z
-        .object({
-          adProduct: s.byProduct
-            ? adProduct
-            : adProduct.describe(
-                'The ad product of the ad groups named (QueryAdAssociation itself filters on no ad product).',
-              ),
-          ...filters,
-          ...page,
-        })
-        .strict()
-        .meta({ examples: [s.examples.find] }),
-      async (ctx, d: Item) => {
-        const body = defined({
-          ...(s.byProduct ? { adProductFilter: { include: [d.adProduct] } } : {}),
-          ...Object.fromEntries(
-            Object.entries(s.filters)
-              .filter(([k]) => d[k] !== undefined)
-              .map(([k, filter]) => [filter, { include: d[k] }]),
-          ),
-          maxResults: d.maxResults,
-          nextToken: d.nextToken,
-        });
-        const answer = await adsPost<Record<string, unknown>>(ctx, operation('Query', s), 'POST', path('query'), body);
-        return pageOutcome(s.plural, answer[s.plural], answer.nextToken);
-      },
-    ),
-  };
-}
 
 /**
  * Campaigns, ad groups, ads, targets and ad associations (Ads API v1 unified campaign management, one request per
