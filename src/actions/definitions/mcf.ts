@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { SpRequest } from '../../connectors/sp-api.ts';
-import { batchOutcome, completed, define, type ActionContext, type ActionGroup, type ActionOutcome } from './define.ts';
+import { completed, define, type ActionGroup } from './define.ts';
 import { money, sku } from './listings.ts';
+import { itemId, orderPath, readOrder, writeThenRead } from './mcf-orders.ts';
 import {
   address,
   featureConstraints,
@@ -11,39 +11,7 @@ import {
   speed,
   toFeatureSettings,
 } from './mcf-previews.ts';
-
-/** getFulfillmentOrder's payload: the order, its items, shipments, returns and return authorizations. */
-interface OrderPayload {
-  fulfillmentOrder: Record<string, unknown> & { sellerFulfillmentOrderId: string; fulfillmentOrderStatus: string };
-  fulfillmentOrderItems: { sellerFulfillmentOrderItemId: string }[];
-  fulfillmentShipments?: {
-    amazonShipmentId: string;
-    fulfillmentShipmentItem: { sellerFulfillmentOrderItemId: string }[];
-  }[];
-  returnItems: unknown[];
-  returnAuthorizations: unknown[];
-}
-
-const orderPath = (id: string) => `${MCF}/fulfillmentOrders/${encodeURIComponent(id)}`;
-
-/** getFulfillmentOrder: the order as the marketplace holds it now. */
-async function readOrder(ctx: ActionContext, id: string): Promise<OrderPayload> {
-  const { body } = await ctx
-    .sp()
-    .request<{ payload: OrderPayload }>('getFulfillmentOrder', { method: 'GET', path: orderPath(id) });
-  return body.payload;
-}
-
-/** A write (create, update, cancel: each answers an empty 200), then the order as it now stands. */
-async function writeThenRead(
-  ctx: ActionContext,
-  id: string,
-  operation: string,
-  request: SpRequest,
-): Promise<ActionOutcome> {
-  await ctx.sp().request(operation, request);
-  return completed(await readOrder(ctx, id));
-}
+import { mcfReturnActions } from './mcf-returns.ts';
 
 const upstreamMoney = (m: { amount: number; currency: string }) => ({
   currencyCode: m.currency,
@@ -52,7 +20,6 @@ const upstreamMoney = (m: { amount: number; currency: string }) => ({
 const emails = z.array(z.email().max(64)).min(1).max(10).describe('Who Amazon tells when the order ships.');
 const policy = z.enum(['FillOrKill', 'FillAll', 'FillAllAvailable']);
 const action = z.enum(['Ship', 'Hold']).describe('Hold keeps the order from shipping until an update asks to Ship.');
-const itemId = z.string().trim().min(1).max(50);
 
 const orderItem = z
   .object({
@@ -71,60 +38,12 @@ const orderItem = z
 const withItemIds = (items: z.output<typeof orderItem>[]) =>
   items.map((i) => ({ ...i, orderItemId: i.orderItemId ?? i.sku }));
 
-const returnItem = z
-  .object({
-    returnItemId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(80)
-      .describe("sellerReturnItemId: the seller's id for this returned unit."),
-    orderItemId: itemId.describe('The sellerFulfillmentOrderItemId of the order line returned.'),
-    amazonShipmentId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(40)
-      .optional()
-      .describe('The shipment that carried it; looked up on the order when not given.'),
-    reasonCode: z
-      .string()
-      .regex(/^[A-Z0-9_-]{2,60}$/, 'a return reason code such as CR-DEFECTIVE (see MKT_MCF_RETURNS_REASON_CODES_FIND)'),
-    comment: z.string().trim().min(1).max(1000).optional(),
-  })
-  .strict();
-
-/** The shipment of each returned line: given, or the one of the order's shipments that carried the line. */
-async function shipmentIds(
-  ctx: ActionContext,
-  id: string,
-  items: z.output<typeof returnItem>[],
-): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  if (items.every((i) => i.amazonShipmentId)) return ids;
-  for (const shipment of (await readOrder(ctx, id)).fulfillmentShipments ?? []) {
-    for (const line of shipment.fulfillmentShipmentItem)
-      if (!ids.has(line.sellerFulfillmentOrderItemId))
-        ids.set(line.sellerFulfillmentOrderItemId, shipment.amazonShipmentId);
-  }
-  return ids;
-}
-
-interface ReturnPayload {
-  returnItems?: { sellerReturnItemId: string; returnAuthorizationId?: string; status: string }[];
-  invalidReturnItems?: {
-    sellerReturnItemId: string;
-    invalidItemReason: { invalidItemReasonCode: string; description: string };
-  }[];
-  returnAuthorizations?: unknown[];
-}
-
 /**
  * The multi-channel fulfillment types (Fulfillment Outbound API 2020-07-01,
  * models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json): createFulfillmentOrder,
  * updateFulfillmentOrder, cancelFulfillmentOrder (each followed by getFulfillmentOrder: the result is the order as it
  * now stands), getFulfillmentOrder or listAllFulfillmentOrders, createFulfillmentReturn (a batch of returned units),
- * and the look-ups of mcf-previews.ts.
+ * and the look-ups of mcf-previews.ts; the returns are in mcf-returns.ts.
  */
 export const mcfActions: ActionGroup = {
   ...mcfPreviewActions,
@@ -293,65 +212,5 @@ export const mcfActions: ActionGroup = {
       });
     },
   ),
-  MKT_MCF_RETURNS_ADD: define(
-    z
-      .object({ sellerFulfillmentOrderId: orderId, items: z.array(returnItem).min(1).max(100) })
-      .strict()
-      .refine((d) => new Set(d.items.map((i) => i.returnItemId)).size === d.items.length, {
-        message: 'each returnItemId once',
-        path: ['items'],
-      })
-      .meta({
-        examples: [
-          {
-            sellerFulfillmentOrderId: 'MCF-DEMO-0001',
-            items: [
-              {
-                returnItemId: 'RET-MCF-DEMO-0001-1',
-                orderItemId: 'MCF-DEMO-0001-1',
-                amazonShipmentId: 'DbW3pLq7N',
-                reasonCode: 'CR-DEFECTIVE',
-                comment: 'Zipper broke on the first hike.',
-              },
-            ],
-          },
-        ],
-      }),
-    async (ctx, d) => {
-      const shipments = await shipmentIds(ctx, d.sellerFulfillmentOrderId, d.items);
-      const { body } = await ctx.sp().request<{ payload: ReturnPayload }>('createFulfillmentReturn', {
-        method: 'PUT',
-        path: `${orderPath(d.sellerFulfillmentOrderId)}/return`,
-        body: {
-          items: d.items.map((i) => ({
-            sellerReturnItemId: i.returnItemId,
-            sellerFulfillmentOrderItemId: i.orderItemId,
-            amazonShipmentId: i.amazonShipmentId ?? shipments.get(i.orderItemId) ?? '',
-            returnReasonCode: i.reasonCode,
-            ...(i.comment ? { returnComment: i.comment } : {}),
-          })),
-        },
-      });
-      const items = d.items.map((i) => {
-        const done = body.payload.returnItems?.find((r) => r.sellerReturnItemId === i.returnItemId);
-        const invalid = body.payload.invalidReturnItems?.find((r) => r.sellerReturnItemId === i.returnItemId);
-        return done
-          ? {
-              ok: true,
-              returnItemId: i.returnItemId,
-              orderItemId: i.orderItemId,
-              status: done.status,
-              returnAuthorizationId: done.returnAuthorizationId ?? null,
-            }
-          : {
-              ok: false,
-              invalid: true,
-              returnItemId: i.returnItemId,
-              orderItemId: i.orderItemId,
-              invalidItemReason: invalid?.invalidItemReason ?? null,
-            };
-      });
-      return batchOutcome(items, { items, returnAuthorizations: body.payload.returnAuthorizations ?? [] });
-    },
-  ),
+  ...mcfReturnActions,
 };
