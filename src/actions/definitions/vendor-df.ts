@@ -1,129 +1,37 @@
 import { z } from 'zod';
 import { completed, define, type ActionContext, type ActionGroup } from './define.ts';
 import {
-  asin,
+  container,
+  each,
+  item,
+  orderParties,
+  parties,
+  SHIPPING,
+  toContainer,
+  vendorDfLabelActions,
+  type Item,
+} from './vendor-df-labels.ts';
+import {
   checkTransaction,
   dateTime,
   dfPurchaseOrderNumber,
-  namesProduct,
-  party,
-  partyCode,
   productIds,
   readTransaction,
   submit,
   transactionId,
-  vendorSku,
 } from './vendor-shared.ts';
 
-const SHIPPING = '/vendor/directFulfillment/shipping/2021-12-28';
-const sequence = z.number().int().min(1).max(99_999).describe('The order line number (1, 2, …).');
-const units = z.number().int().min(1).max(10_000);
-const item = z
-  .object({ itemSequenceNumber: sequence, asin: asin.optional(), vendorSku: vendorSku.optional(), quantity: units })
-  .strict()
-  .refine(namesProduct, { message: 'give asin or vendorSku' });
-const parties = {
-  sellingPartyId: partyCode.describe('The vendor code of the order.'),
-  shipFromPartyId: partyCode.describe('The vendor warehouse code the order ships from.'),
-};
-const container = z
-  .object({
-    containerIdentifier: z.string().trim().min(1).max(64),
-    containerType: z.enum(['Carton', 'Pallet']).default('Carton'),
-    trackingNumber: z.string().trim().min(1).max(64).optional(),
-    weight: z.object({ value: z.number().positive().max(10_000), unit: z.enum(['KG', 'LB']) }).strict(),
-    dimensions: z
-      .object({
-        length: z.number().positive().max(1000),
-        width: z.number().positive().max(1000),
-        height: z.number().positive().max(1000),
-        unit: z.enum(['IN', 'CM']),
-      })
-      .strict()
-      .optional(),
-    items: z.array(item).min(1).max(100),
-  })
-  .strict();
-const labelRequest = z
-  .object({
-    purchaseOrderNumber: dfPurchaseOrderNumber,
-    ...parties,
-    containers: z.array(container).min(1).max(50).optional(),
-  })
-  .strict();
-const labelExample = {
-  purchaseOrderNumber: 'ACDF0001',
-  sellingPartyId: 'ACMEU',
-  shipFromPartyId: 'ACMEWH1',
-  containers: [
-    {
-      containerIdentifier: 'CTN-ACDF0001-1',
-      weight: { value: 1.4, unit: 'KG' },
-      items: [{ itemSequenceNumber: 1, vendorSku: 'ACM-PACK-DAY-BLK', quantity: 1 }],
-    },
-  ],
-};
-
-type Item = z.output<typeof item>;
-type Container = z.output<typeof container>;
-
-const each = (amount: number) => ({ amount, unitOfMeasure: 'Each' });
 const shippedItem = (i: Item) => ({
   itemSequenceNumber: i.itemSequenceNumber,
   ...productIds(i, 'buyerProductIdentifier'),
   shippedQuantity: each(i.quantity),
 });
-/** A Container of the DF shipping model, from ours. */
-const toContainer = (c: Container) => ({
-  containerType: c.containerType,
-  containerIdentifier: c.containerIdentifier,
-  ...(c.trackingNumber ? { trackingNumber: c.trackingNumber } : {}),
-  weight: { unitOfMeasure: c.weight.unit, value: String(c.weight.value) },
-  ...(c.dimensions
-    ? {
-        dimensions: {
-          length: String(c.dimensions.length),
-          width: String(c.dimensions.width),
-          height: String(c.dimensions.height),
-          unitOfMeasure: c.dimensions.unit,
-        },
-      }
-    : {}),
-  packedItems: c.items.map((i) => ({
-    itemSequenceNumber: i.itemSequenceNumber,
-    ...productIds(i, 'buyerProductIdentifier'),
-    packedQuantity: each(i.quantity),
-  })),
-});
-const orderParties = (d: { sellingPartyId: string; shipFromPartyId: string }) => ({
-  sellingParty: party(d.sellingPartyId),
-  shipFromParty: party(d.shipFromPartyId),
-});
-const labelBody = (d: z.output<typeof labelRequest>) => ({
-  ...orderParties(d),
-  ...(d.containers ? { containers: d.containers.map(toContainer) } : {}),
-});
 const iso = (ctx: ActionContext, value?: string) => value ?? new Date(ctx.now).toISOString();
-
-interface ShippingLabel {
-  purchaseOrderNumber: string;
-  labelFormat: string;
-  labelData: unknown[];
-}
-/** getShippingLabel / createShippingLabels' answer, trimmed to the order, its format and the labels. */
-const labelResult = (l: ShippingLabel) => ({
-  purchaseOrderNumber: l.purchaseOrderNumber,
-  labelFormat: l.labelFormat,
-  labelData: l.labelData,
-});
-/** The path of an order's shipping label. */
-const labelPath = (po: string) => `${SHIPPING}/shippingLabels/${encodeURIComponent(po)}`;
 
 /**
  * The vendor direct fulfillment types (2021-12-28 APIs): order acknowledgements (Orders submitAcknowledgement),
- * shipping labels (createShippingLabels at once, submitShippingLabelRequest later, getShippingLabel), shipment
- * confirmations and status updates, packing slips, and the transaction status (Transactions getTransactionStatus)
- * the submissions wait on.
+ * shipping labels (vendor-df-labels.ts), shipment confirmations and status updates, packing slips, and the transaction
+ * status (Transactions getTransactionStatus) the submissions wait on.
  */
 export const vendorDfActions: ActionGroup = {
   MKT_VENDOR_DF_ORDERS_ACKNOWLEDGE: define(
@@ -172,36 +80,7 @@ export const vendorDfActions: ActionGroup = {
       }),
     checkTransaction('df'),
   ),
-  MKT_VENDOR_DF_SHIPPING_LABELS_CREATE: define(labelRequest.meta({ examples: [labelExample] }), async (ctx, d) => {
-    const { body } = await ctx.sp().request<ShippingLabel>('createShippingLabels', {
-      method: 'POST',
-      path: labelPath(d.purchaseOrderNumber),
-      body: labelBody(d),
-    });
-    return completed(labelResult(body));
-  }),
-  MKT_VENDOR_DF_SHIPPING_LABEL_REQUESTS_SUBMIT: define(
-    labelRequest.meta({
-      examples: [{ purchaseOrderNumber: 'ACDF0002', sellingPartyId: 'ACMEU', shipFromPartyId: 'ACMEWH1' }],
-    }),
-    (ctx, d) =>
-      submit(ctx, 'df', 'submitShippingLabelRequest', `${SHIPPING}/shippingLabels`, {
-        shippingLabelRequests: [{ purchaseOrderNumber: d.purchaseOrderNumber, ...labelBody(d) }],
-      }),
-    checkTransaction('df'),
-  ),
-  MKT_VENDOR_DF_SHIPPING_LABEL_GET: define(
-    z
-      .object({ purchaseOrderNumber: dfPurchaseOrderNumber })
-      .strict()
-      .meta({ examples: [{ purchaseOrderNumber: 'ACDF0002' }] }),
-    async (ctx, d) => {
-      const { body } = await ctx
-        .sp()
-        .request<ShippingLabel>('getShippingLabel', { method: 'GET', path: labelPath(d.purchaseOrderNumber) });
-      return completed(labelResult(body));
-    },
-  ),
+  ...vendorDfLabelActions,
   MKT_VENDOR_DF_SHIPMENT_CONFIRMATIONS_SUBMIT: define(
     z
       .object({
