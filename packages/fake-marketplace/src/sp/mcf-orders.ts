@@ -3,6 +3,7 @@ import { listings, type Listing } from '../data/listings.ts';
 import { Rng } from '../data/random.ts';
 import type { FakeSeller } from '../data/sellers.ts';
 import { invalidInput, SpError } from './sp-error.ts';
+import type { SpContext } from './sp-routes.ts';
 
 /**
  * The fake's multi-channel fulfillment orders (Fulfillment Outbound API 2020-07-01,
@@ -98,6 +99,12 @@ export const mcfFeeCents = (seller: FakeSeller, listing: Listing, speed: string)
   Math.round(fbaFeeCents(listing.product, seller.currency) * (FEE_FACTOR[speed] ?? 1.6));
 
 export const oversize = (listing: Listing): boolean => isOversize(listing.product);
+
+/** A request body as an object (fields are checked one by one). */
+export type Body = Record<string, unknown>;
+/** The request's body, or an empty one when it is not an object. */
+export const bodyOf = (ctx: SpContext): Body =>
+  typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as Body) : {};
 
 /** A required string of a request, at most `max` characters, or 400 InvalidInput naming it. */
 export function requiredString(value: unknown, name: string, max = 1000): string {
