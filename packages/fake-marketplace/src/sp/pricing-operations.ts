@@ -1,5 +1,6 @@
-import { fbaFeeCents, isOversize, unitCents } from '../data/catalog.ts';
+import { fbaFeeCents, unitCents } from '../data/catalog.ts';
 import { listings, type Listing } from '../data/listings.ts';
+import { cents2, listingOfAsin, summaryEntry } from './pricing-summary.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import { listParam, type SpContext, type SpRoute } from './sp-routes.ts';
 
@@ -21,7 +22,6 @@ const REQUIRED: Record<string, string[]> = {
 };
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const cents2 = (cents: number) => Math.round(cents) / 100;
 
 /**
  * The price of a `purchasable_offer` attribute in cents, or an issue when it is not a positive amount in the seller's
@@ -40,7 +40,8 @@ function offerCents(ctx: SpContext, attributes: Attributes): number | null | str
 /**
  * The pricing and fee operations of the action types: putListingsItem (Listings Items 2021-08-01),
  * getMyFeesEstimateForSKU (Product Fees v0), getFeaturedOfferExpectedPriceBatch and getCompetitiveSummary (Product
- * Pricing 2022-05-01). Listings created here are known to the fee and featured-price estimates of the same fake.
+ * Pricing 2022-05-01; its answers in pricing-summary.ts). Listings created here are known to the fee and
+ * featured-price estimates of the same fake.
  */
 export function pricingRoutes(): SpRoute[] {
   const created = new Map<string, Map<string, Created>>();
@@ -48,8 +49,6 @@ export function pricingRoutes(): SpRoute[] {
     created.get(ctx.seller.sellerId) ?? created.set(ctx.seller.sellerId, new Map()).get(ctx.seller.sellerId)!;
   const listingOf = (ctx: SpContext, sku: string): Listing | undefined =>
     listings(ctx.seller, ctx.at).find((l) => l.sku === sku);
-  const listingOfAsin = (ctx: SpContext, asin: string): Listing | undefined =>
-    listings(ctx.seller, ctx.at).find((l) => l.asin === asin && l.status !== 'Incomplete');
 
   /** putListingsItem: the whole listing; INVALID with issues when a required attribute of `requirements` is missing. */
   function putListing(ctx: SpContext) {
@@ -236,85 +235,6 @@ export function pricingRoutes(): SpRoute[] {
       status: { statusCode: 200, reasonPhrase: 'Success' },
       headers,
       body: { offerIdentifier, featuredOfferExpectedPriceResults: [result] },
-    };
-  }
-
-  /**
-   * One competitive summary answer: the seller's offer as the featured and lowest offer, the list price as reference.
-   */
-  function summaryEntry(ctx: SpContext, request: Record<string, unknown>) {
-    const asin = String(request.asin ?? '');
-    const included = Array.isArray(request.includedData) ? request.includedData.map(String) : [];
-    if (
-      request.method !== 'GET' ||
-      request.uri !== '/products/pricing/2022-05-01/items/competitiveSummary' ||
-      request.marketplaceId !== ctx.seller.marketplaceId ||
-      included.length === 0
-    ) {
-      return {
-        status: { statusCode: 400, reasonPhrase: 'Bad Request' },
-        body: {
-          asin,
-          marketplaceId: String(request.marketplaceId ?? ''),
-          errors: [{ code: 'InvalidInput', message: 'uri, method GET, marketplaceId and includedData are required.' }],
-        },
-      };
-    }
-    const listing = listingOfAsin(ctx, asin);
-    if (!listing)
-      return {
-        status: { statusCode: 404, reasonPhrase: 'Not Found' },
-        body: {
-          asin,
-          marketplaceId: ctx.seller.marketplaceId,
-          errors: [
-            { code: 'NOT_FOUND', message: `ASIN ${asin} was not found in marketplace ${ctx.seller.marketplaceId}.` },
-          ],
-        },
-      };
-    const moneyOf = (cents: number) => ({ amount: cents2(cents), currencyCode: ctx.seller.currency });
-    const offer = {
-      sellerId: ctx.seller.sellerId,
-      condition: 'New',
-      fulfillmentType: listing.merchantFulfilled ? 'MFN' : 'AFN',
-      listingPrice: moneyOf(listing.price),
-      shippingOptions: [{ shippingOptionType: 'DEFAULT', price: moneyOf(0) }],
-      primeDetails: { eligibility: listing.merchantFulfilled ? 'NONE' : 'NATIONAL' },
-    };
-    const list = unitCents(listing.product, ctx.seller.currency);
-    const parts: Record<string, unknown> = {
-      featuredBuyingOptions: [
-        {
-          buyingOptionType: 'New',
-          segmentedFeaturedOffers: [
-            {
-              ...offer,
-              featuredOfferSegments: [
-                { customerMembership: 'DEFAULT', segmentDetails: { glanceViewWeightPercentage: 100 } },
-              ],
-            },
-          ],
-        },
-      ],
-      referencePrices: [
-        {
-          name: 'CompetitivePriceThreshold',
-          price: moneyOf(Math.round(list * (isOversize(listing.product) ? 0.95 : 0.9))),
-        },
-        { name: 'WasPrice', price: moneyOf(list) },
-      ],
-      lowestPricedOffers: [
-        { lowestPricedOffersInput: { itemCondition: 'New', offerType: 'Consumer' }, offers: [offer] },
-      ],
-      similarItems: [],
-    };
-    return {
-      status: { statusCode: 200, reasonPhrase: 'Success' },
-      body: {
-        asin,
-        marketplaceId: ctx.seller.marketplaceId,
-        ...Object.fromEntries(included.filter((k) => k in parts).map((k) => [k, parts[k]])),
-      },
     };
   }
 
