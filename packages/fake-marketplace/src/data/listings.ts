@@ -1,4 +1,5 @@
-import { ASINS, fnskuOf, listedIn, productName, unitCents, type Product } from './catalog.ts';
+import { ASINS, fnskuOf, listedIn, productName, unitCents } from './catalog.ts';
+import type { Product } from './products.ts';
 import { Rng } from './random.ts';
 import { addDays, localDate, type FakeSeller } from './sellers.ts';
 import { encodeText, money, toTsv } from './text.ts';

@@ -1,4 +1,5 @@
-import { listedIn, productName, unitCents, type Product } from './catalog.ts';
+import { listedIn, productName, unitCents } from './catalog.ts';
+import type { Product } from './products.ts';
 import { Rng } from './random.ts';
 import { addDays, localMidnight, type FakeSeller } from './sellers.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PRODUCTS } from '../data/catalog.ts';
+import { PRODUCTS } from '../data/products.ts';
 import type { DocumentStore } from '../documents.ts';
 import { invalidInput, SpError } from './sp-error.ts';
 import type { SpContext, SpRoute } from './sp-routes.ts';
