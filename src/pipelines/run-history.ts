@@ -7,6 +7,7 @@ import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
 import { advanceLoadStages, connectionTimezones } from '../control/connections.ts';
 import { credentialStates } from '../connectors/credentials.ts';
+import { failInterruptedRuns } from './pipeline-runs.ts';
 
 /**
  * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so
@@ -141,11 +142,7 @@ export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
     .set({ status: 'error', error: 'interrupted' })
     .where('status', '=', 'planned')
     .execute();
-  await wh.db
-    .updateTable('control.pipeline_runs')
-    .set({ status: 'failed', error: 'interrupted' })
-    .where('status', '=', 'running')
-    .execute();
+  await failInterruptedRuns(wh.db);
 }
 
 /**

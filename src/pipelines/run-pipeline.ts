@@ -22,6 +22,7 @@ import {
   insertWindows,
 } from './run-history.ts';
 import { rawTablesOf, workOf } from './run-work.ts';
+import { recordRunFinished, recordRunStarted, recordRunsPublished } from './pipeline-runs.ts';
 import { keepLookups, lookupWindows } from './lookup-changes.ts';
 import type { FetchGap, RunFetcher } from './fetch/fetch-stage.ts';
 import { lacking, runError } from './run-errors.ts';
@@ -123,21 +124,18 @@ export async function runPipeline(
   await recoverInterruptedRuns(wh);
   await scheduleVacuum(wh, now);
   const runId = randomUUID();
-  await wh.db
-    .insertInto('control.pipeline_runs')
-    .values({
-      id: runId,
-      pipeline: pipeline.name,
-      trigger: options.trigger ?? 'cli',
-      clock: now.toISOString(),
-      started_at: new Date().toISOString(),
-      finished_at: null,
-      status: 'running',
-      backfill_from: options.backfill?.from ?? null,
-      backfill_to: options.backfill?.to ?? null,
-      error: null,
-    })
-    .execute();
+  await recordRunStarted(wh.db, {
+    id: runId,
+    pipeline: pipeline.name,
+    trigger: options.trigger ?? 'cli',
+    clock: now.toISOString(),
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    status: 'running',
+    backfill_from: options.backfill?.from ?? null,
+    backfill_to: options.backfill?.to ?? null,
+    error: null,
+  });
   const landedResults = await landWaitingFiles(wh, Object.keys(pipeline.sources), options.onLanded);
   const first = await planRun(wh, pipeline, { now, backfill: options.backfill, refresh: options.refresh });
   // The first stages of first loads are fetched, built and published first; everything else of those connections
@@ -259,18 +257,14 @@ export async function runPipeline(
     }
   });
   const landed = landedResults.filter((r) => r.status === 'landed').length;
-  await wh.db
-    .updateTable('control.pipeline_runs')
-    .set({
-      status,
-      errors,
-      finished_at: new Date().toISOString(),
-      landed_files: landed,
-      published,
-      error: runError(rows, fetchFailures, refused),
-    })
-    .where('id', '=', runId)
-    .execute();
+  await recordRunFinished(wh.db, runId, {
+    status,
+    errors,
+    finished_at: new Date().toISOString(),
+    landed_files: landed,
+    published,
+    error: runError(rows, fetchFailures, refused),
+  });
   return { runId, pipeline: pipeline.name, status, landed, refused, errors, windows: rows, published, unpublished };
 }
 
@@ -280,16 +274,10 @@ export async function publishDeferred(wh: Warehouse, summaries: RunSummary[]): P
   // (A snapshot an earlier, killed run left behind is brought up to date too.)
   if (runs.length === 0 && !(await snapshotBehind(wh))) return;
   await publish(wh);
-  if (runs.length > 0)
-    await wh.db
-      .updateTable('control.pipeline_runs')
-      .set({ published: true })
-      .where(
-        'id',
-        'in',
-        runs.map((r) => r.runId),
-      )
-      .execute();
+  await recordRunsPublished(
+    wh.db,
+    runs.map((r) => r.runId),
+  );
   for (const run of runs) Object.assign(run, { published: true, unpublished: false });
 }
 

@@ -14,6 +14,7 @@ const modules: Record<string, string> = {
   landed_files: 'src/control/landed-files.ts',
   webhook_subscriptions: 'src/webhooks/subscriptions.ts',
   organizations: 'src/control/organizations.ts',
+  pipeline_runs: 'src/pipelines/pipeline-runs.ts',
 };
 
 /**
@@ -39,6 +40,16 @@ const joins: { table: string; file: string; why: string }[] = [
     why: 'an event is kept and delivered to the subscriptions that match it',
   },
   { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
+  {
+    table: 'pipeline_runs',
+    file: 'src/pipelines/run-history.ts',
+    why: "the planner's history counts the windows of runs since a connection got credentials",
+  },
+  {
+    table: 'pipeline_runs',
+    file: 'src/pipelines/freshness.ts',
+    why: "a table's freshness is its successful windows of published runs",
+  },
 ];
 
 /**
@@ -63,7 +74,6 @@ const notYetBehindOneModule = [
   'oauth_states',
   'organization_sources',
   'pipeline_files',
-  'pipeline_runs',
   'quarantined_files',
   'rate_buckets',
   'run_windows',

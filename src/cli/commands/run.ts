@@ -13,6 +13,7 @@ import { liveFetcher } from '../../pipelines/fetch/live.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import type { FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
 import { connectionIds } from '../../control/connections.ts';
+import { latestRuns } from '../../pipelines/pipeline-runs.ts';
 
 export type Format = 'table' | 'json';
 
@@ -139,9 +140,7 @@ export async function runs(
   wh: Warehouse,
   options: { pipeline?: string; limit: number; format: Format },
 ): Promise<void> {
-  let query = wh.db.selectFrom('control.pipeline_runs').selectAll().orderBy('started_at', 'desc').limit(options.limit);
-  if (options.pipeline) query = query.where('pipeline', '=', options.pipeline);
-  const recent = await query.execute();
+  const recent = await latestRuns(wh.db, options);
   const rows: unknown[][] = [];
   for (const r of recent) {
     const windows = await wh.db

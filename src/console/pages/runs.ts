@@ -2,35 +2,13 @@ import { sql } from 'kysely';
 import { chartFigure } from '../charts.ts';
 import { badge, count, dataTable, duration, html, statusTone, text, when } from '../layout.ts';
 import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
+import { latestRunsFor, runById } from '../../pipelines/pipeline-runs.ts';
 
 const runLimit = 100;
 
 /** The runs a scope sees, newest first: every run for the operator, else the runs that built one of its connections. */
-async function scopedRuns(ctx: PageContext, ids: string[]) {
-  let query = ctx.wh.db
-    .selectFrom('control.pipeline_runs as r')
-    .select([
-      'r.id',
-      'r.pipeline',
-      'r.trigger',
-      'r.started_at',
-      'r.finished_at',
-      'r.status',
-      'r.landed_files',
-      'r.error',
-      'r.errors as run_errors',
-      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`.as(
-        'windows',
-      ),
-      sql<number>`(select count(*) from control.run_windows as w where w.run_id = r.id and w.status = 'error' and w.connection_id in (${sql.join(ids)}))`.as(
-        'errors',
-      ),
-    ]);
-  if (!ctx.scope.operator)
-    query = query.where(
-      sql<boolean>`exists (select 1 from control.run_windows as w where w.run_id = r.id and w.connection_id in (${sql.join(ids)}))`,
-    );
-  return query.orderBy('r.started_at', 'desc').limit(runLimit).execute();
+function scopedRuns(ctx: PageContext, ids: string[]) {
+  return latestRunsFor(ctx.wh.db, ids, { onlyTheirs: !ctx.scope.operator, limit: runLimit });
 }
 
 /** A run's status for an organization is its own windows' outcome (the run's error may name other organizations). */
@@ -129,9 +107,7 @@ export async function runPage(ctx: PageContext, runId: string): Promise<string |
   const names = new Map(connections.map((c) => [c.id, c.name]));
   const run =
     (await scopedRuns(ctx, nonEmpty([...names.keys()]))).find((r) => r.id === runId) ??
-    (ctx.scope.operator
-      ? await ctx.wh.db.selectFrom('control.pipeline_runs').selectAll().where('id', '=', runId).executeTakeFirst()
-      : undefined);
+    (ctx.scope.operator ? await runById(ctx.wh.db, runId) : undefined);
   if (!run) return null;
   const windows = await ctx.wh.db
     .selectFrom('control.run_windows')
