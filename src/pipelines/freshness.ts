@@ -4,6 +4,7 @@ import type { Home } from '../home.ts';
 import { publishedManifests } from '../publish/open-snapshot.ts';
 import { loadPipelines, type Pipeline, type PipelineTable } from './pipeline-config.ts';
 import { addDays } from './plan.ts';
+import { publishedWindows } from './run-windows.ts';
 import type { Freshness } from '../catalog/catalog.ts';
 
 
@@ -28,12 +29,7 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
   for (const m of publishedManifests(home))
     for (const t of m.tables) if ((published.get(t.name) ?? '') < m.publishedAt) published.set(t.name, m.publishedAt);
   // On the control-plane connection: the runner's connection may be inside a run's transaction.
-  const result = await sql<{ table_name: string; refreshed_at: string; local_date: string }>`
-    select w.table_name, w.connection_id, max(r.finished_at)::varchar as refreshed_at, max(w.local_date)::varchar as local_date
-    from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
-    where w.status = 'success' and r.published
-    group by w.table_name, w.connection_id`.execute(wh.db);
-  const runs = result.rows.map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
+  const runs = (await publishedWindows(wh.db)).map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
   const fetched = await sql<{ source: string; fetched_at: string | null; failed: number }>`
     select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
         count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(Date.now() - 7 * 86_400_000).toISOString()}::timestamptz))::integer as failed

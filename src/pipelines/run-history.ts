@@ -1,4 +1,3 @@
-import { sql as kysql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import { sourceApi } from './fetch/fetch-specs.ts';
 import { loadModels } from '../models/load-models.ts';
@@ -8,6 +7,13 @@ import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory }
 import { advanceLoadStages, connectionTimezones } from '../control/connections.ts';
 import { credentialStates } from '../connectors/credentials.ts';
 import { failInterruptedRuns } from './pipeline-runs.ts';
+import {
+  failPlannedWindows,
+  recordPlannedWindows,
+  recordWindowOutcomes,
+  windowHistory,
+  windowsToRetry,
+} from './run-windows.ts';
 
 /**
  * The connections a pipeline plans for, with their marketplace timezones. Read through the control connection, so
@@ -44,31 +50,8 @@ export async function readHistory(
   wh: Warehouse,
   pipeline: Pipeline,
 ): Promise<(connectionId: string, table: string) => TableHistory> {
-  const since = JSON.stringify(await fetchedSince(wh, pipeline));
-  const rows = await kysql<{
-    connection_id: string;
-    table_name: string;
-    initial_date: string | null;
-    last_daily: string | null;
-    last_monthly: string | null;
-    last_refresh: string | null;
-  }>`
-    with since as (
-        select connection_id, table_name, max(since) as since
-        from (select unnest(from_json(${since}::json, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","since":"TIMESTAMPTZ"}]'), recursive := true))
-        group by all
-    )
-    select w.connection_id, w.table_name,
-        min(w.local_date) filter (where w.stage = 'FIRST_STAGE')::varchar as initial_date,
-        max(w.local_date) filter (where w.kind = 'RECURRING_DAILY')::varchar as last_daily,
-        max(w.local_date) filter (where w.kind = 'RECURRING_MONTHLY')::varchar as last_monthly,
-        max(r.clock) filter (where w.kind in ('INITIAL', 'RECURRING_DAILY', 'RECURRING_MONTHLY', 'REFRESH', 'CONTINUOUS'))::varchar as last_refresh
-    from control.run_windows as w
-    join control.pipeline_runs as r on r.id = w.run_id
-    left join since as s on s.connection_id = w.connection_id and s.table_name = w.table_name
-    where w.pipeline = ${pipeline.name} and w.status = 'success' and (s.since is null or r.started_at >= s.since)
-    group by all`.execute(wh.db);
-  const byKey = new Map(rows.rows.map((r) => [`${r.connection_id}/${r.table_name}`, r]));
+  const rows = await windowHistory(wh.db, pipeline.name, await fetchedSince(wh, pipeline));
+  const byKey = new Map(rows.map((r) => [`${r.connection_id}/${r.table_name}`, r]));
   return (connectionId, table) => {
     const row = byKey.get(`${connectionId}/${table}`);
     if (!row) return noHistory;
@@ -87,13 +70,7 @@ const notFetched = 'not fetched: ';
 
 /** Windows of earlier runs of the pipeline that failed, were skipped, or never finished. */
 export async function readRetries(wh: Warehouse, pipeline: string): Promise<(PlannedWindow & { runId: string })[]> {
-  const rows = await wh.db
-    .selectFrom('control.run_windows')
-    .selectAll()
-    .where('pipeline', '=', pipeline)
-    .where('status', 'in', ['error', 'skipped'])
-    .where('retried', '=', false)
-    .execute();
+  const rows = await windowsToRetry(wh.db, pipeline);
   return rows.map((w) => ({
     runId: w.run_id,
     connectionId: w.connection_id,
@@ -124,24 +101,14 @@ export async function insertWindows(
     date_from: w.from,
     date_to: w.to,
   }));
-  await wh.sql.run(
-    `
-    insert into control.run_windows (run_id, pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, status)
-    select $run, $pipeline, connection_id, table_name, kind, stage, local_date, date_from, date_to, 'planned'
-    from (select unnest(from_json($rows, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","stage":"VARCHAR","local_date":"DATE","date_from":"DATE","date_to":"DATE"}]'), recursive := true))`,
-    { run: runId, pipeline, rows: JSON.stringify(rows) },
-  );
+  await recordPlannedWindows(wh.sql, runId, pipeline, rows);
 }
 
 /**
  * A run that was still running when this one started was interrupted (one writer at a time): its open windows failed.
  */
 export async function recoverInterruptedRuns(wh: Warehouse): Promise<void> {
-  await wh.db
-    .updateTable('control.run_windows')
-    .set({ status: 'error', error: 'interrupted' })
-    .where('status', '=', 'planned')
-    .execute();
+  await failPlannedWindows(wh.db);
   await failInterruptedRuns(wh.db);
 }
 
@@ -262,12 +229,5 @@ export async function recordResults(
   const byKey = new Map(
     outcomes.map((o) => [JSON.stringify([o.connection_id, o.table_name, o.kind, o.date_from, o.stage]), o]),
   );
-  await wh.sql.run(
-    `
-    update control.run_windows as w set status = o.status, row_count = o.row_count, ms = o.ms, error = o.error
-    from (select unnest(from_json($outcomes, '[{"connection_id":"VARCHAR","table_name":"VARCHAR","kind":"VARCHAR","date_from":"DATE","stage":"VARCHAR","status":"VARCHAR","row_count":"BIGINT","ms":"BIGINT","error":"VARCHAR"}]'), recursive := true)) as o
-    where w.run_id = $run and w.connection_id = o.connection_id and w.table_name = o.table_name and w.kind = o.kind
-        and w.date_from is not distinct from o.date_from and w.stage is not distinct from o.stage`,
-    { run: runId, outcomes: JSON.stringify([...byKey.values()]) },
-  );
+  await recordWindowOutcomes(wh.sql, runId, [...byKey.values()]);
 }

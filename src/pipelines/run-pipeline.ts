@@ -23,6 +23,7 @@ import {
 } from './run-history.ts';
 import { rawTablesOf, workOf } from './run-work.ts';
 import { recordRunFinished, recordRunStarted, recordRunsPublished } from './pipeline-runs.ts';
+import { markWindowsRetried } from './run-windows.ts';
 import { keepLookups, lookupWindows } from './lookup-changes.ts';
 import type { FetchGap, RunFetcher } from './fetch/fetch-stage.ts';
 import { lacking, runError } from './run-errors.ts';
@@ -242,10 +243,7 @@ export async function runPipeline(
   const status: RunStatus = errors === 0 ? 'success' : rows.some((w) => w.status === 'success') ? 'partial' : 'failed';
   await inTransaction(wh.sql, async () => {
     if (retries.length > 0) {
-      await wh.sql.run(
-        `update control.run_windows set retried = true where pipeline = $pipeline and run_id <> $run and status in ('error', 'skipped') and not retried`,
-        { pipeline: pipeline.name, run: runId },
-      );
+      await markWindowsRetried(wh.sql, pipeline.name, runId);
     }
     // Files whose rows some model did not take in stay new, so that the next run rebuilds their dates again.
     if (!failed && taken.size > 0) {

@@ -15,6 +15,7 @@ const modules: Record<string, string> = {
   webhook_subscriptions: 'src/webhooks/subscriptions.ts',
   organizations: 'src/control/organizations.ts',
   pipeline_runs: 'src/pipelines/pipeline-runs.ts',
+  run_windows: 'src/pipelines/run-windows.ts',
 };
 
 /**
@@ -42,13 +43,13 @@ const joins: { table: string; file: string; why: string }[] = [
   { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
   {
     table: 'pipeline_runs',
-    file: 'src/pipelines/run-history.ts',
-    why: "the planner's history counts the windows of runs since a connection got credentials",
+    file: 'src/pipelines/run-windows.ts',
+    why: "the planner's history and a table's freshness are windows of some runs (since a time, published)",
   },
   {
-    table: 'pipeline_runs',
-    file: 'src/pipelines/freshness.ts',
-    why: "a table's freshness is its successful windows of published runs",
+    table: 'run_windows',
+    file: 'src/pipelines/pipeline-runs.ts',
+    why: 'the console lists the runs that built windows of a scope, with their counts',
   },
 ];
 
@@ -76,7 +77,6 @@ const notYetBehindOneModule = [
   'pipeline_files',
   'quarantined_files',
   'rate_buckets',
-  'run_windows',
   'schedule_firings',
   'settings',
   'shard_leases',

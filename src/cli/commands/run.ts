@@ -14,6 +14,7 @@ import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import type { FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
 import { connectionIds } from '../../control/connections.ts';
 import { latestRuns } from '../../pipelines/pipeline-runs.ts';
+import { windowsOfRun } from '../../pipelines/run-windows.ts';
 
 export type Format = 'table' | 'json';
 
@@ -143,14 +144,7 @@ export async function runs(
   const recent = await latestRuns(wh.db, options);
   const rows: unknown[][] = [];
   for (const r of recent) {
-    const windows = await wh.db
-      .selectFrom('control.run_windows')
-      .selectAll()
-      .where('run_id', '=', r.id)
-      .orderBy('table_name')
-      .orderBy('connection_id')
-      .orderBy('date_from')
-      .execute();
+    const windows = await windowsOfRun(wh.db, r.id);
     const base = [r.id, r.pipeline, String(r.started_at), r.status, r.errors === null ? null : Number(r.errors)];
     for (const w of windows) {
       rows.push([

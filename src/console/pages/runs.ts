@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { chartFigure } from '../charts.ts';
 import { badge, count, dataTable, duration, html, statusTone, text, when } from '../layout.ts';
 import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
 import { latestRunsFor, runById } from '../../pipelines/pipeline-runs.ts';
+import { windowsOfRunFor } from '../../pipelines/run-windows.ts';
 
 const runLimit = 100;
 
@@ -109,28 +109,7 @@ export async function runPage(ctx: PageContext, runId: string): Promise<string |
     (await scopedRuns(ctx, nonEmpty([...names.keys()]))).find((r) => r.id === runId) ??
     (ctx.scope.operator ? await runById(ctx.wh.db, runId) : undefined);
   if (!run) return null;
-  const windows = await ctx.wh.db
-    .selectFrom('control.run_windows')
-    .select([
-      'connection_id',
-      'table_name',
-      'kind',
-      'stage',
-      'local_date',
-      'date_from',
-      'date_to',
-      'status',
-      'row_count',
-      'ms',
-      'error',
-      'retried',
-    ])
-    .where('run_id', '=', runId)
-    .where('connection_id', 'in', nonEmpty([...names.keys()]))
-    .orderBy(sql`case when status = 'error' then 0 else 1 end`)
-    .orderBy('table_name')
-    .orderBy('connection_id')
-    .execute();
+  const windows = await windowsOfRunFor(ctx.wh.db, runId, nonEmpty([...names.keys()]));
   const dates = (w: (typeof windows)[number]) =>
     w.date_from ? `${w.date_from.slice(0, 10)} … ${(w.date_to ?? '').slice(0, 10)}` : 'whole table';
   const error = ctx.scope.operator && run.error ? `<p class="error">${html(run.error)}</p>` : '';
