@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Home } from '../home.ts';
 import { publishedManifests } from '../publish/open-snapshot.ts';
 import { loadPipelines, type Pipeline, type PipelineTable } from './pipeline-config.ts';
 import { addDays } from './plan.ts';
 import { publishedWindows } from './run-windows.ts';
+import { fetchesBySource } from './fetch/fetch-requests.ts';
 import type { Freshness } from '../catalog/catalog.ts';
 
 
@@ -30,11 +30,8 @@ export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<str
     for (const t of m.tables) if ((published.get(t.name) ?? '') < m.publishedAt) published.set(t.name, m.publishedAt);
   // On the control-plane connection: the runner's connection may be inside a run's transaction.
   const runs = (await publishedWindows(wh.db)).map((r) => [r.table_name, null, r.refreshed_at, r.local_date]);
-  const fetched = await sql<{ source: string; fetched_at: string | null; failed: number }>`
-    select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
-        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(Date.now() - 7 * 86_400_000).toISOString()}::timestamptz))::integer as failed
-    from control.fetch_requests group by source`.execute(wh.db);
-  const bySource = new Map(fetched.rows.map((r) => [r.source, r]));
+  const fetched = await fetchesBySource(wh.db, new Date());
+  const bySource = new Map(fetched.map((r) => [r.source, r]));
   const freshness = new Map<string, Freshness>();
   for (const pipeline of loadPipelines()) {
     for (const table of pipeline.tables) {

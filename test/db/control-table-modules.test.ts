@@ -16,6 +16,7 @@ const modules: Record<string, string> = {
   organizations: 'src/control/organizations.ts',
   pipeline_runs: 'src/pipelines/pipeline-runs.ts',
   run_windows: 'src/pipelines/run-windows.ts',
+  fetch_requests: 'src/pipelines/fetch/fetch-requests.ts',
 };
 
 /**
@@ -69,7 +70,6 @@ const notYetBehindOneModule = [
   'data_files',
   'export_schedules',
   'exports',
-  'fetch_requests',
   'invitations',
   'model_inputs',
   'oauth_states',

@@ -11,7 +11,7 @@ import { printRows, progress } from '../output.ts';
 import { served } from '../served.ts';
 import { liveFetcher } from '../../pipelines/fetch/live.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
-import type { FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
+import { fetchesOfRun, type FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
 import { connectionIds } from '../../control/connections.ts';
 import { latestRuns } from '../../pipelines/pipeline-runs.ts';
 import { windowsOfRun } from '../../pipelines/run-windows.ts';
@@ -162,14 +162,7 @@ export async function runs(
       ]);
     }
     // What the live connectors fetched for the run: one row per upstream request, the source in the table column.
-    const fetches = await wh.db
-      .selectFrom('control.fetch_requests')
-      .selectAll()
-      .where('run_id', '=', r.id)
-      .orderBy('source')
-      .orderBy('connection_id')
-      .orderBy('date_from')
-      .execute();
+    const fetches = await fetchesOfRun(wh.db, r.id);
     if (windows.length === 0 && fetches.length === 0)
       rows.push([...base, null, null, null, null, null, null, null, null, null, r.error]);
     for (const f of fetches) {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { chartFigure } from '../charts.ts';
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import { nonEmpty, type PageContext } from '../page-context.ts';
@@ -7,6 +6,7 @@ import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { connectionsWithOrganization } from '../../control/connections.ts';
 import { credentialStates } from '../../connectors/credentials.ts';
 import { landingsOf } from '../../control/landed-files.ts';
+import { fetchesByConnection } from '../../pipelines/fetch/fetch-requests.ts';
 
 /**
  * `/`: every connection with its load stage, credentials and last fetch, then its daily figures of the last 90 days.
@@ -16,16 +16,7 @@ export async function connectionsPage(ctx: PageContext): Promise<string> {
   const connections = await connectionsWithOrganization(ctx.wh.db, scope);
   const ids = nonEmpty(connections.map((c) => c.id));
   const credentials = await credentialStates(ctx.wh.db, ids);
-  const fetches = await ctx.wh.db
-    .selectFrom('control.fetch_requests')
-    .select([
-      'connection_id',
-      sql<string | null>`max(finished_at) filter (where status in ('landed', 'empty'))`.as('fetched_at'),
-      sql<number>`count(*) filter (where status in ('failed', 'abandoned'))`.as('failed'),
-    ])
-    .where('connection_id', 'in', ids)
-    .groupBy('connection_id')
-    .execute();
+  const fetches = await fetchesByConnection(ctx.wh.db, ids);
   const landed = await landingsOf(ctx.wh.db, ids);
   // The spec's vocabulary (FIRST_STAGE, SECOND_STAGE, COMPLETE), as the API and the CLI say it.
   const stageOf = await initialLoadStages(ctx.wh, ctx.home);

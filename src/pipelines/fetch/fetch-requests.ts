@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { FetchStatus } from '../../db/control-plane.ts';
+import { sql, type Kysely } from 'kysely';
+import type { ControlPlane, FetchStatus } from '../../db/control-plane.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { InitialStage } from '../plan.ts';
 import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
 import type { UpstreamRequest } from './upstream-request.ts';
 import { connectionsStillLoading } from '../../control/connections.ts';
+
+// control.fetch_requests, every request made upstream and how it went: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
+type Db = Kysely<ControlPlane>;
 
 /** A persisted fetch request (control.fetch_requests). */
 export interface FetchRequest {
@@ -249,4 +255,42 @@ export async function knownUpstreamIds(wh: Warehouse, connectionId: string, sour
     .where('status', 'not in', ['failed', 'abandoned'])
     .execute();
   return new Set(rows.map((r) => r.upstream_id!));
+}
+
+/** A run's requests, by source, connection and dates (`mktdata runs`). */
+export function fetchesOfRun(db: Db, runId: string) {
+  return db
+    .selectFrom('control.fetch_requests')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .orderBy('source')
+    .orderBy('connection_id')
+    .orderBy('date_from')
+    .execute();
+}
+
+/** Per connection: when a request of it last brought documents (or found none), and how many failed. */
+export function fetchesByConnection(db: Db, connectionIds: string[]) {
+  return db
+    .selectFrom('control.fetch_requests')
+    .select([
+      'connection_id',
+      sql<string | null>`max(finished_at) filter (where status in ('landed', 'empty'))`.as('fetched_at'),
+      sql<number>`count(*) filter (where status in ('failed', 'abandoned'))`.as('failed'),
+    ])
+    .where('connection_id', 'in', connectionIds)
+    .groupBy('connection_id')
+    .execute();
+}
+
+/**
+ * Per source: when a request of it last brought documents (or found none), and how many failed, or were abandoned in
+ * the 7 days before `now`.
+ */
+export async function fetchesBySource(db: Db, now: Date) {
+  const result = await sql<{ source: string; fetched_at: string | null; failed: number }>`
+    select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
+        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}::timestamptz))::integer as failed
+    from control.fetch_requests group by source`.execute(db);
+  return result.rows;
 }
