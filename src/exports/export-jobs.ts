@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { charge } from '../control/tokens.ts';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExportStatus, ExportTables } from '../db/control-plane.ts';
+import type { Kysely } from 'kysely';
+import type { ControlPlane, ExportStatus, ExportTables } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import { organizationAccounts, resolveExport, sourceEnabled } from './export-source.ts';
 import type { ExportRequest } from './export-request.ts';
 
+// control.exports, every export asked for and the export workers' queue: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
+type Db = Kysely<ControlPlane>;
 export type ExportRow = ExportTables['control.exports'];
 
 /** Tokens an export costs (docs/design/API.md "Tokens and usage"). */
@@ -93,3 +98,148 @@ export async function deleteExport(wh: ControlStore, home: Home, organizationId:
 
 export const finished = (status: ExportStatus) =>
   status === 'COMPLETED' || status === 'ERROR' || status === 'BLOCKED_NO_TOKENS';
+
+/** A page of the organization's exports (of these ids only, when given), newest first, and how many there are. */
+export async function listExports(
+  db: Db,
+  organizationId: string,
+  page: { exportIds?: string[]; page: number; pageSize: number },
+): Promise<{ rows: ExportRow[]; total: number }> {
+  let base = db.selectFrom('control.exports').where('organization_id', '=', organizationId);
+  if (page.exportIds) base = base.where('id', 'in', page.exportIds.length ? page.exportIds : ['']);
+  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** The export of that id, whatever its organization (a signed link names it), or undefined. */
+export function exportById(db: Db, id: string): Promise<ExportRow | undefined> {
+  return db.selectFrom('control.exports').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The id of the schedule's newest export, or undefined. */
+export async function newestExportOf(db: Db, scheduleId: string): Promise<string | undefined> {
+  const last = await db
+    .selectFrom('control.exports')
+    .select('id')
+    .where('schedule_id', '=', scheduleId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return last?.id;
+}
+
+/** The id of the schedule's newest completed export whose file can still be downloaded at `now`, or undefined. */
+export async function newestDownloadableExportOf(db: Db, scheduleId: string, now: Date): Promise<string | undefined> {
+  const latest = await db
+    .selectFrom('control.exports')
+    .select('id')
+    .where('schedule_id', '=', scheduleId)
+    .where('status', '=', 'COMPLETED')
+    .where('file_name', 'is not', null)
+    .where('expires_at', '>', now.toISOString())
+    .orderBy('completed_at', 'desc')
+    .executeTakeFirst();
+  return latest?.id;
+}
+
+/** The latest exports, of one organization or of all, newest first (the console). */
+export function latestExports(db: Db, organizationId: string | undefined, limit: number) {
+  let query = db
+    .selectFrom('control.exports')
+    .select([
+      'id',
+      'organization_id',
+      'table_name',
+      'output_type',
+      'status',
+      'creator',
+      'schedule_id',
+      'row_count',
+      'file_size_bytes',
+      'error',
+      'created_at',
+      'completed_at',
+      'expires_at',
+    ]);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  return query.orderBy('created_at', 'desc').limit(limit).execute();
+}
+
+// The export workers' queue is this table: the queries below take, hold and settle its rows.
+
+/** Turns exports whose writer's lease ran out by `now` back to PENDING; returns them. */
+export function requeueLapsedExports(db: Db, now: string) {
+  return db
+    .updateTable('control.exports')
+    .set({ status: 'PENDING', started_at: null, lease_until: null })
+    .where('status', '=', 'IN_PROGRESS')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .returning(['id', 'output_type'])
+    .execute();
+}
+
+/** The ids of the PENDING exports, oldest first. */
+export async function pendingExportIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('control.exports')
+    .select('id')
+    .where('status', '=', 'PENDING')
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Takes a PENDING export for a writer, leased until `leaseUntil`; false when it is gone or taken. */
+export async function claimExport(db: Db, id: string, startedAt: string, leaseUntil: string): Promise<boolean> {
+  const claimed = await db
+    .updateTable('control.exports')
+    .set({ status: 'IN_PROGRESS', started_at: startedAt, lease_until: leaseUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
+}
+
+/** Renews the lease of an export still being written. */
+export async function renewExportLease(db: Db, id: string, leaseUntil: string): Promise<void> {
+  await db
+    .updateTable('control.exports')
+    .set({ lease_until: leaseUntil })
+    .where('id', '=', id)
+    .where('status', '=', 'IN_PROGRESS')
+    .execute();
+}
+
+/** Records how an export being written ended; false when it was deleted meanwhile. */
+export async function settleExport(db: Db, id: string, update: Partial<ExportRow>): Promise<boolean> {
+  const saved = await db
+    .updateTable('control.exports')
+    .set({ ...update, lease_until: null })
+    .where('id', '=', id)
+    .where('status', '=', 'IN_PROGRESS')
+    .executeTakeFirst();
+  return saved.numUpdatedRows > 0n;
+}
+
+/** Completed exports whose file expired by `now`. */
+export function expiredExportFiles(db: Db, now: string) {
+  return db
+    .selectFrom('control.exports')
+    .select(['id', 'file_name'])
+    .where('status', '=', 'COMPLETED')
+    .where('file_name', 'is not', null)
+    .where('expires_at', '<=', now)
+    .execute();
+}
+
+/** Records that these exports' files were deleted. */
+export async function forgetExportFiles(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('control.exports').set({ file_name: null }).where('id', 'in', ids).execute();
+}

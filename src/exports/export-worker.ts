@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
-import type { ExportRow } from './export-jobs.ts';
+import {
+  claimExport,
+  expiredExportFiles,
+  exportById,
+  forgetExportFiles,
+  pendingExportIds,
+  renewExportLease,
+  requeueLapsedExports,
+  settleExport,
+  type ExportRow,
+} from './export-jobs.ts';
 import { exportRequestSchema } from './export-request.ts';
 import { organizationAccounts, resolveExport } from './export-source.ts';
 import { fileExtensions, writeExport } from './write-export.ts';
@@ -75,22 +85,10 @@ export class ExportWorker {
    */
   async reclaim(): Promise<void> {
     const now = new Date(this.now()).toISOString();
-    const lapsed = await this.wh.db
-      .updateTable('control.exports')
-      .set({ status: 'PENDING', started_at: null, lease_until: null })
-      .where('status', '=', 'IN_PROGRESS')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .returning(['id', 'output_type'])
-      .execute();
+    const lapsed = await requeueLapsedExports(this.wh.db, now);
     for (const row of lapsed)
       rmSync(join(this.home.exports, `.${row.id}.${fileExtensions[row.output_type]}.partial`), { force: true });
-    const pending = await this.wh.db
-      .selectFrom('control.exports')
-      .select('id')
-      .where('status', '=', 'PENDING')
-      .orderBy('created_at')
-      .execute();
-    for (const { id } of pending) if (!this.queue.includes(id)) this.queue.push(id);
+    for (const id of await pendingExportIds(this.wh.db)) if (!this.queue.includes(id)) this.queue.push(id);
     this.pump();
   }
 
@@ -116,24 +114,12 @@ export class ExportWorker {
 
   /** Deletes the files of completed exports past their retention; their `/raw` then answers 410. */
   async sweep(): Promise<number> {
-    const expired = await this.wh.db
-      .selectFrom('control.exports')
-      .select(['id', 'file_name'])
-      .where('status', '=', 'COMPLETED')
-      .where('file_name', 'is not', null)
-      .where('expires_at', '<=', new Date(this.now()).toISOString())
-      .execute();
+    const expired = await expiredExportFiles(this.wh.db, new Date(this.now()).toISOString());
     for (const row of expired) rmSync(join(this.home.exports, row.file_name!), { force: true });
-    if (expired.length)
-      await this.wh.db
-        .updateTable('control.exports')
-        .set({ file_name: null })
-        .where(
-          'id',
-          'in',
-          expired.map((r) => r.id),
-        )
-        .execute();
+    await forgetExportFiles(
+      this.wh.db,
+      expired.map((r) => r.id),
+    );
     return expired.length;
   }
 
@@ -153,21 +139,11 @@ export class ExportWorker {
   private async run(id: string): Promise<void> {
     const at = () => new Date(this.now()).toISOString();
     const leaseUntil = () => new Date(this.now() + EXPORT_LEASE_MS).toISOString();
-    const claimed = await this.wh.db
-      .updateTable('control.exports')
-      .set({ status: 'IN_PROGRESS', started_at: at(), lease_until: leaseUntil() })
-      .where('id', '=', id)
-      .where('status', '=', 'PENDING')
-      .executeTakeFirst();
-    if (claimed.numUpdatedRows === 0n) return; // deleted, or already taken
+    if (!(await claimExport(this.wh.db, id, at(), leaseUntil()))) return; // deleted, or already taken
     const renewal = setInterval(() => {
-      void this.wh.db
-        .updateTable('control.exports')
-        .set({ lease_until: leaseUntil() })
-        .where('id', '=', id)
-        .where('status', '=', 'IN_PROGRESS')
-        .execute()
-        .catch((error) => (this.options.log ?? console.error)(`renewing the lease of export ${id} failed`, error));
+      void renewExportLease(this.wh.db, id, leaseUntil()).catch((error) =>
+        (this.options.log ?? console.error)(`renewing the lease of export ${id} failed`, error),
+      );
     }, EXPORT_LEASE_MS / 3);
     try {
       await this.write(id);
@@ -178,11 +154,8 @@ export class ExportWorker {
 
   private async write(id: string): Promise<void> {
     const at = () => new Date(this.now()).toISOString();
-    const row = await this.wh.db
-      .selectFrom('control.exports')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = await exportById(this.wh.db, id);
+    if (!row) throw new Error(`export ${id} is gone`);
     const fileName = `${id}.${fileExtensions[row.output_type]}`;
     const out = join(this.home.exports, fileName);
     let update: Partial<ExportRow>;
@@ -208,13 +181,7 @@ export class ExportWorker {
           : 'the export could not be written; the server log has the details';
       update = { status: 'ERROR', error: reason, completed_at: at() };
     }
-    const saved = await this.wh.db
-      .updateTable('control.exports')
-      .set({ ...update, lease_until: null })
-      .where('id', '=', id)
-      .where('status', '=', 'IN_PROGRESS')
-      .executeTakeFirst();
-    if (saved.numUpdatedRows === 0n) {
+    if (!(await settleExport(this.wh.db, id, update))) {
       rmSync(out, { force: true }); // deleted while it was written
       return;
     }

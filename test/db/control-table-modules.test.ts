@@ -17,6 +17,7 @@ const modules: Record<string, string> = {
   pipeline_runs: 'src/pipelines/pipeline-runs.ts',
   run_windows: 'src/pipelines/run-windows.ts',
   fetch_requests: 'src/pipelines/fetch/fetch-requests.ts',
+  exports: 'src/exports/export-jobs.ts',
 };
 
 /**
@@ -69,7 +70,6 @@ const notYetBehindOneModule = [
   'connection_shards',
   'data_files',
   'export_schedules',
-  'exports',
   'invitations',
   'model_inputs',
   'oauth_states',

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogSources } from '../../catalog/catalog.ts';
 import { MktdataError } from '../../errors.ts';
 import type { ExportRequest } from '../../exports/export-request.ts';
+import { newestDownloadableExportOf, newestExportOf } from '../../exports/export-jobs.ts';
 import {
   createSchedule,
   requireSchedule,
@@ -33,12 +34,7 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
   const response = async (row: ScheduleRow) => {
     const request = JSON.parse(row.request) as ExportRequest;
     const source = catalogSources().find((s) => s.id === request.sourceId)!;
-    const last = await wh.db
-      .selectFrom('control.exports')
-      .select('id')
-      .where('schedule_id', '=', row.id)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const last = await newestExportOf(wh.db, row.id);
     return {
       ...request,
       id: row.id,
@@ -58,7 +54,7 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
         url: i.url,
       })),
       nextRunAt: services.schedules.nextRun(row.id)?.toISOString() ?? null,
-      lastExportId: last?.id ?? null,
+      lastExportId: last ?? null,
       createdAt: new Date(row.created_at).toISOString(),
       updatedAt: new Date(row.updated_at).toISOString(),
     };
@@ -168,17 +164,9 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
     async (request, reply) => {
       const row = await requireSchedule(wh, request.organizationId, request.params.scheduleId);
       // The newest export of the schedule whose file can still be downloaded.
-      const latest = await wh.db
-        .selectFrom('control.exports')
-        .select('id')
-        .where('schedule_id', '=', row.id)
-        .where('status', '=', 'COMPLETED')
-        .where('file_name', 'is not', null)
-        .where('expires_at', '>', now().toISOString())
-        .orderBy('completed_at', 'desc')
-        .executeTakeFirst();
+      const latest = await newestDownloadableExportOf(wh.db, row.id, now());
       if (!latest) throw new MktdataError('ERR_EXPORT_NOT_FOUND', { id: `latest of schedule ${row.id}` });
-      return reply.redirect(downloadUrl(request, services, latest.id), 302);
+      return reply.redirect(downloadUrl(request, services, latest), 302);
     },
   );
 }

@@ -6,7 +6,14 @@ import { z } from 'zod';
 import { findSources } from '../../catalog/catalog.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { MktdataError } from '../../errors.ts';
-import { createExport, deleteExport, requireExport, type ExportRow } from '../../exports/export-jobs.ts';
+import {
+  createExport,
+  deleteExport,
+  exportById,
+  listExports,
+  requireExport,
+  type ExportRow,
+} from '../../exports/export-jobs.ts';
 import { requireTokens } from '../../control/tokens.ts';
 import { availableTo, organizationAccounts, sourcesEnabled } from '../../exports/export-source.ts';
 import { verifyDownload } from '../../exports/signed-url.ts';
@@ -75,17 +82,8 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
     },
     async (request) => {
       const { exportIds, page, pageSize } = request.query;
-      let base = wh.db.selectFrom('control.exports').where('organization_id', '=', request.organizationId);
-      if (exportIds) base = base.where('id', 'in', exportIds.length ? exportIds : ['']);
-      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
-      return { items: rows.map(exportResponse), page, pageSize, totalCount: Number(total.n) };
+      const { rows, total } = await listExports(wh.db, request.organizationId, { exportIds, page, pageSize });
+      return { items: rows.map(exportResponse), page, pageSize, totalCount: total };
     },
   );
 
@@ -235,7 +233,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       ) {
         throw new MktdataError('ERR_EXPORT_SIGNATURE_INVALID', { id: exportId });
       }
-      const row = await wh.db.selectFrom('control.exports').selectAll().where('id', '=', exportId).executeTakeFirst();
+      const row = await exportById(wh.db, exportId);
       if (!row) throw new MktdataError('ERR_EXPORT_NOT_FOUND', { id: exportId });
       if (!fileAvailable(row, now())) throw new MktdataError('ERR_EXPORT_FILE_GONE', { id: exportId });
       const path = join(deps.home.exports, row.file_name!);

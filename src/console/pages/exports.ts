@@ -1,30 +1,13 @@
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import type { PageContext } from '../page-context.ts';
+import { latestExports } from '../../exports/export-jobs.ts';
 
 const exportLimit = 100;
 
 /** `/exports`: the latest exports (status, rows, size, error) and the export schedules. */
 export async function exportsPage(ctx: PageContext): Promise<string> {
   const org = ctx.scope.operator ? undefined : ctx.scope.organizationId;
-  let exports = ctx.wh.db
-    .selectFrom('control.exports')
-    .select([
-      'id',
-      'organization_id',
-      'table_name',
-      'output_type',
-      'status',
-      'creator',
-      'schedule_id',
-      'row_count',
-      'file_size_bytes',
-      'error',
-      'created_at',
-      'completed_at',
-      'expires_at',
-    ]);
-  if (org) exports = exports.where('organization_id', '=', org);
-  const exportRows = await exports.orderBy('created_at', 'desc').limit(exportLimit).execute();
+  const exportRows = await latestExports(ctx.wh.db, org, exportLimit);
   let schedules = ctx.wh.db
     .selectFrom('control.export_schedules')
     .select([
