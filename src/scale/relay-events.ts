@@ -2,14 +2,19 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { liveSubscriptionIds } from '../webhooks/subscriptions.ts';
+import {
+  dropDeliveriesOf,
+  insertRelayedDeliveries,
+  outboxDeliveries,
+  type DeliveryRow,
+} from '../webhooks/deliveries.ts';
 
 type Event = ControlPlane['control.webhook_events'];
-type Delivery = ControlPlane['control.webhook_deliveries'];
 
 /** The webhook events a shard's runs derived and their deliveries, as its own outbox holds them. */
 export interface Outbox {
   events: Event[];
-  deliveries: Delivery[];
+  deliveries: DeliveryRow[];
 }
 
 /**
@@ -31,7 +36,7 @@ export async function forgetRelayed(shard: ControlStore, shared: ControlStore): 
     ).map((e) => e.id);
     if (relayed.length === 0) continue;
     await shard.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('control.webhook_deliveries').where('event_id', 'in', relayed).execute();
+      await dropDeliveriesOf(trx, relayed);
       await trx.deleteFrom('control.webhook_events').where('id', 'in', relayed).execute();
     });
     forgotten += relayed.length;
@@ -42,8 +47,7 @@ export async function forgetRelayed(shard: ControlStore, shared: ControlStore): 
 /** Everything in a shard's outbox, oldest first. */
 export async function readOutbox(shard: ControlStore): Promise<Outbox> {
   const events = await shard.db.selectFrom('control.webhook_events').selectAll().orderBy('seq').execute();
-  const deliveries =
-    events.length === 0 ? [] : await shard.db.selectFrom('control.webhook_deliveries').selectAll().execute();
+  const deliveries = events.length === 0 ? [] : await outboxDeliveries(shard.db);
   return { events, deliveries };
 }
 
@@ -66,24 +70,20 @@ export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox
   const subscriptions = [...new Set(outbox.deliveries.map((d) => d.subscription_id ?? ''))];
   const live = new Set(subscriptions.length === 0 ? [] : await liveSubscriptionIds(trx, subscriptions));
   const deliveries = outbox.deliveries.filter((d) => d.subscription_id !== null && live.has(d.subscription_id));
-  await inserted(trx, 'control.webhook_events', events);
-  await inserted(trx, 'control.webhook_deliveries', deliveries);
+  await insertRelayedEvents(trx, events);
+  await insertRelayedDeliveries(trx, deliveries);
   return events.length;
 }
 
 /**
- * Inserts rows in chunks (PostgreSQL takes at most 65,535 parameters a statement); a row whose id is there is skipped.
+ * Inserts relayed events, 500 a statement (PostgreSQL takes at most 65,535 parameters a statement); one whose id is
+ * there is skipped.
  */
-async function inserted<T extends 'control.webhook_events' | 'control.webhook_deliveries'>(
-  db: Kysely<ControlPlane>,
-  table: T,
-  rows: ControlPlane[T][],
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500) {
-    await (db as unknown as Kysely<any>)
-      .insertInto(table)
+async function insertRelayedEvents(db: Kysely<ControlPlane>, rows: Event[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('control.webhook_events')
       .values(rows.slice(i, i + 500))
-      .onConflict((oc: any) => oc.column('id').doNothing())
+      .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-  }
 }

@@ -1,9 +1,16 @@
-import { sql as kysql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { PassLoop } from '../control/pass-loop.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { postWebhook, type Networks } from './address.ts';
 import { disableSubscription, subscriptionSecret } from './subscriptions.ts';
+import {
+  claimDeliveries,
+  dueDeliveries,
+  failPendingDeliveries,
+  recordDeliveryOutcomes,
+  type DeliveryOutcome,
+  type DueDelivery,
+} from './deliveries.ts';
 
 /** How long deliveries of an event are retried before they are given up (and their subscription disabled). */
 export const retryWindowMs = 24 * 3_600_000;
@@ -15,29 +22,10 @@ const claimMs = 60_000;
 export const backoffMs = (attempts: number, random = Math.random()) =>
   Math.min(5_000 * 2 ** (attempts - 1), 3_600_000) * (0.5 + random);
 
-interface Due {
-  id: string;
-  event_id: string;
-  subscription_id: string | null;
-  url: string;
-  attempts: number;
-  created_at: string;
-  body: string;
-}
-
 /** What an attempt came to: the delivery's new state. */
 interface Outcome {
-  delivery: Due;
-  row: {
-    id: string;
-    status: 'PENDING' | 'DELIVERED' | 'FAILED';
-    attempts: number;
-    last_attempt_at: string;
-    last_status: number | null;
-    last_error: string | null;
-    next_attempt_at: string;
-    delivered_at: string | null;
-  };
+  delivery: DueDelivery;
+  row: DeliveryOutcome;
 }
 
 export interface DelivererOptions {
@@ -120,58 +108,24 @@ export class WebhookDeliverer {
    * (every attempt timing out, `concurrency` at a time) and a minute, so another API replica working the same outbox
    * skips it; a process that dies mid-batch leaves its claims to run out and be tried again.
    */
-  private async due(): Promise<Due[]> {
+  private async due(): Promise<DueDelivery[]> {
     const now = new Date(this.now());
-    const candidates = await this.candidates(now);
+    const candidates = await dueDeliveries(this.wh.db, now);
     if (candidates.length === 0) return [];
-    const claimed = await this.wh.db
-      .updateTable('control.webhook_deliveries')
-      .set({
-        next_attempt_at: new Date(
-          now.getTime() +
-            Math.ceil(candidates.length / this.concurrency) * (this.options.timeoutMs ?? 10_000) +
-            claimMs,
-        ).toISOString(),
-      })
-      .where(
-        'id',
-        'in',
-        candidates.map((d) => d.id),
-      )
-      .where('status', '=', 'PENDING')
-      .where('next_attempt_at', '<=', now.toISOString())
-      .returning('id')
-      .execute();
-    const ids = new Set(claimed.map((c) => c.id));
+    const until = new Date(
+      now.getTime() + Math.ceil(candidates.length / this.concurrency) * (this.options.timeoutMs ?? 10_000) + claimMs,
+    );
+    const ids = await claimDeliveries(
+      this.wh.db,
+      candidates.map((d) => d.id),
+      now,
+      until,
+    );
     return candidates.filter((d) => ids.has(d.id));
   }
 
-  /**
-   * The first 1,000 due deliveries in emission order, but none behind a pending one of its receiver and ordering key:
-   * pending deliveries ranked within (receiver, key) in one pass, the bodies read for those picked only.
-   */
-  private async candidates(now: Date): Promise<Due[]> {
-    const { rows } = await kysql<Due>`
-      with pending as (
-        select d.id, d.event_id, d.subscription_id, d.url, d.attempts, d.created_at, d.next_attempt_at, e.seq, e.ordering_key,
-               row_number() over (partition by d.url, d.subscription_id, e.ordering_key order by e.seq) as place
-        from control.webhook_deliveries d join control.webhook_events e on e.id = d.event_id
-        where d.status = 'PENDING'
-      ),
-      picked as (
-        select * from pending
-        where (ordering_key is null or place = 1) and next_attempt_at <= ${now.toISOString()}::timestamptz
-        order by seq
-        limit 1000
-      )
-      select p.id, p.event_id, p.subscription_id, p.url, p.attempts, p.created_at::varchar as created_at, e.body
-      from picked p join control.webhook_events e on e.id = p.event_id
-      order by p.seq`.execute(this.wh.db);
-    return rows;
-  }
-
   /** One POST; the outcome to record (not yet written). */
-  private async attempt(d: Due, secret: (subscriptionId: string) => Promise<string>): Promise<Outcome> {
+  private async attempt(d: DueDelivery, secret: (subscriptionId: string) => Promise<string>): Promise<Outcome> {
     const at = new Date(this.now());
     let status: number | null = null;
     let error: string | null = null;
@@ -211,19 +165,10 @@ export class WebhookDeliverer {
 
   /** Writes a batch's outcomes in one statement; a delivery given up disables its subscription. */
   private async record(outcomes: Outcome[]): Promise<void> {
-    // One statement over a VALUES list (both stores read it), each value cast to its column's type.
-    const values = outcomes.map(
-      ({
-        row: r,
-      }) => kysql`(${r.id}, ${r.status}, cast(${r.attempts} as integer), cast(${r.last_attempt_at} as timestamptz),
-      cast(${r.last_status} as integer), cast(${r.last_error} as varchar), cast(${r.next_attempt_at} as timestamptz), cast(${r.delivered_at} as timestamptz))`,
+    await recordDeliveryOutcomes(
+      this.wh.db,
+      outcomes.map((o) => o.row),
     );
-    await kysql`
-      update control.webhook_deliveries
-      set status = o.status, attempts = o.attempts, last_attempt_at = o.last_attempt_at, last_status = o.last_status,
-          last_error = o.last_error, next_attempt_at = o.next_attempt_at, delivered_at = o.delivered_at
-      from (values ${kysql.join(values)}) as o(id, status, attempts, last_attempt_at, last_status, last_error, next_attempt_at, delivered_at)
-      where control.webhook_deliveries.id = o.id`.execute(this.wh.db);
     for (const o of outcomes.filter((o) => o.row.status === 'FAILED'))
       await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }
@@ -232,18 +177,13 @@ export class WebhookDeliverer {
    * After 24 hours: the delivery fails for good; its subscription is disabled with the reason, its other deliveries
    * fail too.
    */
-  private async giveUp(d: Due, error: string, at: Date): Promise<void> {
+  private async giveUp(d: DueDelivery, error: string, at: Date): Promise<void> {
     const reason = `deliveries to ${d.url} failed for 24 hours; the last attempt: ${error}`;
     this.options.log?.(`webhook ${d.subscription_id ?? d.url}: ${reason}`);
     if (!d.subscription_id) return;
     await this.wh.db.transaction().execute(async (trx) => {
       await disableSubscription(trx, d.subscription_id!, at, reason);
-      await trx
-        .updateTable('control.webhook_deliveries')
-        .set({ status: 'FAILED', last_error: 'the subscription was disabled' })
-        .where('subscription_id', '=', d.subscription_id)
-        .where('status', '=', 'PENDING')
-        .execute();
+      await failPendingDeliveries(trx, d.subscription_id!);
     });
   }
 }

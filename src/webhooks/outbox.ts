@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import type { ControlStore } from '../db/control-store.ts';
-import { matches } from './subscriptions.ts';
+import { matches } from './subscription-matches.ts';
+import { queueBatchDeliveries, queueDeliveries } from './deliveries.ts';
 
 /** An event to record: what every receiver gets as the body, and how it is routed and ordered. */
 export interface NewEvent {
@@ -50,13 +51,7 @@ export async function appendEvents(
      returning 1`,
     { ...params, at: at.toISOString(), batch },
   );
-  await sql.run(
-    `insert into control.webhook_deliveries
-     select uuid()::varchar, e.id, s.id, s.url, 'PENDING', 0, $at::timestamptz, $at::timestamptz, null, null, null, null
-     from control.webhook_events e join control.webhook_subscriptions s on ${matches}
-     where e.batch = $batch`,
-    { at: at.toISOString(), batch },
-  );
+  await queueBatchDeliveries(sql, batch, at);
   return inserted.currentRowCount;
 }
 
@@ -137,24 +132,22 @@ export async function recordScheduleRun(
         batch: null,
       })
       .execute();
-    await trx
-      .insertInto('control.webhook_deliveries')
-      .values(
-        urls.map((url) => ({
-          id: randomUUID(),
-          event_id: event,
-          subscription_id: null,
-          url,
-          status: 'PENDING',
-          attempts: 0,
-          next_attempt_at: at.toISOString(),
-          created_at: at.toISOString(),
-          last_attempt_at: null,
-          last_status: null,
-          last_error: null,
-          delivered_at: null,
-        })),
-      )
-      .execute();
+    await queueDeliveries(
+      trx,
+      urls.map((url) => ({
+        id: randomUUID(),
+        event_id: event,
+        subscription_id: null,
+        url,
+        status: 'PENDING',
+        attempts: 0,
+        next_attempt_at: at.toISOString(),
+        created_at: at.toISOString(),
+        last_attempt_at: null,
+        last_status: null,
+        last_error: null,
+        delivered_at: null,
+      })),
+    );
   });
 }

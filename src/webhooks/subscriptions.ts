@@ -7,6 +7,7 @@ import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
 import { eventDefinitions } from '../vocabulary/webhook-events.ts';
 import { ownConnectionsAmong } from '../control/connections.ts';
+import { cancelPendingDeliveries, eventsMeantFor, queueDeliveries } from './deliveries.ts';
 
 /** A webhook subscription as the API and the CLI show it (never its secret, but once at creation). */
 export interface Subscription {
@@ -145,12 +146,7 @@ export async function deleteSubscription(
       .set({ deleted_at: at.toISOString() })
       .where('id', '=', id)
       .execute();
-    await trx
-      .updateTable('control.webhook_deliveries')
-      .set({ status: 'CANCELED' })
-      .where('subscription_id', '=', id)
-      .where('status', '=', 'PENDING')
-      .execute();
+    await cancelPendingDeliveries(trx, id);
   });
 }
 
@@ -176,20 +172,10 @@ export async function replay(wh: Warehouse, id: string, since: Date, at = new Da
     .set({ disabled_at: null, disabled_reason: null })
     .where('id', '=', id)
     .execute();
-  const events = await wh.db
-    .selectFrom('control.webhook_events')
-    .select('id')
-    .where('emitted_at', '>=', since.toISOString())
-    .where(
-      'id',
-      'in',
-      wh.db.selectFrom('control.webhook_deliveries').select('event_id').where('subscription_id', '=', id),
-    )
-    .orderBy('seq')
-    .execute();
-  const queued = events.map((e) => ({
+  const events = await eventsMeantFor(wh.db, id, since);
+  const queued = events.map((event) => ({
     id: randomUUID(),
-    event_id: e.id,
+    event_id: event,
     subscription_id: subscription.id,
     url: subscription.url,
     status: 'PENDING' as const,
@@ -201,18 +187,9 @@ export async function replay(wh: Warehouse, id: string, since: Date, at = new Da
     last_error: null,
     delivered_at: null,
   }));
-  for (let i = 0; i < queued.length; i += 1000)
-    await wh.db
-      .insertInto('control.webhook_deliveries')
-      .values(queued.slice(i, i + 1000))
-      .execute();
+  await queueDeliveries(wh.db, queued);
   return queued.length;
 }
-
-/** SQL: subscription `s` receives event `e` (same organization, a type it wants, a seller it wants; live). */
-export const matches = `s.organization_id = e.organization_id and s.deleted_at is null and s.disabled_at is null
-  and list_contains(from_json(s.message_types, '["VARCHAR"]'), e.message_type)
-  and (s.seller_or_vendor_ids is null or list_contains(from_json(s.seller_or_vendor_ids, '["VARCHAR"]'), e.connection_id))`;
 
 // Every query on control.webhook_subscriptions is in this file (test/db/control-table-modules.test.ts).
 

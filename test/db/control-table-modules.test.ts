@@ -18,6 +18,7 @@ const modules: Record<string, string> = {
   run_windows: 'src/pipelines/run-windows.ts',
   fetch_requests: 'src/pipelines/fetch/fetch-requests.ts',
   exports: 'src/exports/export-jobs.ts',
+  webhook_deliveries: 'src/webhooks/deliveries.ts',
 };
 
 /**
@@ -40,7 +41,12 @@ const joins: { table: string; file: string; why: string }[] = [
   {
     table: 'webhook_subscriptions',
     file: 'src/webhooks/outbox.ts',
-    why: 'an event is kept and delivered to the subscriptions that match it',
+    why: 'an event is kept only when some subscription matches it',
+  },
+  {
+    table: 'webhook_subscriptions',
+    file: 'src/webhooks/deliveries.ts',
+    why: 'appended events are delivered to the subscriptions that match them',
   },
   { table: 'organizations', file: 'src/control/connections.ts', why: 'the console lists connections by organization' },
   {
@@ -87,7 +93,6 @@ const notYetBehindOneModule = [
   'unpublished_changes',
   'usage_records',
   'vendor_codes',
-  'webhook_deliveries',
   'webhook_events',
   'workers',
 ];

@@ -10,6 +10,7 @@ import {
   listSubscriptions,
   messageTypes,
 } from '../../webhooks/subscriptions.ts';
+import { deliveriesOf } from '../../webhooks/deliveries.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ApiNotFoundResponse, keyProtectedErrors, named, noContent, pageParam } from '../schemas/common.ts';
 
@@ -175,30 +176,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps, network
     async (request) => {
       const { id } = await getSubscription(deps.wh, request.organizationId, request.params.id);
       const { page, pageSize } = request.query;
-      const base = deps.wh.db
-        .selectFrom('control.webhook_deliveries as d')
-        .innerJoin('control.webhook_events as e', 'e.id', 'd.event_id')
-        .where('d.subscription_id', '=', id);
-      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .select([
-          'd.id',
-          'd.event_id',
-          'e.message_type',
-          'd.status',
-          'd.attempts',
-          'd.last_status',
-          'd.last_error',
-          'd.next_attempt_at',
-          'd.created_at',
-          'd.delivered_at',
-        ])
-        .orderBy('e.seq', 'desc')
-        .orderBy('d.created_at', 'desc')
-        .orderBy('d.id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
+      const { rows, total } = await deliveriesOf(deps.wh.db, id, { page, pageSize });
       const iso = (v: string | null) => (v === null ? null : new Date(v).toISOString());
       return {
         items: rows.map((r) => ({
@@ -215,7 +193,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps, network
         })),
         page,
         pageSize,
-        totalCount: Number(total.n),
+        totalCount: total,
       };
     },
   );

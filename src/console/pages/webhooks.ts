@@ -1,6 +1,7 @@
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import type { PageContext } from '../page-context.ts';
 import { subscriptionsListed } from '../../webhooks/subscriptions.ts';
+import { latestDeliveries } from '../../webhooks/deliveries.ts';
 
 const deliveryLimit = 100;
 
@@ -8,25 +9,7 @@ const deliveryLimit = 100;
 export async function webhooksPage(ctx: PageContext): Promise<string> {
   const org = ctx.scope.operator ? undefined : ctx.scope.organizationId;
   const subscriptionRows = await subscriptionsListed(ctx.wh.db, org);
-  let deliveries = ctx.wh.db
-    .selectFrom('control.webhook_deliveries as d')
-    .innerJoin('control.webhook_events as e', 'e.id', 'd.event_id')
-    .select([
-      'd.id',
-      'e.organization_id',
-      'e.message_type',
-      'd.url',
-      'd.status',
-      'd.attempts',
-      'd.created_at',
-      'd.last_attempt_at',
-      'd.last_status',
-      'd.last_error',
-      'd.delivered_at',
-      'd.next_attempt_at',
-    ]);
-  if (org) deliveries = deliveries.where('e.organization_id', '=', org);
-  const deliveryRows = await deliveries.orderBy('d.created_at', 'desc').limit(deliveryLimit).execute();
+  const deliveryRows = await latestDeliveries(ctx.wh.db, org, deliveryLimit);
   const list = (json: string | null) => {
     try {
       return json ? (JSON.parse(json) as string[]).join(', ') : 'all';
