@@ -1,7 +1,16 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { liveSubscriptionIds } from '../webhooks/subscriptions.ts';
+import {
+  dropEvents,
+  eventsHeld,
+  insertRelayedEvents,
+  lastEventSeqLocked,
+  outboxEventIds,
+  outboxEvents,
+  type EventRow,
+} from '../webhooks/outbox.ts';
 import {
   dropDeliveriesOf,
   insertRelayedDeliveries,
@@ -9,11 +18,9 @@ import {
   type DeliveryRow,
 } from '../webhooks/deliveries.ts';
 
-type Event = ControlPlane['control.webhook_events'];
-
 /** The webhook events a shard's runs derived and their deliveries, as its own outbox holds them. */
 export interface Outbox {
-  events: Event[];
+  events: EventRow[];
   deliveries: DeliveryRow[];
 }
 
@@ -24,20 +31,14 @@ export interface Outbox {
  * restored from); what stays is relayed after the run.
  */
 export async function forgetRelayed(shard: ControlStore, shared: ControlStore): Promise<number> {
-  const local = (await shard.db.selectFrom('control.webhook_events').select('id').execute()).map((e) => e.id);
+  const local = await outboxEventIds(shard.db);
   let forgotten = 0;
   for (let i = 0; i < local.length; i += 1000) {
-    const relayed = (
-      await shared.db
-        .selectFrom('control.webhook_events')
-        .select('id')
-        .where('id', 'in', local.slice(i, i + 1000))
-        .execute()
-    ).map((e) => e.id);
+    const relayed = await eventsHeld(shared.db, local.slice(i, i + 1000));
     if (relayed.length === 0) continue;
     await shard.db.transaction().execute(async (trx) => {
       await dropDeliveriesOf(trx, relayed);
-      await trx.deleteFrom('control.webhook_events').where('id', 'in', relayed).execute();
+      await dropEvents(trx, relayed);
     });
     forgotten += relayed.length;
   }
@@ -46,7 +47,7 @@ export async function forgetRelayed(shard: ControlStore, shared: ControlStore): 
 
 /** Everything in a shard's outbox, oldest first. */
 export async function readOutbox(shard: ControlStore): Promise<Outbox> {
-  const events = await shard.db.selectFrom('control.webhook_events').selectAll().orderBy('seq').execute();
+  const events = await outboxEvents(shard.db);
   const deliveries = events.length === 0 ? [] : await outboxDeliveries(shard.db);
   return { events, deliveries };
 }
@@ -60,30 +61,12 @@ export async function readOutbox(shard: ControlStore): Promise<Outbox> {
  */
 export async function relayOutbox(trx: Transaction<ControlPlane>, outbox: Outbox): Promise<number> {
   if (outbox.events.length === 0) return 0;
-  // Numbering after the last event needs the appends of other shards (and of export schedules) to wait.
-  await sql`lock table control.webhook_events in share row exclusive mode`.execute(trx);
-  const { seq } = await trx
-    .selectFrom('control.webhook_events')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .executeTakeFirstOrThrow();
-  const events = outbox.events.map((e, i) => ({ ...e, seq: Number(seq ?? 0) + i + 1 }));
+  const seq = await lastEventSeqLocked(trx);
+  const events = outbox.events.map((e, i) => ({ ...e, seq: seq + i + 1 }));
   const subscriptions = [...new Set(outbox.deliveries.map((d) => d.subscription_id ?? ''))];
   const live = new Set(subscriptions.length === 0 ? [] : await liveSubscriptionIds(trx, subscriptions));
   const deliveries = outbox.deliveries.filter((d) => d.subscription_id !== null && live.has(d.subscription_id));
   await insertRelayedEvents(trx, events);
   await insertRelayedDeliveries(trx, deliveries);
   return events.length;
-}
-
-/**
- * Inserts relayed events, 500 a statement (PostgreSQL takes at most 65,535 parameters a statement); one whose id is
- * there is skipped.
- */
-async function insertRelayedEvents(db: Kysely<ControlPlane>, rows: Event[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('control.webhook_events')
-      .values(rows.slice(i, i + 500))
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
 }

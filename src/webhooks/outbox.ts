@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadMarketplaces } from '../control/marketplaces.ts';
+import { sql as kysql, type Kysely, type Transaction } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { matches } from './subscription-matches.ts';
 import { queueBatchDeliveries, queueDeliveries } from './deliveries.ts';
+
+// control.webhook_events, every event emitted, numbered in emission order: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
+type Db = Kysely<ControlPlane>;
+/** An event's row. */
+export type EventRow = ControlPlane['control.webhook_events'];
 
 /** An event to record: what every receiver gets as the body, and how it is routed and ordered. */
 export interface NewEvent {
@@ -101,6 +110,15 @@ export function recordEvents(sql: DuckDBConnection, events: NewEvent[], at = new
   );
 }
 
+/** The number of the last event, 0 when there is none. */
+async function lastEventSeq(db: Db): Promise<number> {
+  const { seq } = await db
+    .selectFrom('control.webhook_events')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirstOrThrow();
+  return Number(seq ?? 0);
+}
+
 /** An export schedule's run: one event, delivered (unsigned, as before the outbox) to each of its integration URLs. */
 export async function recordScheduleRun(
   wh: ControlStore,
@@ -112,15 +130,12 @@ export async function recordScheduleRun(
   if (urls.length === 0) return;
   const event = `msg_${randomUUID().replaceAll('-', '')}`;
   await wh.db.transaction().execute(async (trx) => {
-    const { seq } = await trx
-      .selectFrom('control.webhook_events')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .executeTakeFirstOrThrow();
+    const seq = await lastEventSeq(trx);
     await trx
       .insertInto('control.webhook_events')
       .values({
         id: event,
-        seq: Number(seq ?? 0) + 1,
+        seq: seq + 1,
         organization_id: organizationId,
         connection_id: null,
         message_type: 'EXPORT_SCHEDULE_RUN_FINISHED',
@@ -150,4 +165,49 @@ export async function recordScheduleRun(
       })),
     );
   });
+}
+
+// A shard's outbox holds the events its runs derived until the worker relays them to the shared control plane
+// (scale/relay-events.ts), where they are numbered after every event there.
+
+/** The ids of every event in the outbox. */
+export async function outboxEventIds(db: Db): Promise<string[]> {
+  return (await db.selectFrom('control.webhook_events').select('id').execute()).map((e) => e.id);
+}
+
+/** Which of these events the control plane has. */
+export async function eventsHeld(db: Db, ids: string[]): Promise<string[]> {
+  return (await db.selectFrom('control.webhook_events').select('id').where('id', 'in', ids).execute()).map((e) => e.id);
+}
+
+/** Drops these events (inside the caller's transaction when `db` is one). */
+export async function dropEvents(db: Db, ids: string[]): Promise<void> {
+  await db.deleteFrom('control.webhook_events').where('id', 'in', ids).execute();
+}
+
+/** Every event in the outbox, oldest first. */
+export function outboxEvents(db: Db): Promise<EventRow[]> {
+  return db.selectFrom('control.webhook_events').selectAll().orderBy('seq').execute();
+}
+
+/**
+ * The number of the last event, the table locked until the caller's transaction (on the shared PostgreSQL) ends:
+ * numbering after it needs the appends of other shards (and of export schedules) to wait.
+ */
+export async function lastEventSeqLocked(trx: Transaction<ControlPlane>): Promise<number> {
+  await kysql`lock table control.webhook_events in share row exclusive mode`.execute(trx);
+  return lastEventSeq(trx);
+}
+
+/**
+ * Inserts relayed events, 500 a statement (PostgreSQL takes at most 65,535 parameters a statement); one whose id is
+ * there is skipped.
+ */
+export async function insertRelayedEvents(db: Db, rows: EventRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('control.webhook_events')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
 }

@@ -19,6 +19,7 @@ const modules: Record<string, string> = {
   fetch_requests: 'src/pipelines/fetch/fetch-requests.ts',
   exports: 'src/exports/export-jobs.ts',
   webhook_deliveries: 'src/webhooks/deliveries.ts',
+  webhook_events: 'src/webhooks/outbox.ts',
 };
 
 /**
@@ -42,6 +43,11 @@ const joins: { table: string; file: string; why: string }[] = [
     table: 'webhook_subscriptions',
     file: 'src/webhooks/outbox.ts',
     why: 'an event is kept only when some subscription matches it',
+  },
+  {
+    table: 'webhook_events',
+    file: 'src/webhooks/deliveries.ts',
+    why: "a delivery is read with its event's type, order and body, and a replay redelivers a subscription's events",
   },
   {
     table: 'webhook_subscriptions',
@@ -93,7 +99,6 @@ const notYetBehindOneModule = [
   'unpublished_changes',
   'usage_records',
   'vendor_codes',
-  'webhook_events',
   'workers',
 ];
 
