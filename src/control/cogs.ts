@@ -1,10 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ExpressionBuilder, Kysely, OnConflictBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely, OnConflictBuilder, Selectable } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { requireOwnConnection } from './connections.ts';
-import { recordLandedFile } from './landed-files.ts';
+import { cogsFilesLandedSince, recordLandedFile } from './landed-files.ts';
 import { charged } from './tokens.ts';
+
+// control.cogs, the unit costs of seller connections: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
+/** The table the `cogs` source lands in. */
+export const cogsTable = 'control.cogs';
+type CogsTableRow = Selectable<ControlPlane['control.cogs']>;
 
 /** One unit-cost row as CogsUpsertRequest carries it (docs/design/API.md); amounts as decimal text. */
 export interface CogsRow {
@@ -48,7 +55,7 @@ async function recordChange(
 }
 
 /** A unit cost written again for its key (connection, asin, sku, currency, fromDate) replaces the one there. */
-export const upsertCogsRows = (oc: OnConflictBuilder<ControlPlane, 'control.cogs'>) =>
+const upsertCogsRows = (oc: OnConflictBuilder<ControlPlane, 'control.cogs'>) =>
   oc.columns(['connection_id', 'asin', 'sku', 'cost_currency', 'from_date']).doUpdateSet((eb) => ({
     cost_item_value: eb.ref('excluded.cost_item_value'),
     cost_item_shipping_value: eb.ref('excluded.cost_item_shipping_value'),
@@ -144,3 +151,38 @@ export async function deleteCogs(
     return { deleted, from };
   });
 }
+
+/** The earliest fromDate of the unit costs a landed file brought (`YYYY-MM-DD`), or null. */
+export async function earliestCogsDateOf(db: Kysely<ControlPlane>, fileId: string): Promise<string | null> {
+  const first = await db
+    .selectFrom('control.cogs')
+    .select((eb) => eb.fn.min('from_date').as('from'))
+    .where('file_id', '=', fileId)
+    .executeTakeFirst();
+  return first?.from ? String(first.from).slice(0, 10) : null;
+}
+
+/** The unit costs of these connections that came from files landed since `since`. */
+export function cogsLandedSince(db: Kysely<ControlPlane>, connectionIds: string[], since: Date) {
+  return db
+    .selectFrom('control.cogs')
+    .selectAll()
+    .where('connection_id', 'in', connectionIds)
+    .where('file_id', 'in', cogsFilesLandedSince(db, since))
+    .execute();
+}
+
+/** Writes unit-cost rows as they are, each replacing the one of its key. */
+export async function upsertCogsTableRows(db: Kysely<ControlPlane>, rows: CogsTableRow[]): Promise<void> {
+  await db.insertInto('control.cogs').values(rows).onConflict(upsertCogsRows).execute();
+}
+
+/**
+ * The statement that lands a `cogs` file on the warehouse's connection: `select` gives the rows in the table's column
+ * order, and a row of a key there replaces it.
+ */
+export const landCogsSql = (select: string) => `insert into control.cogs
+       ${select}
+       on conflict do update set cost_item_value = excluded.cost_item_value,
+         cost_item_shipping_value = excluded.cost_item_shipping_value, item_supplier_name = excluded.item_supplier_name,
+         file_id = excluded.file_id, line_number = excluded.line_number, updated_at = excluded.updated_at`;

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
-import { upsertCogsRows } from '../control/cogs.ts';
+import { cogsLandedSince, upsertCogsTableRows } from '../control/cogs.ts';
 import { organizationsOfConnections } from '../control/connections.ts';
-import { cogsFilesLandedSince } from '../control/landed-files.ts';
 
 type Table = keyof ControlPlane & `control.${string}`;
 
@@ -120,14 +119,8 @@ export async function shareLandedCogs(
   since: Date,
 ): Promise<number> {
   if (connectionIds.length === 0) return 0;
-  const files = cogsFilesLandedSince(shard.db, since);
-  const rows = await shard.db
-    .selectFrom('control.cogs')
-    .selectAll()
-    .where('connection_id', 'in', connectionIds)
-    .where('file_id', 'in', files)
-    .execute();
+  const rows = await cogsLandedSince(shard.db, connectionIds, since);
   if (rows.length === 0) return 0;
-  await shared.db.insertInto('control.cogs').values(rows).onConflict(upsertCogsRows).execute();
+  await upsertCogsTableRows(shared.db, rows);
   return rows.length;
 }

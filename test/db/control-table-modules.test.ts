@@ -20,6 +20,7 @@ const modules: Record<string, string> = {
   exports: 'src/exports/export-jobs.ts',
   webhook_deliveries: 'src/webhooks/deliveries.ts',
   webhook_events: 'src/webhooks/outbox.ts',
+  cogs: 'src/control/cogs.ts',
 };
 
 /**
@@ -76,7 +77,6 @@ const notYetBehindOneModule = [
   'actions',
   'actions_beta',
   'api_keys',
-  'cogs',
   'cogs_changes',
   'connection_access',
   'connection_shards',

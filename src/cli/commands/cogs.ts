@@ -1,4 +1,5 @@
 import { requireConnection } from '../../control/connections.ts';
+import { earliestCogsDateOf } from '../../control/cogs.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';
 import { ingest } from './ingest.ts';
@@ -24,10 +25,6 @@ export async function importCogs(wh: Warehouse, connectionId: string, file: stri
   }
   const [result] = await ingest(wh, connectionId, 'cogs', [file]);
   if (result?.status !== 'landed') return;
-  const first = await wh.db
-    .selectFrom('control.cogs')
-    .select((eb) => eb.fn.min('from_date').as('from'))
-    .where('file_id', '=', result.fileId)
-    .executeTakeFirst();
-  if (first?.from) for (const line of rebuildLines(cogsRebuild(String(first.from).slice(0, 10)))) console.log(line);
+  const from = await earliestCogsDateOf(wh.db, result.fileId);
+  if (from) for (const line of rebuildLines(cogsRebuild(from))) console.log(line);
 }

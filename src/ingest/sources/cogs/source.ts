@@ -2,6 +2,7 @@ import { RefusedFile, type Source } from '../../source.ts';
 import { stagedBefore, stageFlatFile } from '../../flat-file.ts';
 import { format } from './format.ts';
 import { insertOrExplain } from '../../flat-values.ts';
+import { cogsTable, landCogsSql } from '../../../control/cogs.ts';
 
 /**
  * COGS CSV import: rows upsert into control.cogs on (asin, sku, costCurrency, fromDate);
@@ -9,7 +10,7 @@ import { insertOrExplain } from '../../flat-values.ts';
  */
 export const source: Source = {
   name: 'cogs',
-  table: 'control.cogs',
+  table: cogsTable,
   createTable: 'select 1', // created by the control-plane migrations
   stage: (ctx) => stageFlatFile(ctx, format, 'cp1252'),
   async land(ctx, staged = stagedBefore()) {
@@ -27,16 +28,12 @@ export const source: Source = {
       ctx,
       staged,
       format.columns,
-      `insert into control.cogs
-       select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
+      landCogsSql(`select $connectionId, trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})),
               strptime(trim(${col('fromDate')}), '%Y-%m-%d')::date, ${col('costItemValue')}::decimal(18,4),
               ${col('costItemShippingValue')}::decimal(18,4), nullif(trim(${col('itemSupplierName')}), ''),
               $fileId, ${staged.line}, $landedAt::timestamptz
        from ${staged.stage}
-       qualify row_number() over (partition by trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})), trim(${col('fromDate')}) order by rowid desc) = 1
-       on conflict do update set cost_item_value = excluded.cost_item_value,
-         cost_item_shipping_value = excluded.cost_item_shipping_value, item_supplier_name = excluded.item_supplier_name,
-         file_id = excluded.file_id, line_number = excluded.line_number, updated_at = excluded.updated_at`,
+       qualify row_number() over (partition by trim(${col('asin')}), trim(${col('sku')}), upper(trim(${col('costCurrency')})), trim(${col('fromDate')}) order by rowid desc) = 1`),
       { connectionId: ctx.connection.id, fileId: ctx.fileId, landedAt: ctx.landedAt },
     );
     return Number(result.rowsChanged);
