@@ -1,4 +1,5 @@
 import type { Warehouse } from './warehouse.ts';
+import { noteSetting, setting } from './settings.ts';
 
 /** Days between the pipeline runs whose checkpoints may vacuum. */
 export const VACUUM_EVERY_DAYS = 7;
@@ -15,19 +16,11 @@ const DAY = 86_400_000;
  * the deleted rows of the days between are reclaimed at once. Returns whether it vacuums.
  */
 export async function scheduleVacuum(wh: Warehouse, now: Date): Promise<boolean> {
-  const row = await wh.db
-    .selectFrom('control.settings')
-    .select('value')
-    .where('name', '=', 'last_vacuum_at')
-    .executeTakeFirst();
-  const since = now.getTime() - Date.parse(row?.value ?? '');
+  const since = now.getTime() - Date.parse((await setting(wh.db, 'last_vacuum_at')) ?? '');
   // (No day noted, a mangled one, or one after the clock: a new vacuum day.)
   const starts = !(since >= 0 && since < VACUUM_EVERY_DAYS * DAY);
   const vacuums = starts || since < DAY;
   await wh.sql.run(vacuums ? 'reset global max_vacuum_tasks' : 'set global max_vacuum_tasks = 0');
-  if (starts)
-    await wh.sql.run(`insert or replace into control.settings values ('last_vacuum_at', $at)`, {
-      at: now.toISOString(),
-    });
+  if (starts) await noteSetting(wh.sql, 'last_vacuum_at', now.toISOString());
   return vacuums;
 }

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Warehouse } from '../db/warehouse.ts';
+import { forgetSetting, noteSetting, settingsNamed } from '../db/settings.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Model } from '../models/load-models.ts';
 import type { TableChange } from '../models/changes.ts';
@@ -51,13 +52,9 @@ export function worthKeeping(changes: Map<string, TableChange>, models: Model[])
   );
 }
 
-/** What control.settings notes of the published snapshot and of the spare. */
+/** What the settings note of the published snapshot and of the spare. */
 export async function notedSnapshots(wh: Warehouse) {
-  const rows = await wh.db
-    .selectFrom('control.settings')
-    .select(['name', 'value'])
-    .where('name', 'in', ['published_snapshot_id', 'published_changes_seq', 'spare_snapshot'])
-    .execute();
+  const rows = await settingsNamed(wh.db, ['published_snapshot_id', 'published_changes_seq', 'spare_snapshot']);
   const value = (name: string) => rows.find((r) => r.name === name)?.value;
   let spare: z.infer<typeof noted> | null = null;
   try {
@@ -116,8 +113,7 @@ export async function notePublished(
   spare: Base | null,
 ): Promise<void> {
   const { sql } = wh;
-  const set = (name: string, value: string) =>
-    sql.run(`insert or replace into control.settings values ($name, $value)`, { name, value });
+  const set = (name: string, value: string) => noteSetting(sql, name, value);
   await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: spare?.upTo ?? snapshot.upTo });
   await set('published_snapshot_id', snapshot.snapshotId);
   await set('published_changes_seq', String(snapshot.upTo));
@@ -126,5 +122,5 @@ export async function notePublished(
       'spare_snapshot',
       JSON.stringify({ snapshotId: spare.snapshotId, tables: spare.tables, file: spare.file, upTo: spare.upTo }),
     );
-  else await sql.run(`delete from control.settings where name = 'spare_snapshot'`);
+  else await forgetSetting(sql, 'spare_snapshot');
 }

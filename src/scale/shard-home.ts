@@ -15,6 +15,7 @@ import { resolveHome, type Home } from '../home.ts';
 import type { ScaleConfig } from './scale-config.ts';
 import type { Transaction } from 'kysely';
 import { openPostgresControl, type ControlStore } from '../db/control-store.ts';
+import { settleSetting } from '../db/settings.ts';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { ShardLease } from '../control/shard-leases.ts';
@@ -29,16 +30,7 @@ export async function openSharedControl(config: ScaleConfig): Promise<ControlSto
   const store = await openPostgresControl(config.databaseUrl);
   try {
     const shards = String(config.shards.length);
-    await store.db
-      .insertInto('control.settings')
-      .values({ name: 'scale_shards', value: shards })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    const { value } = await store.db
-      .selectFrom('control.settings')
-      .select('value')
-      .where('name', '=', 'scale_shards')
-      .executeTakeFirstOrThrow();
+    const value = await settleSetting(store.db, 'scale_shards', shards);
     if (value !== shards) {
       throw new MktdataError('ERR_INPUT_INVALID', {
         where: 'MKTDATA_SHARDS',

@@ -21,6 +21,7 @@ const modules: Record<string, string> = {
   webhook_deliveries: 'src/webhooks/deliveries.ts',
   webhook_events: 'src/webhooks/outbox.ts',
   cogs: 'src/control/cogs.ts',
+  settings: 'src/db/settings.ts',
 };
 
 /**
@@ -90,7 +91,6 @@ const notYetBehindOneModule = [
   'quarantined_files',
   'rate_buckets',
   'schedule_firings',
-  'settings',
   'shard_leases',
   'shard_runs',
   'sqp_asins',
