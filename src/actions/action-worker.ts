@@ -11,6 +11,7 @@ import { ACTION_TOKENS, requireAllowed } from './actions.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import type { ActionContext, ActionOutcome } from './definitions/define.ts';
 import { connectionAccount } from '../control/connections.ts';
+import { actionsToCheck, nextPendingAction, requeueInProgressActions, updateAction } from './action-queue.ts';
 
 type Row = {
   id: string;
@@ -45,11 +46,7 @@ export class ActionWorker {
   ) {}
 
   async start(intervalMs = 1_000): Promise<void> {
-    await this.wh.db
-      .updateTable('control.actions')
-      .set({ status: 'PENDING' })
-      .where('status', '=', 'IN_PROGRESS')
-      .execute();
+    await requeueInProgressActions(this.wh.db);
     this.loop.start(intervalMs);
   }
 
@@ -65,13 +62,7 @@ export class ActionWorker {
   private async pass(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const next = await this.wh.db
-        .selectFrom('control.actions')
-        .selectAll()
-        .where('status', '=', 'PENDING')
-        .orderBy('created_at')
-        .orderBy('id')
-        .executeTakeFirst();
+      const next = await nextPendingAction(this.wh.db);
       if (!next) break;
       const started = await this.begin(next);
       if (started)
@@ -81,13 +72,7 @@ export class ActionWorker {
         );
       ran++;
     }
-    const due = await this.wh.db
-      .selectFrom('control.actions')
-      .selectAll()
-      .where('status', '=', 'WAITING_EXTERNAL_PROCESSING')
-      .where('next_check_at', '<=', new Date(this.now()).toISOString())
-      .orderBy('next_check_at')
-      .execute();
+    const due = await actionsToCheck(this.wh.db, new Date(this.now()));
     for (const action of due) {
       await this.finish(
         action.id,
@@ -120,7 +105,7 @@ export class ActionWorker {
       .where('resource_id', '=', action.id)
       .executeTakeFirst();
     if (paid) {
-      await this.wh.db.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute();
+      await updateAction(this.wh.db, action.id, inProgress);
       return true;
     }
     try {
@@ -134,7 +119,7 @@ export class ActionWorker {
           resourceId: action.id,
         },
         new Date(this.now()),
-        (trx) => trx.updateTable('control.actions').set(inProgress).where('id', '=', action.id).execute(),
+        (trx) => updateAction(trx, action.id, inProgress),
       );
       return true;
     } catch (error) {
@@ -188,20 +173,16 @@ export class ActionWorker {
 
   private async finish(id: string, outcome: Omit<ActionOutcome, 'status'> & { status: ActionStatus }): Promise<void> {
     const at = this.now();
-    await this.wh.db
-      .updateTable('control.actions')
-      .set({
-        status: outcome.status,
-        result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
-        error_status: outcome.error?.status ?? null,
-        error_code: outcome.error?.code ?? null,
-        error_message: outcome.error?.message ?? null,
-        external_id: outcome.waitFor?.externalId ?? null,
-        next_check_at: outcome.waitFor ? new Date(at + outcome.waitFor.checkAfterMs).toISOString() : null,
-        updated_at: new Date(at).toISOString(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await updateAction(this.wh.db, id, {
+      status: outcome.status,
+      result: outcome.result === null || outcome.result === undefined ? null : JSON.stringify(outcome.result),
+      error_status: outcome.error?.status ?? null,
+      error_code: outcome.error?.code ?? null,
+      error_message: outcome.error?.message ?? null,
+      external_id: outcome.waitFor?.externalId ?? null,
+      next_check_at: outcome.waitFor ? new Date(at + outcome.waitFor.checkAfterMs).toISOString() : null,
+      updated_at: new Date(at).toISOString(),
+    });
   }
 }
 

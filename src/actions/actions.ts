@@ -13,6 +13,14 @@ import {
 import { actionDefinitions } from './definitions/index.ts';
 import { ownConnection } from '../control/connections.ts';
 import { credentialApis } from '../connectors/credentials.ts';
+import {
+  actionOf,
+  actionsInStatus,
+  insertAction,
+  listActionRows,
+  type ActionFilters,
+  type ActionRow,
+} from './action-queue.ts';
 
 /** Actions counted as live: too many of them answer 429 (spec document 000, "Action status"). */
 export const liveStatuses: ActionStatus[] = ['PENDING', 'IN_PROGRESS', 'WAITING_EXTERNAL_PROCESSING'];
@@ -133,44 +141,31 @@ export async function startAction(wh: ControlStore, organizationId: string, requ
   await requireTokens(wh, organizationId, ACTION_TOKENS);
   const id = randomUUID();
   await wh.db.transaction().execute(async (trx) => {
-    const live = await trx
-      .selectFrom('control.actions')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('organization_id', '=', organizationId)
-      .where('status', 'in', liveStatuses)
-      .executeTakeFirstOrThrow();
-    if (Number(live.n) >= LIVE_ACTION_LIMIT)
+    if ((await actionsInStatus(trx, organizationId, liveStatuses)) >= LIVE_ACTION_LIMIT)
       throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
-    await trx
-      .insertInto('control.actions')
-      .values({
-        id,
-        organization_id: organizationId,
-        connection_id: connection.id,
-        type: request.type,
-        creator: 'API',
-        status: 'PENDING',
-        details: JSON.stringify(parsed.data),
-        result: null,
-        error_status: null,
-        error_code: null,
-        error_message: null,
-        external_id: null,
-        next_check_at: null,
-        created_at: at.toISOString(),
-        updated_at: at.toISOString(),
-      })
-      .execute();
+    await insertAction(trx, {
+      id,
+      organization_id: organizationId,
+      connection_id: connection.id,
+      type: request.type,
+      creator: 'API',
+      status: 'PENDING',
+      details: JSON.stringify(parsed.data),
+      result: null,
+      error_status: null,
+      error_code: null,
+      error_message: null,
+      external_id: null,
+      next_check_at: null,
+      created_at: at.toISOString(),
+      updated_at: at.toISOString(),
+    });
   });
   return { status: 202, body: { actionId: id, status: 'PENDING' as const } };
 }
 
-type Row = Awaited<ReturnType<typeof actionRows>>[number];
-const actionRows = (wh: ControlStore, organizationId: string) =>
-  wh.db.selectFrom('control.actions').selectAll().where('organization_id', '=', organizationId).execute();
-
 /** An action as GET /actions/{id} answers it. */
-export const actionStatus = (r: Row) => ({
+export const actionStatus = (r: ActionRow) => ({
   actionId: r.id,
   type: r.type,
   sellerOrVendorId: r.connection_id,
@@ -186,46 +181,13 @@ export const actionStatus = (r: Row) => ({
 });
 
 export async function getAction(wh: ControlStore, organizationId: string, id: string) {
-  const row = await wh.db
-    .selectFrom('control.actions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
+  const row = await actionOf(wh.db, organizationId, id);
   if (!row) throw new MktdataError('ERR_ACTION_NOT_FOUND', { id });
   return actionStatus(row);
 }
 
-export interface ActionFilters {
-  page: number;
-  pageSize: number;
-  statuses?: string[];
-  types?: string[];
-  creators?: string[];
-  createdAtFrom?: string;
-  createdAtTo?: string;
-  updatedAtFrom?: string;
-  updatedAtTo?: string;
-}
-
 /** GET /actions: the organization's actions, newest first, with the spec's filters (bounds inclusive). */
 export async function listActions(wh: ControlStore, organizationId: string, f: ActionFilters) {
-  let base = wh.db.selectFrom('control.actions').where('organization_id', '=', organizationId);
-  if (f.statuses) base = base.where('status', 'in', f.statuses as ActionStatus[]);
-  if (f.types) base = base.where('type', 'in', f.types);
-  if (f.creators) base = base.where('creator', 'in', f.creators as Row['creator'][]);
-  const iso = (v: string) => new Date(v).toISOString();
-  if (f.createdAtFrom) base = base.where('created_at', '>=', iso(f.createdAtFrom));
-  if (f.createdAtTo) base = base.where('created_at', '<=', iso(f.createdAtTo));
-  if (f.updatedAtFrom) base = base.where('updated_at', '>=', iso(f.updatedAtFrom));
-  if (f.updatedAtTo) base = base.where('updated_at', '<=', iso(f.updatedAtTo));
-  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize)
-    .execute();
-  return { items: rows.map(actionStatus), page: f.page, pageSize: f.pageSize, totalCount: Number(total.n) };
+  const { rows, total } = await listActionRows(wh.db, organizationId, f);
+  return { items: rows.map(actionStatus), page: f.page, pageSize: f.pageSize, totalCount: total };
 }

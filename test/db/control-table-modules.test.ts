@@ -22,6 +22,7 @@ const modules: Record<string, string> = {
   webhook_events: 'src/webhooks/outbox.ts',
   cogs: 'src/control/cogs.ts',
   settings: 'src/db/settings.ts',
+  actions: 'src/actions/action-queue.ts',
 };
 
 /**
@@ -75,7 +76,6 @@ const joins: { table: string; file: string; why: string }[] = [
  */
 const notYetBehindOneModule = [
   'action_types_enabled',
-  'actions',
   'actions_beta',
   'api_keys',
   'cogs_changes',
