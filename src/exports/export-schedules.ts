@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
-import type { ExportTables } from '../db/control-plane.ts';
+import type { Kysely } from 'kysely';
+import type { ControlPlane, ExportTables } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { addDays, localDate } from '../time/zone.ts';
@@ -8,6 +9,10 @@ import { exportRequestSchema, type ExportRequest } from './export-request.ts';
 import { checkWebhookUrl, type Networks } from '../webhooks/address.ts';
 import { findExportSource, organizationAccounts, resolveExport } from './export-source.ts';
 
+// control.export_schedules, the recurring exports: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
+type Db = Kysely<ControlPlane>;
 export type ScheduleRow = ExportTables['control.export_schedules'];
 export type RelativePeriod = { lastDays: number } | { type: 'PREVIOUS_MONTH' };
 
@@ -136,4 +141,71 @@ export async function requireSchedule(wh: ControlStore, organizationId: string, 
     .executeTakeFirst();
   if (!row) throw new MktdataError('ERR_SCHEDULE_NOT_FOUND', { id });
   return row;
+}
+
+/** A page of the organization's API-created schedules (only active or inactive ones, when asked), oldest first. */
+export async function listSchedules(
+  db: Db,
+  organizationId: string,
+  page: { active?: boolean; page: number; pageSize: number },
+): Promise<{ rows: ScheduleRow[]; total: number }> {
+  let base = db
+    .selectFrom('control.export_schedules')
+    .where('organization_id', '=', organizationId)
+    .where('creator', '=', 'API');
+  if (page.active !== undefined) base = base.where('active', '=', page.active);
+  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** Deletes a schedule. */
+export async function deleteSchedule(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('control.export_schedules').where('id', '=', id).execute();
+}
+
+/** The schedules, of one organization or of all, by name (the console). */
+export function schedulesByName(db: Db, organizationId: string | undefined) {
+  let query = db
+    .selectFrom('control.export_schedules')
+    .select([
+      'id',
+      'organization_id',
+      'name',
+      'request',
+      'cron',
+      'timezone',
+      'active',
+      'relative_period',
+      'updated_at',
+    ]);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  return query.orderBy('name').execute();
+}
+
+// The schedule runner's reads.
+
+/** Every active schedule. */
+export function activeSchedules(db: Db): Promise<ScheduleRow[]> {
+  return db.selectFrom('control.export_schedules').selectAll().where('active', '=', true).execute();
+}
+
+/** The schedule of that id, whoever made it, or undefined. */
+export function scheduleById(db: Db, id: string): Promise<ScheduleRow | undefined> {
+  return db.selectFrom('control.export_schedules').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A schedule's name and webhook integrations, or undefined. */
+export function scheduleIntegrations(db: Db, id: string) {
+  return db
+    .selectFrom('control.export_schedules')
+    .select(['integrations', 'name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

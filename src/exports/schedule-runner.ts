@@ -1,7 +1,13 @@
 import { Cron } from 'croner';
 import type { ControlStore } from '../db/control-store.ts';
 import { createExport, type ExportRow } from './export-jobs.ts';
-import { scheduledRequest, type ScheduleRow } from './export-schedules.ts';
+import {
+  activeSchedules,
+  scheduleById,
+  scheduledRequest,
+  scheduleIntegrations,
+  type ScheduleRow,
+} from './export-schedules.ts';
 import type { ExportWorker } from './export-worker.ts';
 import type { Networks } from '../webhooks/address.ts';
 import { recordScheduleRun } from '../webhooks/outbox.ts';
@@ -26,12 +32,7 @@ export class ScheduleRunner {
 
   /** Arms every active schedule. */
   async start(): Promise<void> {
-    const rows = await this.wh.db
-      .selectFrom('control.export_schedules')
-      .selectAll()
-      .where('active', '=', true)
-      .execute();
-    for (const row of rows) this.arm(row);
+    for (const row of await activeSchedules(this.wh.db)) this.arm(row);
   }
 
   /** (Re)arms one schedule after a change; an inactive or deleted one is disarmed. */
@@ -62,11 +63,7 @@ export class ScheduleRunner {
    * first to record the slot runs it, the others return null.
    */
   async fire(scheduleId: string, slot?: Date): Promise<ExportRow | null> {
-    const row = await this.wh.db
-      .selectFrom('control.export_schedules')
-      .selectAll()
-      .where('id', '=', scheduleId)
-      .executeTakeFirst();
+    const row = await scheduleById(this.wh.db, scheduleId);
     if (!row?.active) return null;
     const at = new Date(this.worker.now());
     if (slot && !(await this.claimSlot(scheduleId, slot, at))) return null;
@@ -106,11 +103,7 @@ export class ScheduleRunner {
   /** Queues a scheduled export's outcome for each webhook URL of its schedule (public addresses only, unsigned). */
   async notify(row: ExportRow): Promise<void> {
     if (!row.schedule_id) return;
-    const schedule = await this.wh.db
-      .selectFrom('control.export_schedules')
-      .select(['integrations', 'name'])
-      .where('id', '=', row.schedule_id)
-      .executeTakeFirst();
+    const schedule = await scheduleIntegrations(this.wh.db, row.schedule_id);
     if (!schedule) return;
     const body = JSON.stringify({
       type: 'EXPORT_SCHEDULE_RUN_FINISHED',

@@ -23,6 +23,7 @@ const modules: Record<string, string> = {
   cogs: 'src/control/cogs.ts',
   settings: 'src/db/settings.ts',
   actions: 'src/actions/action-queue.ts',
+  export_schedules: 'src/exports/export-schedules.ts',
 };
 
 /**
@@ -82,7 +83,6 @@ const notYetBehindOneModule = [
   'connection_access',
   'connection_shards',
   'data_files',
-  'export_schedules',
   'invitations',
   'model_inputs',
   'oauth_states',

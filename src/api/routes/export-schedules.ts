@@ -6,6 +6,8 @@ import type { ExportRequest } from '../../exports/export-request.ts';
 import { newestDownloadableExportOf, newestExportOf } from '../../exports/export-jobs.ts';
 import {
   createSchedule,
+  deleteSchedule,
+  listSchedules,
   requireSchedule,
   updateSchedule,
   type RelativePeriod,
@@ -75,20 +77,8 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
     async (request) => {
       const { active, page, pageSize } = request.query;
       // Only API-created schedules are listed (spec document 000, "Export schedule").
-      let base = wh.db
-        .selectFrom('control.export_schedules')
-        .where('organization_id', '=', request.organizationId)
-        .where('creator', '=', 'API');
-      if (active !== undefined) base = base.where('active', '=', active);
-      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll()
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute();
-      return { items: await Promise.all(rows.map(response)), page, pageSize, totalCount: Number(total.n) };
+      const { rows, total } = await listSchedules(wh.db, request.organizationId, { active, page, pageSize });
+      return { items: await Promise.all(rows.map(response)), page, pageSize, totalCount: total };
     },
   );
 
@@ -149,7 +139,7 @@ export async function exportScheduleRoutes(app: FastifyInstance, deps: AppDeps, 
     },
     async (request, reply) => {
       const row = await requireSchedule(wh, request.organizationId, request.params.scheduleId);
-      await wh.db.deleteFrom('control.export_schedules').where('id', '=', row.id).execute();
+      await deleteSchedule(wh.db, row.id);
       services.schedules.arm(null, row.id);
       return reply.status(204).send(null);
     },

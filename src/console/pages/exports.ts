@@ -1,6 +1,7 @@
 import { badge, count, dataTable, html, statusTone, text, when } from '../layout.ts';
 import type { PageContext } from '../page-context.ts';
 import { latestExports } from '../../exports/export-jobs.ts';
+import { schedulesByName } from '../../exports/export-schedules.ts';
 
 const exportLimit = 100;
 
@@ -8,21 +9,7 @@ const exportLimit = 100;
 export async function exportsPage(ctx: PageContext): Promise<string> {
   const org = ctx.scope.operator ? undefined : ctx.scope.organizationId;
   const exportRows = await latestExports(ctx.wh.db, org, exportLimit);
-  let schedules = ctx.wh.db
-    .selectFrom('control.export_schedules')
-    .select([
-      'id',
-      'organization_id',
-      'name',
-      'request',
-      'cron',
-      'timezone',
-      'active',
-      'relative_period',
-      'updated_at',
-    ]);
-  if (org) schedules = schedules.where('organization_id', '=', org);
-  const scheduleRows = await schedules.orderBy('name').execute();
+  const scheduleRows = await schedulesByName(ctx.wh.db, org);
   const tableOf = (request: string) => {
     try {
       return String((JSON.parse(request) as { tableName?: string }).tableName ?? '');
