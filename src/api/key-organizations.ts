@@ -1,5 +1,5 @@
 import type { ControlStore } from '../db/control-store.ts';
-import { keyRevocations } from '../control/organizations.ts';
+import { keyRevocations, organizationOfKey } from '../control/organizations.ts';
 
 /**
  * The organization of a valid API key (by its hash, `hashApiKey`), remembered for a minute: a key-protected request
@@ -15,14 +15,9 @@ export function keyOrganizations(wh: ControlStore): {
   const forget = (hash: string) => known.delete(hash);
   keyRevocations.on('revoked', forget);
   const lookUp = async (hash: string) => {
-    const found = await wh.db
-      .selectFrom('control.api_keys')
-      .select('organization_id')
-      .where('key_hash', '=', hash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!found) known.delete(hash);
-    return found?.organization_id;
+    const organizationId = await organizationOfKey(wh.db, hash);
+    if (organizationId === undefined) known.delete(hash);
+    return organizationId;
   };
   const organizationOf = (hash: string) => {
     const hit = known.get(hash);

@@ -5,6 +5,9 @@ import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 
+// control.organizations and their control.api_keys: every query on either is in this file
+// (test/db/control-table-modules.test.ts).
+
 /**
  * Creates an organization with a token balance, or unmetered (`tokens` null: its usage is recorded, it never runs
  * out); returns its id.
@@ -45,6 +48,17 @@ export async function createApiKey(wh: ControlStore, organizationId: string): Pr
     })
     .execute();
   return key;
+}
+
+/** The organization of a live API key, by the key's hash (`hashApiKey`), or undefined. */
+export async function organizationOfKey(db: Kysely<ControlPlane>, keyHash: string): Promise<string | undefined> {
+  const found = await db
+    .selectFrom('control.api_keys')
+    .select('organization_id')
+    .where('key_hash', '=', keyHash)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return found?.organization_id;
 }
 
 /** Revocations of API keys in this process (key hashes): the API's key cache forgets them at once. */
@@ -107,8 +121,7 @@ export async function listOrganizations(wh: ControlStore) {
     .execute();
 }
 
-// Every query on control.organizations is in this file (test/db/control-table-modules.test.ts): these are the ones
-// other modules call.
+// The queries on control.organizations that other modules call.
 
 /** The organization of that id (its name and token balance), or undefined. */
 export function findOrganization(db: Kysely<ControlPlane>, id: string) {

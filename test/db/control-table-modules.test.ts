@@ -24,6 +24,7 @@ const modules: Record<string, string> = {
   settings: 'src/db/settings.ts',
   actions: 'src/actions/action-queue.ts',
   export_schedules: 'src/exports/export-schedules.ts',
+  api_keys: 'src/control/organizations.ts',
 };
 
 /**
@@ -78,7 +79,6 @@ const joins: { table: string; file: string; why: string }[] = [
 const notYetBehindOneModule = [
   'action_types_enabled',
   'actions_beta',
-  'api_keys',
   'cogs_changes',
   'connection_access',
   'connection_shards',
