@@ -11,6 +11,7 @@ import {
   type ActionType,
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
+import { accessLevelOf } from './settings.ts';
 import { ownConnection } from '../control/connections.ts';
 import { credentialApis } from '../connectors/credentials.ts';
 import {
@@ -89,12 +90,7 @@ export async function requireAllowed(
     .where('type', '=', type)
     .executeTakeFirst();
   if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
-  const access = await wh.db
-    .selectFrom('control.connection_access')
-    .select('access_level')
-    .where('connection_id', '=', connectionId)
-    .executeTakeFirst();
-  if (access?.access_level !== 'READ_AND_WRITE')
+  if ((await accessLevelOf(wh.db, connectionId)) !== 'READ_AND_WRITE')
     throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connectionId });
 }
 

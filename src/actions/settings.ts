@@ -1,8 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { requireConnection } from '../control/connections.ts';
 import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
 import { requireOrganization } from '../control/organizations.ts';
+
+// Every query on control.connection_access is in this file (test/db/control-table-modules.test.ts).
 
 /** `mktdata org beta --actions on|off`: whether the organization has the actions private beta (else 501). */
 export async function setActionsBeta(
@@ -67,4 +71,24 @@ export async function setConnectionAccess(
     .insertInto('control.connection_access')
     .values({ connection_id: connectionId, access_level: level, updated_at: at.toISOString() })
     .execute();
+}
+
+/** The access level the seller granted on the connection, or undefined when none was set. */
+export async function accessLevelOf(db: Kysely<ControlPlane>, connectionId: string) {
+  const access = await db
+    .selectFrom('control.connection_access')
+    .select('access_level')
+    .where('connection_id', '=', connectionId)
+    .executeTakeFirst();
+  return access?.access_level;
+}
+
+/** The connections whose seller granted write access (READ_AND_WRITE). */
+export async function writableConnections(db: Kysely<ControlPlane>): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('control.connection_access')
+    .select('connection_id')
+    .where('access_level', '=', 'READ_AND_WRITE')
+    .execute();
+  return new Set(rows.map((r) => r.connection_id));
 }

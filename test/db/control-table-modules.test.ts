@@ -25,6 +25,7 @@ const modules: Record<string, string> = {
   actions: 'src/actions/action-queue.ts',
   export_schedules: 'src/exports/export-schedules.ts',
   api_keys: 'src/control/organizations.ts',
+  connection_access: 'src/actions/settings.ts',
 };
 
 /**
@@ -80,7 +81,6 @@ const notYetBehindOneModule = [
   'action_types_enabled',
   'actions_beta',
   'cogs_changes',
-  'connection_access',
   'connection_shards',
   'data_files',
   'invitations',

@@ -13,6 +13,7 @@ import {
 } from '../schemas/common.ts';
 import { searchConnections } from '../../control/connections.ts';
 import { findOrganization } from '../../control/organizations.ts';
+import { writableConnections } from '../../actions/settings.ts';
 
 const security = [{ serviceApiKey: [] }];
 
@@ -69,15 +70,7 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
       });
       const stageOf = await initialLoadStages(deps.wh, deps.home);
       const links = await accountLinks(deps.wh, rows);
-      const granted = new Set(
-        (
-          await deps.wh.db
-            .selectFrom('control.connection_access')
-            .select('connection_id')
-            .where('access_level', '=', 'READ_AND_WRITE')
-            .execute()
-        ).map((r) => r.connection_id),
-      );
+      const granted = await writableConnections(deps.wh.db);
       const items = rows.map((c) => {
         const marketplace = marketplaces.get(c.marketplace_id)!;
         return {
