@@ -3,7 +3,7 @@ import { ConnectorError } from '../connectors/connector-error.ts';
 import { requireCredentials } from '../connectors/credentials.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import { PassLoop } from '../control/pass-loop.ts';
-import { charged } from '../control/tokens.ts';
+import { charged, paidFor } from '../control/tokens.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { ActionStatus, ActionType } from '../vocabulary/action-types.ts';
@@ -99,12 +99,7 @@ export class ActionWorker {
       updated_at: new Date(this.now()).toISOString(),
     };
     // An action the last server left IN_PROGRESS was paid for when it started: its usage record says so.
-    const paid = await this.wh.db
-      .selectFrom('control.usage_records')
-      .select('id')
-      .where('resource_id', '=', action.id)
-      .executeTakeFirst();
-    if (paid) {
+    if (await paidFor(this.wh.db, action.id)) {
       await updateAction(this.wh.db, action.id, inProgress);
       return true;
     }

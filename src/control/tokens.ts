@@ -5,6 +5,9 @@ import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { creditTokens, debitTokens, findOrganization, requireOrganization } from './organizations.ts';
 
+// control.usage_records, one row per metered operation: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
 /** The enums of a usage record (spec document 000, "Usage"); specific types beyond the spec's list are not invented. */
 export const usageTypes = [
   'EXPORTS',
@@ -149,4 +152,44 @@ export async function tokenBalance(wh: ControlStore, organizationId: string): Pr
 export async function requireTokens(wh: ControlStore, organizationId: string, tokens = 1): Promise<void> {
   const balance = await tokenBalance(wh, organizationId);
   if (balance !== null && balance < tokens) throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens });
+}
+
+/** The filters and page of GET /usage-logs (bounds inclusive). */
+export interface UsageFilters {
+  usedAtFrom?: string;
+  usedAtTo?: string;
+  usageTypes?: string[];
+  usagePools?: string[];
+  specificUsageTypes?: string[];
+  page: number;
+  pageSize: number;
+}
+
+/** A page of the organization's usage records, newest first, and how many match. */
+export async function usageRecordsOf(db: Kysely<ControlPlane>, organizationId: string, q: UsageFilters) {
+  let base = db.selectFrom('control.usage_records').where('organization_id', '=', organizationId);
+  if (q.usedAtFrom) base = base.where('used_at', '>=', new Date(q.usedAtFrom).toISOString());
+  if (q.usedAtTo) base = base.where('used_at', '<=', new Date(q.usedAtTo).toISOString());
+  if (q.usageTypes) base = base.where('usage_type', 'in', q.usageTypes);
+  if (q.usagePools) base = base.where('usage_pool', 'in', q.usagePools);
+  if (q.specificUsageTypes) base = base.where('specific_usage_type', 'in', q.specificUsageTypes);
+  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('used_at', 'desc')
+    .orderBy('id')
+    .limit(q.pageSize)
+    .offset((q.page - 1) * q.pageSize)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** Whether a usage record says the resource (an action, an export) was paid for already. */
+export async function paidFor(db: Kysely<ControlPlane>, resourceId: string): Promise<boolean> {
+  const paid = await db
+    .selectFrom('control.usage_records')
+    .select('id')
+    .where('resource_id', '=', resourceId)
+    .executeTakeFirst();
+  return paid !== undefined;
 }

@@ -26,6 +26,7 @@ const modules: Record<string, string> = {
   export_schedules: 'src/exports/export-schedules.ts',
   api_keys: 'src/control/organizations.ts',
   connection_access: 'src/actions/settings.ts',
+  usage_records: 'src/control/tokens.ts',
 };
 
 /**
@@ -97,7 +98,6 @@ const notYetBehindOneModule = [
   'sqp_locks',
   'unpublished_change_seq',
   'unpublished_changes',
-  'usage_records',
   'vendor_codes',
   'workers',
 ];

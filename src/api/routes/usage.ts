@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { specificUsageTypes, usagePools, usageTypes } from '../../control/tokens.ts';
+import { specificUsageTypes, usagePools, usageRecordsOf, usageTypes } from '../../control/tokens.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { keyProtectedErrors, named, pageParam } from '../schemas/common.ts';
 import { arrayQuery } from '../schemas/exports.ts';
@@ -61,20 +61,7 @@ export async function usageRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (request) => {
       const q = request.query;
-      let base = deps.wh.db.selectFrom('control.usage_records').where('organization_id', '=', request.organizationId);
-      if (q.usedAtFrom) base = base.where('used_at', '>=', new Date(q.usedAtFrom).toISOString());
-      if (q.usedAtTo) base = base.where('used_at', '<=', new Date(q.usedAtTo).toISOString());
-      if (q.usageTypes) base = base.where('usage_type', 'in', q.usageTypes);
-      if (q.usagePools) base = base.where('usage_pool', 'in', q.usagePools);
-      if (q.specificUsageTypes) base = base.where('specific_usage_type', 'in', q.specificUsageTypes);
-      const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base
-        .selectAll()
-        .orderBy('used_at', 'desc')
-        .orderBy('id')
-        .limit(q.pageSize)
-        .offset((q.page - 1) * q.pageSize)
-        .execute();
+      const { rows, total } = await usageRecordsOf(deps.wh.db, request.organizationId, q);
       return {
         items: rows.map((r) => ({
           id: r.id,
@@ -87,7 +74,7 @@ export async function usageRoutes(app: FastifyInstance, deps: AppDeps) {
         })),
         page: q.page,
         pageSize: q.pageSize,
-        totalCount: Number(total.n),
+        totalCount: total,
       };
     },
   );
