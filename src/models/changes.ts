@@ -2,6 +2,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Model } from './load-models.ts';
 import type { DateRange } from './date-ranges.ts';
 
+// control.unpublished_changes, what the models changed since the snapshots kept: every query on it is in this file
+// (test/db/control-table-modules.test.ts). They run on the warehouse's own connection, in its holder's transaction.
+
 /** What a model replaced in a catalog table: every row, or some date ranges of some connections. */
 export type TableChange = 'whole' | { connectionId: string; ranges: DateRange[] }[];
 
@@ -60,4 +63,17 @@ export async function changesAfter(sql: DuckDBConnection, after: number) {
     byTable.set(table, list);
   }
   return { byTable, upTo };
+}
+
+/** Whether a change was noted after change `after`. */
+export async function anyChangeAfter(sql: DuckDBConnection, after: number): Promise<boolean> {
+  const pending = await sql.runAndReadAll('select 1 from control.unpublished_changes where seq > $seq limit 1', {
+    seq: after,
+  });
+  return pending.currentRowCount > 0;
+}
+
+/** Forgets the changes up to change `upTo`, which every snapshot kept holds; in the transaction that ends a publish. */
+export async function forgetChangesUpTo(sql: DuckDBConnection, upTo: number): Promise<void> {
+  await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: upTo });
 }

@@ -5,7 +5,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { forgetSetting, noteSetting, settingsNamed } from '../db/settings.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
 import type { Model } from '../models/load-models.ts';
-import type { TableChange } from '../models/changes.ts';
+import { forgetChangesUpTo, type TableChange } from '../models/changes.ts';
 import { readManifest } from './open-snapshot.ts';
 import { openHere } from './snapshot-instances.ts';
 
@@ -114,7 +114,7 @@ export async function notePublished(
 ): Promise<void> {
   const { sql } = wh;
   const set = (name: string, value: string) => noteSetting(sql, name, value);
-  await sql.run(`delete from control.unpublished_changes where seq <= $seq`, { seq: spare?.upTo ?? snapshot.upTo });
+  await forgetChangesUpTo(sql, spare?.upTo ?? snapshot.upTo);
   await set('published_snapshot_id', snapshot.snapshotId);
   await set('published_changes_seq', String(snapshot.upTo));
   if (spare)

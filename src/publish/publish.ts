@@ -18,7 +18,7 @@ import { loadModels, type Model } from '../models/load-models.ts';
 import { windowRows } from '../models/date-ranges.ts';
 import { inTransaction } from '../models/run-models.ts';
 import { replaceRows } from '../models/tables.ts';
-import { changesAfter, isPublished } from '../models/changes.ts';
+import { anyChangeAfter, changesAfter, isPublished } from '../models/changes.ts';
 import {
   notedSnapshots,
   notePublished,
@@ -213,10 +213,7 @@ export async function replacedSnapshotRemoved(wh: Warehouse): Promise<void> {
  */
 export async function snapshotBehind(wh: Warehouse): Promise<boolean> {
   const { publishedId, publishedUpTo } = await notedSnapshots(wh);
-  const pending = await wh.sql.runAndReadAll('select 1 from control.unpublished_changes where seq > $seq limit 1', {
-    seq: publishedUpTo,
-  });
-  if (pending.currentRowCount > 0) return true;
+  if (await anyChangeAfter(wh.sql, publishedUpTo)) return true;
   return (
     publishedId !== undefined && (readManifest(wh.home)?.snapshotId !== publishedId || !existsSync(wh.home.published))
   );

@@ -27,6 +27,7 @@ const modules: Record<string, string> = {
   api_keys: 'src/control/organizations.ts',
   connection_access: 'src/actions/settings.ts',
   usage_records: 'src/control/tokens.ts',
+  unpublished_changes: 'src/models/changes.ts',
 };
 
 /**
@@ -97,7 +98,6 @@ const notYetBehindOneModule = [
   'sqp_asins',
   'sqp_locks',
   'unpublished_change_seq',
-  'unpublished_changes',
   'vendor_codes',
   'workers',
 ];
