@@ -11,7 +11,7 @@ import {
   type ActionType,
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
-import { accessLevelOf } from './settings.ts';
+import { accessLevelOf, hasActionsBeta } from './settings.ts';
 import { ownConnection } from '../control/connections.ts';
 import { credentialApis } from '../connectors/credentials.ts';
 import {
@@ -58,12 +58,7 @@ function issueOf(i: z.core.$ZodIssue): Issue[] {
 
 /** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */
 export async function requireBeta(wh: ControlStore, organizationId: string): Promise<void> {
-  const row = await wh.db
-    .selectFrom('control.actions_beta')
-    .select('organization_id')
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirst();
-  if (!row) throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
+  if (!(await hasActionsBeta(wh.db, organizationId))) throw new MktdataError('ERR_ACTIONS_NOT_ENABLED');
 }
 
 /** The details schema of a type of the spec, or ERR_ACTION_TYPE_UNSUPPORTED. */

@@ -6,7 +6,8 @@ import { requireConnection } from '../control/connections.ts';
 import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
 import { requireOrganization } from '../control/organizations.ts';
 
-// Every query on control.connection_access is in this file (test/db/control-table-modules.test.ts).
+// Every query on control.actions_beta and control.connection_access is in this file
+// (test/db/control-table-modules.test.ts).
 
 /** `mktdata org beta --actions on|off`: whether the organization has the actions private beta (else 501). */
 export async function setActionsBeta(
@@ -22,6 +23,16 @@ export async function setActionsBeta(
       .insertInto('control.actions_beta')
       .values({ organization_id: organizationId, since: at.toISOString() })
       .execute();
+}
+
+/** Whether the organization has the actions private beta. */
+export async function hasActionsBeta(db: Kysely<ControlPlane>, organizationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('control.actions_beta')
+    .select('organization_id')
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** `mktdata actions enable|disable`: the types an organization's live actions may use (else 412); returns them all. */

@@ -28,6 +28,7 @@ const modules: Record<string, string> = {
   connection_access: 'src/actions/settings.ts',
   usage_records: 'src/control/tokens.ts',
   unpublished_changes: 'src/models/changes.ts',
+  actions_beta: 'src/actions/settings.ts',
 };
 
 /**
@@ -81,7 +82,6 @@ const joins: { table: string; file: string; why: string }[] = [
  */
 const notYetBehindOneModule = [
   'action_types_enabled',
-  'actions_beta',
   'cogs_changes',
   'connection_shards',
   'data_files',
