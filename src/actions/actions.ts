@@ -11,7 +11,7 @@ import {
   type ActionType,
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
-import { accessLevelOf, hasActionsBeta } from './settings.ts';
+import { accessLevelOf, actionTypeEnabled, hasActionsBeta } from './settings.ts';
 import { ownConnection } from '../control/connections.ts';
 import { credentialApis } from '../connectors/credentials.ts';
 import {
@@ -78,13 +78,8 @@ export async function requireAllowed(
   type: string,
   connectionId: string,
 ): Promise<void> {
-  const enabled = await wh.db
-    .selectFrom('control.action_types_enabled')
-    .select('type')
-    .where('organization_id', '=', organizationId)
-    .where('type', '=', type)
-    .executeTakeFirst();
-  if (!enabled) throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
+  if (!(await actionTypeEnabled(wh.db, organizationId, type)))
+    throw new MktdataError('ERR_ACTION_TYPE_DISABLED', { type, org: organizationId });
   if ((await accessLevelOf(wh.db, connectionId)) !== 'READ_AND_WRITE')
     throw new MktdataError('ERR_ACTION_ACCESS_LEVEL', { id: connectionId });
 }

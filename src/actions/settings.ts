@@ -6,7 +6,7 @@ import { requireConnection } from '../control/connections.ts';
 import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
 import { requireOrganization } from '../control/organizations.ts';
 
-// Every query on control.actions_beta and control.connection_access is in this file
+// Every query on control.actions_beta, control.action_types_enabled and control.connection_access is in this file
 // (test/db/control-table-modules.test.ts).
 
 /** `mktdata org beta --actions on|off`: whether the organization has the actions private beta (else 501). */
@@ -67,6 +67,17 @@ export async function setActionTypes(
     .orderBy('type')
     .execute();
   return rows.map((r) => r.type);
+}
+
+/** Whether the organization enabled this action type for its live actions. */
+export async function actionTypeEnabled(db: Kysely<ControlPlane>, organizationId: string, type: string) {
+  const enabled = await db
+    .selectFrom('control.action_types_enabled')
+    .select('type')
+    .where('organization_id', '=', organizationId)
+    .where('type', '=', type)
+    .executeTakeFirst();
+  return enabled !== undefined;
 }
 
 /** `mktdata connections access`: the access level the seller granted (READ, or READ_AND_WRITE for live actions). */
