@@ -1,4 +1,4 @@
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import { mergeRanges, type DateRange } from '../models/date-ranges.ts';
@@ -10,6 +10,9 @@ import { addDays, type PlanConnection } from './plan.ts';
 import { installMacros } from '../db/macros.ts';
 import { filesNotTakenIn, makeNewFiles } from '../control/landed-files.ts';
 
+// Every query on control.pipeline_files, the files each pipeline took in, is in this file
+// (test/db/control-table-modules.test.ts), but for the landed files' filesNotTakenIn.
+
 /** A landed file a pipeline has not taken in yet. */
 export interface NewFile {
   id: string;
@@ -20,6 +23,20 @@ export interface NewFile {
 /** Files of the pipeline's sources landed since its last run took them in. */
 export async function newFiles(wh: Warehouse, pipeline: Pipeline): Promise<NewFile[]> {
   return filesNotTakenIn(wh.db, pipeline.name, Object.keys(pipeline.sources));
+}
+
+/** Records that a run of the pipeline took these files in, on the warehouse's connection in the run's transaction. */
+export async function recordTakenIn(
+  duck: DuckDBConnection,
+  pipeline: string,
+  fileIds: string[],
+  runId: string,
+): Promise<void> {
+  await duck.run(
+    `insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`,
+    { pipeline, ids: listValue(fileIds), run: runId },
+    { ids: LIST(VARCHAR) },
+  );
 }
 
 /**

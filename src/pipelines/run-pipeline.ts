@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import type { RunTrigger } from '../db/control-plane.ts';
 import { scheduleVacuum } from '../db/vacuum.ts';
 import type { Warehouse } from '../db/warehouse.ts';
@@ -9,7 +8,7 @@ import type { DateRange } from '../models/date-ranges.ts';
 import { inTransaction, runModels, type ModelResult } from '../models/run-models.ts';
 import { publish, snapshotBehind } from '../publish/publish.ts';
 import { landWaitingFiles } from '../ingest/landing.ts';
-import { newFiles, touchedDates, type NewFile } from './new-files.ts';
+import { newFiles, recordTakenIn, touchedDates, type NewFile } from './new-files.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { addDays, lateDataWindows, localClock, planPipeline, type PlannedWindow } from './plan.ts';
 import {
@@ -247,11 +246,7 @@ export async function runPipeline(
     }
     // Files whose rows some model did not take in stay new, so that the next run rebuilds their dates again.
     if (!failed && taken.size > 0) {
-      await wh.sql.run(
-        `insert into control.pipeline_files select $pipeline, unnest($ids::varchar[]), $run on conflict do nothing`,
-        { pipeline: pipeline.name, ids: listValue([...taken]), run: runId },
-        { ids: LIST(VARCHAR) },
-      );
+      await recordTakenIn(wh.sql, pipeline.name, [...taken], runId);
     }
   });
   const landed = landedResults.filter((r) => r.status === 'landed').length;

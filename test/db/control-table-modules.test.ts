@@ -30,6 +30,7 @@ const modules: Record<string, string> = {
   unpublished_changes: 'src/models/changes.ts',
   actions_beta: 'src/actions/settings.ts',
   action_types_enabled: 'src/actions/settings.ts',
+  pipeline_files: 'src/pipelines/new-files.ts',
 };
 
 /**
@@ -53,6 +54,11 @@ const joins: { table: string; file: string; why: string }[] = [
     table: 'webhook_subscriptions',
     file: 'src/webhooks/outbox.ts',
     why: 'an event is kept only when some subscription matches it',
+  },
+  {
+    table: 'pipeline_files',
+    file: 'src/control/landed-files.ts',
+    why: 'the files a pipeline has not taken in are a question about the landed files',
   },
   {
     table: 'webhook_events',
@@ -89,7 +95,6 @@ const notYetBehindOneModule = [
   'model_inputs',
   'oauth_states',
   'organization_sources',
-  'pipeline_files',
   'quarantined_files',
   'rate_buckets',
   'schedule_firings',
