@@ -6,6 +6,7 @@ import { RefusedFile, type LandContext, type LandingConnection, type Source } fr
 import { fallbackEncoding, gzipDamage, hashFile, transcodeToUtf8 } from './text-file.ts';
 import { ensureMacros } from '../db/macros.ts';
 import { landedFileOf, recordLandedFileIn } from '../control/landed-files.ts';
+import { recordQuarantinedFile } from '../control/quarantined-files.ts';
 
 /** What happened to one file. */
 export type LandResult =
@@ -49,20 +50,17 @@ export async function landFile(
   } catch (error) {
     if (!(error instanceof RefusedFile)) throw error;
     const keptAt = quarantine(wh, file, sha256, error);
-    await wh.db
-      .insertInto('control.quarantined_files')
-      .values({
-        id: fileId,
-        connection_id: connection.id,
-        source: source.name,
-        sha256,
-        file_name: basename(file),
-        kept_at: keptAt,
-        line: error.line,
-        reason: error.reason,
-        refused_at: ctx.landedAt,
-      })
-      .execute();
+    await recordQuarantinedFile(wh.db, {
+      id: fileId,
+      connection_id: connection.id,
+      source: source.name,
+      sha256,
+      file_name: basename(file),
+      kept_at: keptAt,
+      line: error.line,
+      reason: error.reason,
+      refused_at: ctx.landedAt,
+    });
     return { status: 'refused', file, line: error.line, reason: error.reason, keptAt };
   }
 }

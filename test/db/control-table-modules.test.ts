@@ -31,6 +31,7 @@ const modules: Record<string, string> = {
   actions_beta: 'src/actions/settings.ts',
   action_types_enabled: 'src/actions/settings.ts',
   pipeline_files: 'src/pipelines/new-files.ts',
+  quarantined_files: 'src/control/quarantined-files.ts',
 };
 
 /**
@@ -95,7 +96,6 @@ const notYetBehindOneModule = [
   'model_inputs',
   'oauth_states',
   'organization_sources',
-  'quarantined_files',
   'rate_buckets',
   'schedule_firings',
   'shard_leases',

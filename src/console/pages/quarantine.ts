@@ -4,17 +4,13 @@ import { MktdataError } from '../../errors.ts';
 import { dataTable, html, text, when } from '../layout.ts';
 import { nonEmpty, scopeConnections, type PageContext } from '../page-context.ts';
 import { sidecarOf } from '../../home.ts';
+import { forgetQuarantinedFile, quarantinedFilesOf } from '../../control/quarantined-files.ts';
 
 /** The refused files a scope sees, newest first. */
 async function refusedFiles(ctx: PageContext) {
   const connections = await scopeConnections(ctx);
   const names = new Map(connections.map((c) => [c.id, c.name]));
-  const rows = await ctx.wh.db
-    .selectFrom('control.quarantined_files')
-    .select(['id', 'connection_id', 'source', 'file_name', 'kept_at', 'line', 'reason', 'refused_at'])
-    .where('connection_id', 'in', nonEmpty([...names.keys()]))
-    .orderBy('refused_at', 'desc')
-    .execute();
+  const rows = await quarantinedFilesOf(ctx.wh.db, nonEmpty([...names.keys()]));
   return rows.map((r) => ({ ...r, connection: names.get(r.connection_id) ?? r.connection_id }));
 }
 
@@ -84,6 +80,6 @@ export async function retryRefusedFile(ctx: PageContext, id: string): Promise<st
   if (existsSync(sidecarOf(refused))) renameSync(sidecarOf(refused), sidecarOf(target));
   renameSync(partial, target);
   rmSync(refused, { force: true });
-  await ctx.wh.db.deleteFrom('control.quarantined_files').where('id', '=', id).execute();
+  await forgetQuarantinedFile(ctx.wh.db, id);
   return file.file_name;
 }
