@@ -1,6 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Kysely } from 'kysely';
+import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { addConnection, connectionOfAccount } from './connections.ts';
+
+// control.invitations, the public links that connect an account: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
 
 /** How long a public invitation link stays valid. */
 export const invitationDays = 7;
@@ -53,6 +59,11 @@ export async function findInvitation(wh: ControlStore, token: string, now = new 
   return { status: 'open' as const, invitation: found };
 }
 
+/** The invitation of that id, or undefined. */
+export function invitationById(db: Kysely<ControlPlane>, id: string) {
+  return db.selectFrom('control.invitations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 /**
  * Registers the connection of an open invitation (the link can be used once). An account (merchant id and
  * marketplace) the organization has already connected is not added twice: its connection is returned, `existing`.
@@ -86,4 +97,9 @@ export async function acceptInvitation(
     .where('id', '=', invitation.id)
     .execute();
   return { connectionId, existing: existing !== undefined };
+}
+
+/** Unlinks the invitations from a removed connection, on the warehouse's connection in the removal's transaction. */
+export async function unlinkInvitationsOf(duck: DuckDBConnection, connectionId: string): Promise<void> {
+  await duck.run(`update control.invitations set connection_id = null where connection_id = $id`, { id: connectionId });
 }

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deleteConnection, requireConnection } from '../control/connections.ts';
+import { unlinkInvitationsOf } from '../control/invitations.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels } from '../models/load-models.ts';
 import { recordChange } from '../models/changes.ts';
@@ -66,7 +67,7 @@ export async function removeConnection(
     for (const { table, column } of tables)
       rows += Number((await wh.sql.run(`delete from ${table} where ${column} = $id`, { id })).rowsChanged);
     for (const table of connectionRows) await wh.sql.run(`delete from ${table} where connection_id = $id`, { id });
-    await wh.sql.run(`update control.invitations set connection_id = null where connection_id = $id`, { id });
+    await unlinkInvitationsOf(wh.sql, id);
     await deleteConnection(wh.sql, id);
     // Rows deleted outside a model's run: the next publish copies the tables whole.
     for (const model of published) await recordChange(wh.sql, model, 'whole');

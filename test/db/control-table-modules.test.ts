@@ -32,6 +32,7 @@ const modules: Record<string, string> = {
   action_types_enabled: 'src/actions/settings.ts',
   pipeline_files: 'src/pipelines/new-files.ts',
   quarantined_files: 'src/control/quarantined-files.ts',
+  invitations: 'src/control/invitations.ts',
 };
 
 /**
@@ -92,7 +93,6 @@ const notYetBehindOneModule = [
   'cogs_changes',
   'connection_shards',
   'data_files',
-  'invitations',
   'model_inputs',
   'oauth_states',
   'organization_sources',

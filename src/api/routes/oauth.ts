@@ -5,7 +5,7 @@ import type { ConnectorConfig } from '../../connectors/config.ts';
 import { ConnectorError } from '../../connectors/connector-error.ts';
 import { requireCredentials, setCredentials } from '../../connectors/credentials.ts';
 import { adsConsentUrl, createState, findState, useState, type OAuthState } from '../../connectors/oauth.ts';
-import { acceptInvitation } from '../../control/invitations.ts';
+import { acceptInvitation, invitationById } from '../../control/invitations.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { html, page } from '../../lib/html.ts';
 
@@ -83,11 +83,7 @@ export async function oauthRoutes(app: FastifyInstance, deps: AppDeps) {
       );
     const state = q.state && deps.connectors ? await findState(deps.wh, q.state, 'sp-api', now()) : null;
     if (!state || !q.spapi_oauth_code || !q.selling_partner_id) return expired(reply);
-    const invitation = await deps.wh.db
-      .selectFrom('control.invitations')
-      .selectAll()
-      .where('id', '=', state.invitationId)
-      .executeTakeFirst();
+    const invitation = await invitationById(deps.wh.db, state.invitationId);
     if (!invitation || invitation.used_at || Date.parse(String(invitation.expires_at)) <= now().getTime())
       return expired(reply);
     let refreshToken: string;
