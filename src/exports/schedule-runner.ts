@@ -11,6 +11,7 @@ import {
 import type { ExportWorker } from './export-worker.ts';
 import type { Networks } from '../webhooks/address.ts';
 import { recordScheduleRun } from '../webhooks/outbox.ts';
+import { claimSlot, forgetSlotsBefore } from '../control/schedule-firings.ts';
 
 /**
  * Runs the active export schedules with croner, each in its own timezone: a run creates an export (charged and
@@ -86,18 +87,9 @@ export class ScheduleRunner {
 
   /** Records a schedule's slot as fired; false when another process recorded it first. Slots over 30 days old go. */
   private async claimSlot(scheduleId: string, slot: Date, at: Date): Promise<boolean> {
-    const claimed = await this.wh.db
-      .insertInto('control.schedule_firings')
-      .values({ schedule_id: scheduleId, slot: slot.toISOString(), fired_at: at.toISOString() })
-      .onConflict((oc) => oc.columns(['schedule_id', 'slot']).doNothing())
-      .returning('slot')
-      .execute();
-    await this.wh.db
-      .deleteFrom('control.schedule_firings')
-      .where('schedule_id', '=', scheduleId)
-      .where('slot', '<', new Date(at.getTime() - 30 * 86_400_000).toISOString())
-      .execute();
-    return claimed.length > 0;
+    const claimed = await claimSlot(this.wh.db, scheduleId, slot.toISOString(), at.toISOString());
+    await forgetSlotsBefore(this.wh.db, scheduleId, new Date(at.getTime() - 30 * 86_400_000).toISOString());
+    return claimed;
   }
 
   /** Queues a scheduled export's outcome for each webhook URL of its schedule (public addresses only, unsigned). */

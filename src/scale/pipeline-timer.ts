@@ -5,6 +5,7 @@ import type { Pipeline } from '../pipelines/pipeline-config.ts';
 import { localClock } from '../pipelines/plan.ts';
 import { requestPipelineRun } from './pipeline-jobs.ts';
 import { marketplacesInUse } from '../control/connections.ts';
+import { claimSlot } from '../control/schedule-firings.ts';
 
 /**
  * The pipelines' refresh times in a scaled-out install: every worker looks each minute, and the first to record
@@ -27,13 +28,7 @@ export async function firePipelines(
   for (const pipeline of pipelines.filter((p) =>
     zones.some((zone) => p.refreshAt.includes(localClock(now, zone).minutes)),
   )) {
-    const claimed = await store.db
-      .insertInto('control.schedule_firings')
-      .values({ schedule_id: `pipeline:${pipeline.name}`, slot, fired_at: now.toISOString() })
-      .onConflict((oc) => oc.doNothing())
-      .returning('slot')
-      .execute();
-    if (claimed.length === 0) continue;
+    if (!(await claimSlot(store.db, `pipeline:${pipeline.name}`, slot, now.toISOString()))) continue;
     for (const shard of shards)
       await requestPipelineRun(boss, { pipeline: pipeline.name, shard, reason: `schedule ${slot}` });
     fired.push(pipeline.name);

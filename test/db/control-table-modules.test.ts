@@ -33,6 +33,7 @@ const modules: Record<string, string> = {
   pipeline_files: 'src/pipelines/new-files.ts',
   quarantined_files: 'src/control/quarantined-files.ts',
   invitations: 'src/control/invitations.ts',
+  schedule_firings: 'src/control/schedule-firings.ts',
 };
 
 /**
@@ -97,7 +98,6 @@ const notYetBehindOneModule = [
   'oauth_states',
   'organization_sources',
   'rate_buckets',
-  'schedule_firings',
   'shard_leases',
   'shard_runs',
   'sqp_asins',
