@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 
+// control.shard_leases, which worker holds each shard and its fencing token: every query on it is in this file
+// (test/db/control-table-modules.test.ts).
+
 /** A worker's hold on a shard: the fencing token its publishes must carry, and until when it holds. */
 export interface ShardLease {
   shard: string;
@@ -74,4 +77,32 @@ export async function holdsFence(
     .where('shard', '=', lease.shard)
     .executeTakeFirst();
   return row !== undefined && Number(row.token) === lease.token;
+}
+
+/**
+ * The fencing check of a shard home's copy, inside its transaction, the lease's row locked until that ends: true while
+ * the lease still carries `token`, and no other worker can take the shard over before the copy is in place.
+ */
+export async function holdsFenceLocked(
+  trx: Kysely<ControlPlane>,
+  lease: Pick<ShardLease, 'shard' | 'token'>,
+): Promise<boolean> {
+  const row = await trx
+    .selectFrom('control.shard_leases')
+    .select('token')
+    .where('shard', '=', lease.shard)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined && Number(row.token) === lease.token;
+}
+
+/** Gives a lease up at once (its expiry moved to the epoch), if it is still this one. */
+export async function releaseShard(store: ControlStore, lease: ShardLease): Promise<void> {
+  await store.db
+    .updateTable('control.shard_leases')
+    .set({ expires_at: new Date(0).toISOString() })
+    .where('shard', '=', lease.shard)
+    .where('owner', '=', lease.owner)
+    .where('token', '=', lease.token)
+    .execute();
 }

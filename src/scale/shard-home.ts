@@ -18,7 +18,7 @@ import { openPostgresControl, type ControlStore } from '../db/control-store.ts';
 import { settleSetting } from '../db/settings.ts';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import type { ShardLease } from '../control/shard-leases.ts';
+import { holdsFenceLocked, type ShardLease } from '../control/shard-leases.ts';
 import { sidecarOf } from '../home.ts';
 import { landedFileIds } from '../control/landed-files.ts';
 
@@ -133,13 +133,7 @@ export async function copyFenced(
   });
   try {
     return await store.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .selectFrom('control.shard_leases')
-        .select('token')
-        .where('shard', '=', lease.shard)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!row || Number(row.token) !== lease.token) return false;
+      if (!(await holdsFenceLocked(trx, lease))) return false;
       await alsoWrite?.(trx);
       for (const { next, to } of staged) renameSync(next, to);
       return true;

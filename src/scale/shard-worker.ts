@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import type { ControlStore } from '../db/control-store.ts';
-import { acquireShard, renewShard, type ShardLease } from '../control/shard-leases.ts';
+import { acquireShard, releaseShard, renewShard, type ShardLease } from '../control/shard-leases.ts';
 import { queueOf, requeueRunning, type PipelineJob } from './pipeline-jobs.ts';
 import { runShard, type ShardRunResult } from './shard-run.ts';
 import type { ScaleConfig } from './scale-config.ts';
@@ -142,13 +142,7 @@ export class ShardWorker {
   }
 
   private async release(lease: ShardLease): Promise<void> {
-    await this.store.db
-      .updateTable('control.shard_leases')
-      .set({ expires_at: new Date(0).toISOString() })
-      .where('shard', '=', lease.shard)
-      .where('owner', '=', lease.owner)
-      .where('token', '=', lease.token)
-      .execute();
+    await releaseShard(this.store, lease);
   }
 
   /**

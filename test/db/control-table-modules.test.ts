@@ -34,6 +34,7 @@ const modules: Record<string, string> = {
   quarantined_files: 'src/control/quarantined-files.ts',
   invitations: 'src/control/invitations.ts',
   schedule_firings: 'src/control/schedule-firings.ts',
+  shard_leases: 'src/control/shard-leases.ts',
 };
 
 /**
@@ -98,7 +99,6 @@ const notYetBehindOneModule = [
   'oauth_states',
   'organization_sources',
   'rate_buckets',
-  'shard_leases',
   'shard_runs',
   'sqp_asins',
   'sqp_locks',
