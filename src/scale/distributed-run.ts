@@ -4,6 +4,7 @@ import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
 import { jobTimeoutSeconds, requestPipelineRun } from './pipeline-jobs.ts';
 import type { ScaleConfig } from './scale-config.ts';
+import { shardRunsEndedSince } from './shard-runs.ts';
 
 /** A shard's run as `mktdata run` reports it in a scaled-out install. */
 export interface ShardRunRow {
@@ -34,14 +35,7 @@ export async function runDistributed(
   }
   const deadline = Date.now() + jobTimeoutSeconds() * 1000;
   for (let round = 0; ; round++) {
-    const rows = await store.db
-      .selectFrom('control.shard_runs')
-      .selectAll()
-      .where('started_at', '>=', since.toISOString())
-      .where('pipeline', 'in', pipelines)
-      .where('status', 'in', ['success', 'failed'])
-      .orderBy('started_at')
-      .execute();
+    const rows = await shardRunsEndedSince(store.db, pipelines, since);
     const done = new Map(rows.map((r) => [`${r.pipeline}\u0000${r.shard}`, r]));
     const waiting = pipelines.flatMap((p) => config.shards.filter((s) => !done.has(`${p}\u0000${s}`)));
     if (waiting.length === 0) {

@@ -14,6 +14,7 @@ import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-eve
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
 import type { ScaleConfig } from './scale-config.ts';
 import { connectionIds, loadStagesOf, setLoadStage } from '../control/connections.ts';
+import { recordShardRunFinished, recordShardRunStarted } from './shard-runs.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */
 export interface ShardRunContext {
@@ -61,29 +62,22 @@ export async function runShard(
       `${lease.shard}: ${how === 'restored' ? 'restored from its checkpoint' : 'started empty'} (fencing token ${lease.token})`,
     );
   const id = randomUUID();
-  await store.db
-    .insertInto('control.shard_runs')
-    .values({
-      id,
-      run_id: null,
-      job_id: job.id,
-      shard: lease.shard,
-      pipeline: pipelineName,
-      worker: ctx.worker,
-      token: lease.token,
-      started_at: new Date().toISOString(),
-      finished_at: null,
-      status: 'running',
-      windows: null,
-      error: null,
-    })
-    .execute();
+  await recordShardRunStarted(store.db, {
+    id,
+    run_id: null,
+    job_id: job.id,
+    shard: lease.shard,
+    pipeline: pipelineName,
+    worker: ctx.worker,
+    token: lease.token,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    status: 'running',
+    windows: null,
+    error: null,
+  });
   const finish = (status: ShardRunResult['status'], runId: string | null, windows: number, error: string | null) =>
-    store.db
-      .updateTable('control.shard_runs')
-      .set({ status, run_id: runId, windows, error, finished_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .execute();
+    recordShardRunFinished(store.db, id, { status, run_id: runId, windows, error });
   const wh = await openWarehouse(home, `worker ${lease.shard}`, { create: true });
   let summary;
   let outbox: Outbox;

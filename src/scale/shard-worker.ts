@@ -6,6 +6,7 @@ import { runShard, type ShardRunResult } from './shard-run.ts';
 import type { ScaleConfig } from './scale-config.ts';
 import { firePipelines } from './pipeline-timer.ts';
 import { loadPipelines } from '../pipelines/pipeline-config.ts';
+import { abandonShardRuns } from './shard-runs.ts';
 
 /** Options of `mktdata worker`. */
 export interface ShardWorkerOptions {
@@ -117,17 +118,12 @@ export class ShardWorker {
     const requeued = await requeueRunning(this.store, this.boss, lease.shard, `taken over by ${this.options.id}`);
     if (requeued.length > 0)
       this.options.log(`${lease.shard}: ${requeued.join(', ')} run(s) its former holder left unfinished queued again`);
-    await this.store.db
-      .updateTable('control.shard_runs')
-      .set({
-        status: 'abandoned',
-        error: `its worker lost ${lease.shard}; the run was queued again`,
-        finished_at: new Date().toISOString(),
-      })
-      .where('shard', '=', lease.shard)
-      .where('status', '=', 'running')
-      .where('token', '<', lease.token)
-      .execute();
+    await abandonShardRuns(
+      this.store.db,
+      lease.shard,
+      lease.token,
+      `its worker lost ${lease.shard}; the run was queued again`,
+    );
     await this.boss.work<PipelineJob>(
       queueOf(lease.shard),
       { pollingIntervalSeconds: this.options.pollSeconds ?? 2 },

@@ -35,6 +35,7 @@ const modules: Record<string, string> = {
   invitations: 'src/control/invitations.ts',
   schedule_firings: 'src/control/schedule-firings.ts',
   shard_leases: 'src/control/shard-leases.ts',
+  shard_runs: 'src/scale/shard-runs.ts',
 };
 
 /**
@@ -99,7 +100,6 @@ const notYetBehindOneModule = [
   'oauth_states',
   'organization_sources',
   'rate_buckets',
-  'shard_runs',
   'sqp_asins',
   'sqp_locks',
   'unpublished_change_seq',

@@ -10,6 +10,7 @@ import { openSharedControl } from '../../scale/shard-home.ts';
 import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
 import { ShardWorker } from '../../scale/shard-worker.ts';
 import { formatTable } from '../output.ts';
+import { latestShardRuns } from '../../scale/shard-runs.ts';
 
 /** The scale-out settings, or an error saying that this command needs them. */
 export function requireScaleConfig(command: string): ScaleConfig {
@@ -123,9 +124,7 @@ export async function shardRuns(
 ): Promise<void> {
   const store = await openSharedControl(config);
   try {
-    let query = store.db.selectFrom('control.shard_runs').selectAll().orderBy('started_at', 'desc').limit(o.limit);
-    if (o.pipeline) query = query.where('pipeline', '=', o.pipeline);
-    const rows = (await query.execute()).map((r) => ({
+    const rows = (await latestShardRuns(store.db, o)).map((r) => ({
       run: r.run_id,
       pipeline: r.pipeline,
       shard: r.shard,
