@@ -289,8 +289,7 @@ export async function generate(wh: Warehouse): Promise<void> {
         select
           i, i // 2 as o, (i * 7919) % 400 as s, 1 + i % 3 as q,
           ((5 + (i % 5000) / 100) * (1 + i % 3))::decimal(18,4) as price,
-          // ${perConnection}) as purchased_at,
-          timestamp '${lastDay} 12:00:00' - to_seconds(((${perConnection} - i) * ${days * 86400})
+          timestamp '${lastDay} 12:00:00' - to_seconds(((${perConnection} - i) * ${days * 86400}) // ${perConnection}) as purchased_at,
           timezone('${c.timezone}', timezone('UTC', purchased_at))::date as local_date,
           printf('%03d-%07d-%07d', 100 + ${n} * 100 + (o % 100), (o * 7919) % 10000000, o % 10000000) as order_id
         from range(${perConnection}) as r(i)

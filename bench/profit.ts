@@ -184,10 +184,8 @@ export async function generate(wh: Warehouse, options: { files?: boolean; years?
     await wh.sql.run(`
       insert into raw.get_flat_file_all_orders_data_by_order_date_general by name
       select
-        // 2 * 7) % 900, (i // 2 * 3141593) % 10000000, (i // 2 * 2718281 + 1234567) % 10000000) as amazon_order_id,
-        printf('%03d-%07d-%07d', 100 + (i
-        // ${linesPerConnection}) as purchase_date,
-        timestamptz '${lastDay} 12:00:00+00' - to_seconds(((${linesPerConnection} - i) * ${days * 86400})
+        printf('%03d-%07d-%07d', 100 + (i // 2 * 7) % 900, (i // 2 * 3141593) % 10000000, (i // 2 * 2718281 + 1234567) % 10000000) as amazon_order_id,
+        timestamptz '${lastDay} 12:00:00+00' - to_seconds(((${linesPerConnection} - i) * ${days * 86400}) // ${linesPerConnection}) as purchase_date,
         purchase_date as last_updated_date,
         if(i % 20 = 0, 'Canceled', if(i % 20 = 1, 'Unshipped', 'Shipped')) as order_status,
         'Amazon' as fulfillment_channel,
