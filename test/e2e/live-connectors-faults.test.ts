@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { FakeMarketplace } from '@mktdata/fake-marketplace';
 import { compareHomes } from '../helpers/compare-homes.ts';
-import { firstLoadAndDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
+import { firstLoadAndThreeDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
 
 describe('live connectors against a failing fake marketplace', () => {
   const homes: Warehouse[] = [];
@@ -19,9 +19,7 @@ describe('live connectors against a failing fake marketplace', () => {
     live.fake.setSwitch('getReport', { throttleRate: 0.1, serverErrorRate: 0.05 });
     live.fake.setSwitch('getReportDocument', { serverErrorRate: 0.1 });
     live.fake.setSwitch('createAdsReport', { failedRate: 0.2 });
-    // The first load and one daily run: what failed in one run is retried in the next (the daily runs without faults
-    // are live-connectors.test.ts's).
-    const { a, b } = await firstLoadAndDays(live, homes, 1);
+    const { a, b } = await firstLoadAndThreeDays(live, homes);
     const tables = await compareHomes(a.home, b.home);
     expect(tables.filter((t) => t.onlyA > 0 || t.onlyB > 0 || t.duplicates > 0)).toEqual([]);
     // The switches did act: reports ended FATAL and requests were throttled, and the client retried them.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { FakeMarketplace } from '@mktdata/fake-marketplace';
 import { compareHomes } from '../helpers/compare-homes.ts';
-import { firstLoadAndDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
+import { firstLoadAndThreeDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
 
 describe('live connectors against the fake marketplace', () => {
   const homes: Warehouse[] = [];
@@ -21,7 +21,7 @@ describe('live connectors against the fake marketplace', () => {
       onLanded: (results) => batches.push(results.length),
     });
     fake = live.fake;
-    const { a, b, documents } = await firstLoadAndDays(live, homes);
+    const { a, b, documents } = await firstLoadAndThreeDays(live, homes);
     expect(documents).toBeGreaterThan(100);
     // A fetch lands what it downloaded together once nothing is left downloading (here, with no request kept waiting
     // long, one batch per call of a pipeline's fetch: about 26 for some 700 documents), not one document at a time.

@@ -139,27 +139,22 @@ export async function dropNewDocuments(from: Warehouse, to: Home, seen: Set<stri
 export { sidecarOf };
 
 const DAY = 86_400_000;
-// A first load on Friday 2026-11-20 at 10:30 in Los Angeles (18:30Z), then daily runs at the same time. The
+// A first load on Friday 2026-11-20 at 10:30 in Los Angeles (18:30Z), then three daily runs at the same time. The
 // sellers opened on 2026-06-01: the first load's older windows hold nothing and end CANCELLED.
 export const START = '2026-11-20T18:30:00Z';
 export const OPENED_ON = '2026-06-01';
 
 /**
- * A first load and then `days` daily runs (three by default). Home A fetches through the connectors; after each of its
- * pipeline runs, the documents A landed are dropped by hand into home B's landing folder and B runs the same pipeline
- * at the same clock: the published tables must agree.
+ * Home A fetches through the connectors; after each of its pipeline runs, the documents A landed are dropped by hand
+ * into home B's landing folder and B runs the same pipeline at the same clock: the published tables must agree.
  */
-export async function firstLoadAndDays(
-  live: Awaited<ReturnType<typeof liveMarketplace>>,
-  homes: Warehouse[],
-  days = 3,
-) {
+export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof liveMarketplace>>, homes: Warehouse[]) {
   const a = await demoHome('mktdata-live-a-');
   const b = await demoHome('mktdata-live-b-');
   homes.push(a.wh, b.wh);
   await connectAll(a.wh, live.fake, live.sellers);
   const seen = new Set<string>();
-  for (let day = 0; day <= days; day++) {
+  for (let day = 0; day < 4; day++) {
     if (day > 0) live.clock.jump(DAY);
     // As `mktdata run` does: every pipeline, then one publish per home.
     const runs: { a: RunSummary[]; b: RunSummary[] } = { a: [], b: [] };
