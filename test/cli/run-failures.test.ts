@@ -23,12 +23,14 @@ describe('mktdata run when the data cannot be fetched', () => {
   it('exits 1, records the run failed with its errors, and leaves the first load in its first stage', async () => {
     const home = join(mkdtempSync(join(tmpdir(), 'mktdata-run-failures-')), 'home');
     const h = ['--home', home];
-    await cli(['init', ...h]);
-    const org = lastLine((await cli(['org', 'create', '--name', 'Acme', ...h])).stdout);
-    const conn = lastLine(
-      (await cli(['connections', 'add', '--org', org, '--name', 'Acme US', '--marketplace', 'ATVPDKIKX0DER', ...h]))
-        .stdout,
-    );
+    const ok = async (args: string[]) => {
+      const done = await cli([...args, ...h]);
+      expect(done.code, `${args.join(' ')}: ${done.stderr}`).toBe(0);
+      return lastLine(done.stdout);
+    };
+    await ok(['init']);
+    const org = await ok(['org', 'create', '--name', 'Acme']);
+    const conn = await ok(['connections', 'add', '--org', org, '--name', 'Acme US', '--marketplace', 'ATVPDKIKX0DER']);
     // A refresh token of an application this install does not have configured: nothing can be asked.
     const stored = await cli(
       ['connections', 'credentials', '--connection', conn, '--selling-partner-id', 'A1SELLER', ...h],

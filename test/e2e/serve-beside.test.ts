@@ -62,12 +62,12 @@ describe('the command line beside a running server', () => {
     expect(connected.body).toContain('Its first load has started');
     const connection = /<code>([0-9a-f-]{36})<\/code>/.exec(connected.body)![1]!;
 
-    // Its first load starts within 60 s (the runs list, through the server, shows its windows), then completes.
+    // Its first load starts (the runs list, through the server, shows its windows), then completes.
     const windowsOf = async () =>
       (JSON.parse((await run(['runs', '--format', 'json'])).stdout) as { connection: string | null }[]).filter(
         (r) => r.connection === connection,
       ).length;
-    expect(await until(60_000, async () => (await windowsOf()) > 0)).toBe(true);
+    expect(await until(180_000, async () => (await windowsOf()) > 0)).toBe(true);
     const stage = async () =>
       (
         JSON.parse((await run(['connections', 'list', '--format', 'json'])).stdout) as {
@@ -75,7 +75,7 @@ describe('the command line beside a running server', () => {
           load_stage: string;
         }[]
       ).find((c) => c.id === connection)?.load_stage;
-    expect(await until(240_000, async () => (await stage()) === 'COMPLETE'), `load stage ${await stage()}`).toBe(true);
+    expect(await until(600_000, async () => (await stage()) === 'COMPLETE'), `load stage ${await stage()}`).toBe(true);
     const runs = await run(['runs', '--limit', '3']);
     expect(runs.code, runs.stderr).toBe(0);
     expect(runs.stdout).toContain(connection);
@@ -132,7 +132,7 @@ describe('the command line beside a running server', () => {
     expect(lastLine(asked.stdout)).toMatch(/^[0-9a-f-]{36}$/);
     expect(server.output()).toContain('admin channel: mktdata run');
     expect(await server.stop(30_000)).toBe(0);
-  }, 420_000);
+  }, 900_000);
 
   it('fails at once on a port in use, and leaves the home free', async () => {
     const taken = createServer();
@@ -143,7 +143,7 @@ describe('the command line beside a running server', () => {
       expect((await cli(['init', '--home', home])).code).toBe(0);
       const started = Date.now();
       const serve = await cli(['serve', '--home', home, '--port', String(port)]);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(Date.now() - started).toBeLessThan(30_000); // no waiting for the port, even on a busy machine
       expect(serve.code).toBe(1);
       expect(serve.stderr).toContain(`mktdata: port ${port} on 127.0.0.1 is in use`);
       const next = await cli(['runs', '--home', home]);

@@ -47,17 +47,26 @@ export async function startPostgres(): Promise<{ url: string; stop(): void }> {
     execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   };
   asServer('initdb', ['-D', data, '-U', 'mktdata', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-  const port = await freePort();
-  asServer('pg_ctl', [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'server.log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-    'start',
-  ]);
+  // The port is free when asked for but could be taken before the server binds it: then another one.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      asServer('pg_ctl', [
+        '-D',
+        data,
+        '-w',
+        '-l',
+        join(dir, 'server.log'),
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        'start',
+      ]);
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   const stop = () => {
     try {
       asServer('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);

@@ -79,7 +79,8 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
         '--id',
         id,
         '--lease-seconds',
-        '3',
+        // Long enough that a worker slowed by a busy machine keeps its shards; a killed one's are taken after it.
+        '10',
         '--poll-seconds',
         '1',
         '--no-pipelines',
@@ -97,7 +98,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
       .execute();
     return new Map(rows.map((r) => [r.shard, r.owner]));
   };
-  const waitFor = async (what: string, check: () => Promise<boolean>, ms = 60_000) => {
+  const waitFor = async (what: string, check: () => Promise<boolean>, ms = 180_000) => {
     for (const started = Date.now(); !(await check()); await delay(200)) {
       if (Date.now() - started > ms)
         throw new Error(
@@ -348,6 +349,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     expect(profit?.freshness?.lastRefreshedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     await delay(1500); // the bucket full again: 3 tokens for the organization, whichever replica asks
+    const asked = Date.now();
     const answers = await Promise.all(
       [a, b, a, b, a, b, a, b].map((r) =>
         fetch(`${r.base}/util/sellers-and-vendors`, { headers }).then(async (res) => {
@@ -356,9 +358,11 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
         }),
       ),
     );
-    // One bucket of 3 (and what refills while the 8 requests are answered); two in-memory buckets would pass 6.
-    expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(4);
-    expect(answers.filter((s) => s === 429).length).toBeGreaterThanOrEqual(4);
+    // One bucket of 3, and the 3 a second it refills while the 8 requests are answered (more on a busy machine); two
+    // in-memory buckets would pass 6 at once.
+    const refilled = Math.floor((3 * (Date.now() - asked)) / 1000);
+    expect(answers.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(3 + refilled);
   }, 120_000);
 
   it('carries a unit-cost change made through a replica into the shard that builds its connection', async () => {

@@ -20,10 +20,13 @@ interface Received {
   body: string;
 }
 
-/** A receiver on loopback that records what it gets and answers `status`. */
-async function receiver(port = 0) {
+/**
+ * A receiver on loopback that records what it gets and answers `status`. While `down`, it resets every connection
+ * as it opens: the port stays its own (a closed port could be taken by another process before it comes back).
+ */
+async function receiver() {
   const received: Received[] = [];
-  const state = { status: 200 };
+  const state = { status: 200, down: false };
   const server: Server = createServer((req, res) => {
     let body = '';
     req
@@ -35,13 +38,15 @@ async function receiver(port = 0) {
         res.end();
       });
   });
-  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  server.on('connection', (socket) => {
+    if (state.down) socket.destroy();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return {
     received,
     state,
     url,
-    port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
@@ -254,11 +259,10 @@ describe('webhook events', () => {
   });
 
   it('retries while the receiver is down, across a server restart, delivers each event once, and disables a subscription failing for 24 hours', async () => {
-    const first = await receiver();
-    const port = first.port;
-    const { secret, id } = (await call('POST', '/webhooks', { url: first.url, messageTypes: ['MKT_ORDER_UPDATE'] }))
+    const back = await receiver();
+    const { secret, id } = (await call('POST', '/webhooks', { url: back.url, messageTypes: ['MKT_ORDER_UPDATE'] }))
       .json as { secret: string; id: string };
-    await first.close(); // the receiver is down
+    back.state.down = true;
     await land(
       wh,
       'GET_FLAT_FILE_ALL_ORDERS_DATA_BY_ORDER_DATE_GENERAL',
@@ -278,7 +282,7 @@ describe('webhook events', () => {
     wh = await openWarehouse(home, 'test');
     clock += 10 * 60_000; // past the first backoff (5 s ± 50 %)
     await start();
-    const back = await receiver(port); // the receiver is back on its address
+    back.state.down = false; // the receiver is back on its address
     try {
       await deliver();
       expect(back.received.map((r) => JSON.parse(r.body).summary.mktOrderId).sort()).toEqual(['222-1', '222-2']);
