@@ -2,11 +2,14 @@ import { ASINS, listedIn, PARENT_ASINS } from './catalog.ts';
 import { orderVersionAt } from './orders-report.ts';
 import { isDealDay, ordersOn } from './orders.ts';
 import { Rng } from './random.ts';
+import { dayExtras, type DayExtras } from './sales-and-traffic-by-date.ts';
 import { addDays, localMidnight, type FakeSeller } from './sellers.ts';
 import type { FakeDocument, FakeReportRequest } from './types.ts';
 
 const DAY = 86_400_000;
 const round2 = (x: number) => Math.round(x * 100) / 100;
+/** `part` of `whole` in percent, 0 for an empty whole; the schema caps these at 100. */
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.min(100, round2((part / whole) * 100)));
 
 interface Sales {
   units: number;
@@ -114,6 +117,66 @@ function entry(key: { parentAsin: string; childAsin?: string; sku?: string }, da
   };
 }
 
+type Entry = ReturnType<typeof entry>;
+
+/** The by-ASIN share fields: an entry's part of the report's sessions and page views (their B2B parts alike). */
+const SHARES = [
+  ['sessions', 'sessionPercentage'],
+  ['browserSessions', 'browserSessionPercentage'],
+  ['mobileAppSessions', 'mobileAppSessionPercentage'],
+  ['pageViews', 'pageViewsPercentage'],
+  ['browserPageViews', 'browserPageViewsPercentage'],
+  ['mobileAppPageViews', 'mobileAppPageViewsPercentage'],
+].flatMap(([count, share]) => [
+  [count, share],
+  [`${count}B2B`, `${share}B2B`],
+]) as [keyof Entry['trafficByAsin'], string][];
+
+/** The by-ASIN entries with each one's share of the whole report's sessions and page views, in percent. */
+function withShares(entries: Entry[]) {
+  const total = (count: keyof Entry['trafficByAsin']) => entries.reduce((a, e) => a + e.trafficByAsin[count], 0);
+  const totals = SHARES.map(([count]) => total(count));
+  return entries.map((e) => ({
+    ...e,
+    trafficByAsin: {
+      ...e.trafficByAsin,
+      ...Object.fromEntries(SHARES.map(([count, share], i) => [share, percent(e.trafficByAsin[count], totals[i]!)])),
+    },
+  }));
+}
+
+/** A date's salesByDate and trafficByDate: the day's entry over every SKU, with what only the by-date block has. */
+function byDateBlocks(e: Entry, x: DayExtras, currency: string) {
+  const sales = e.salesByAsin;
+  const average = (amount: number, n: number) => ({ amount: n === 0 ? 0 : round2(amount / n), currencyCode: currency });
+  return {
+    salesByDate: {
+      ...sales,
+      averageSalesPerOrderItem: average(sales.orderedProductSales.amount, sales.totalOrderItems),
+      averageUnitsPerOrderItem: sales.totalOrderItems === 0 ? 0 : round2(sales.unitsOrdered / sales.totalOrderItems),
+      averageSellingPrice: average(sales.orderedProductSales.amount, sales.unitsOrdered),
+      unitsRefunded: x.unitsRefunded,
+      // Units refunded per unit ordered, as Amazon's example has it (1 of 23 → 4.35).
+      refundRate: percent(x.unitsRefunded, sales.unitsOrdered),
+      // The fake's buyers file no A-to-z claims.
+      claimsGranted: 0,
+      claimsAmount: { amount: 0, currencyCode: currency },
+      shippedProductSales: { amount: x.shippedCents / 100, currencyCode: currency },
+      unitsShipped: x.unitsShipped,
+      ordersShipped: x.ordersShipped,
+    },
+    trafficByDate: {
+      ...e.trafficByAsin,
+      orderItemSessionPercentage: percent(sales.totalOrderItems, e.trafficByAsin.sessions),
+      averageOfferCount: x.averageOfferCount,
+      averageParentItems: x.averageParentItems,
+      feedbackReceived: x.feedbackReceived,
+      negativeFeedbackReceived: x.negativeFeedbackReceived,
+      receivedNegativeFeedbackRate: percent(x.negativeFeedbackReceived, x.feedbackReceived),
+    },
+  };
+}
+
 /**
  * GET_SALES_AND_TRAFFIC_REPORT (DAY granularity; CHILD, PARENT or SKU): the window's dates read from the strings as
  * sent; a date shows once it ended in the marketplace and a day passed; null when no date of the window shows, or it
@@ -146,38 +209,32 @@ export function salesAndTrafficReport(seller: FakeSeller, request: FakeReportReq
     granularity === 'SKU' ? x.sku : granularity === 'CHILD' ? x.asin : (PARENT_ASINS.get(x.asin) ?? x.asin);
   const groups = new Map<string, typeof all>();
   for (const x of all) groups.set(keyOf(x), [...(groups.get(keyOf(x)) ?? []), x]);
-  const byAsin = [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([, xs]) => {
-      const first = xs[0]!;
-      const parentAsin = PARENT_ASINS.get(first.asin) ?? first.asin;
-      const key =
-        granularity === 'SKU'
-          ? { parentAsin, childAsin: first.asin, sku: first.sku }
-          : granularity === 'CHILD'
-            ? { parentAsin, childAsin: first.asin }
-            : { parentAsin };
-      return entry(
-        key,
-        xs.map((x) => x.day),
-        seller.currency,
-      );
-    });
+  const byAsin = withShares(
+    [...groups.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, xs]) => {
+        const first = xs[0]!;
+        const parentAsin = PARENT_ASINS.get(first.asin) ?? first.asin;
+        const key =
+          granularity === 'SKU'
+            ? { parentAsin, childAsin: first.asin, sku: first.sku }
+            : granularity === 'CHILD'
+              ? { parentAsin, childAsin: first.asin }
+              : { parentAsin };
+        return entry(
+          key,
+          xs.map((x) => x.day),
+          seller.currency,
+        );
+      }),
+  );
   const byDate = perDate.map(({ date, days }) => {
     const e = entry(
       { parentAsin: '' },
       days.map((d) => d.day),
       seller.currency,
     );
-    return {
-      date,
-      salesByDate: {
-        ...e.salesByAsin,
-        averageUnitsPerOrderItem:
-          e.salesByAsin.totalOrderItems === 0 ? 0 : round2(e.salesByAsin.unitsOrdered / e.salesByAsin.totalOrderItems),
-      },
-      trafficByDate: e.trafficByAsin,
-    };
+    return { date, ...byDateBlocks(e, dayExtras(seller, date), seller.currency) };
   });
   const document = {
     reportSpecification: {
