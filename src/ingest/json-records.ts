@@ -174,7 +174,8 @@ export async function landJsonRecords(
     };
     await staged.restage();
     try {
-      const insert = `insert into ${table} select ${typedRecords(columns)}, ${lineageSelectList(staged)} from ${stage}`;
+      // By name: a raw table created before a field left its source's columns keeps that column, null from then on.
+      const insert = `insert into ${table} by name select ${typedRecords(columns)}, ${lineageSelectList(staged)} from ${stage}`;
       const result = await insertOrExplain(ctx, staged, columns, insert, lineageParams(ctx));
       return Number(result.rowsChanged);
     } catch (error) {
@@ -203,7 +204,8 @@ async function landJsonFiles(
 ): Promise<Map<string, number>> {
   const rows = new Map<string, number>();
   const lineage = ['_file_id', '_landed_at', '_connection_id', '_marketplace_id'];
-  const insert = `insert into ${table} select ${typedRecords(columns)}, _file_id, _line as _line_number, _landed_at::timestamptz as _landed_at,
+  // By name, as in landJsonRecords.
+  const insert = `insert into ${table} by name select ${typedRecords(columns)}, _file_id, _line as _line_number, _landed_at::timestamptz as _landed_at,
     _connection_id, _marketplace_id from ${readStage(columns, lineage)}`;
   return withNdjson(async (ndjson) => {
     let lines: string[] = [];

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Warehouse } from '../../src/db/warehouse.ts';
+import { findSource } from '../../src/ingest/sources/index.ts';
 import { land, makeHome, rows, US, DE } from '../helpers/home.ts';
 import { settlementHeader, trafficReport, writeJson, type SettlementLine } from '../helpers/profit.ts';
 
@@ -378,6 +379,19 @@ describe('ingest GET_SALES_AND_TRAFFIC_REPORT', () => {
         unit_session_percentage: null,
         _marketplace_id: US.marketplaceId,
       },
+    ]);
+  });
+
+  it('lands into a raw table that still has the by-ASIN shipped and refunded columns of earlier versions', async () => {
+    // Those fields exist by date only; a home made before they left the by-ASIN columns keeps them, null from now on.
+    await wh.sql.run(findSource(SOURCE).createTable);
+    await wh.sql.run(`alter table ${raw} add column units_shipped bigint`);
+    const report = trafficReport('2026-03-10', US.marketplaceId, [
+      { childAsin: 'B000000001', salesByAsin: { unitsOrdered: 2 }, trafficByAsin: { sessions: 9 } },
+    ]);
+    expect(await land(wh, SOURCE, US, writeJson(dir, 'st.json', report))).toMatchObject({ status: 'landed', rows: 1 });
+    expect(await rows(wh, `select child_asin, units_ordered, sessions, units_shipped from ${raw}`)).toEqual([
+      { child_asin: 'B000000001', units_ordered: '2', sessions: '9', units_shipped: null },
     ]);
   });
 

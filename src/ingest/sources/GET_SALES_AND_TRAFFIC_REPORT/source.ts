@@ -5,18 +5,14 @@ import type { FlatColumn } from '../../flat-file.ts';
 import { jsonSource, refusedDocument, type JsonRecord } from '../../json-records.ts';
 import { RefusedFile } from '../../source.ts';
 
-const amounts = ['orderedProductSales', 'orderedProductSalesB2B', 'shippedProductSales', 'shippedProductSalesB2B'];
+// The by-ASIN fields of sellerSalesAndTrafficReport.json. Shipped sales, units and orders, refunded units and the
+// refund rate are not among them: the report has them by date only, for the whole account (upstream-formats §d).
+const amounts = ['orderedProductSales', 'orderedProductSalesB2B'];
 const counts = [
   'unitsOrdered',
   'unitsOrderedB2B',
   'totalOrderItems',
   'totalOrderItemsB2B',
-  'unitsShipped',
-  'unitsShippedB2B',
-  'ordersShipped',
-  'ordersShippedB2B',
-  'unitsRefunded',
-  'unitsRefundedB2B',
   'browserSessions',
   'mobileAppSessions',
   'sessions',
@@ -26,14 +22,7 @@ const counts = [
   'pageViews',
   'pageViewsB2B',
 ];
-const percents = [
-  'refundRate',
-  'refundRateB2B',
-  'buyBoxPercentage',
-  'buyBoxPercentageB2B',
-  'unitSessionPercentage',
-  'unitSessionPercentageB2B',
-];
+const percents = ['buyBoxPercentage', 'buyBoxPercentageB2B', 'unitSessionPercentage', 'unitSessionPercentageB2B'];
 
 /** One row per by-ASIN entry of a one-day report; metrics missing from the report stay null. */
 const columns: FlatColumn[] = [
