@@ -354,6 +354,38 @@ describe('mkt_fba_removal_shipments', () => {
     ]);
   });
 
+  it("lands a file with Seller Central's headers (removal-date, quantity shipped) as the developer-docs spelling", async () => {
+    const sellerCentral: Record<string, string> = {
+      'request-date': 'removal-date',
+      'shipped-quantity': 'quantity shipped',
+    };
+    const header = removalShipmentsHeader.map((h) => sellerCentral[h] ?? h);
+    await land(
+      wh,
+      'GET_FBA_FULFILLMENT_REMOVAL_SHIPMENT_DETAIL_DATA',
+      US,
+      tsv(dir, 'seller-central.tsv', header, [
+        {
+          'removal-date': '2026-03-01T06:00:00+00:00',
+          'order-id': 'R-1',
+          'shipment-date': '2026-03-04T20:00:00+00:00',
+          sku: 'ACM-TENT-2P-GRN',
+          fnsku: 'X0080T9W7T',
+          disposition: 'Sellable',
+          'quantity shipped': '3',
+          carrier: 'UPS',
+          'tracking-number': '1Z001',
+          'removal-order-type': 'Return',
+        },
+      ]),
+    );
+    await build(wh, 'mkt_fba_removal_shipments');
+    // removal-date 06:00 UTC on 1 March is 22:00 PST on 28 February; quantity shipped 3.
+    expect(
+      await rows(wh, `select request_date, shipped_quantity, tracking_number from marts.mkt_fba_removal_shipments`),
+    ).toEqual([{ request_date: '2026-02-28', shipped_quantity: '3.0000', tracking_number: '1Z001' }]);
+  });
+
   it('adds up package lines within one file', async () => {
     const line = {
       'request-date': '2026-03-01T06:00:00+00:00',
