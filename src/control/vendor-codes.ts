@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
-import { requireOwnConnection } from './connections.ts';
+import { MktdataError } from '../errors.ts';
+import { ownConnection } from './connections.ts';
 import { charged } from './tokens.ts';
 
 /** One VendorCodeUpsertRequest row: exactly one of asin and sku. */
@@ -10,14 +11,24 @@ export type VendorCodeRow = ({ asin: string; sku?: undefined } | { sku: string; 
   vendorCode: string;
 };
 
+/**
+ * ERR_CONNECTION_NOT_FOUND unless the connection is the organization's: vendor-code rows are kept "per seller or
+ * vendor" (spec document 000, "What the service does"), and hybrid sellers have vendor codes, so any connection type
+ * may hold them.
+ */
+async function requireOwn(wh: ControlStore, organizationId: string, id: string): Promise<void> {
+  if (!(await ownConnection(wh.db, organizationId, id))) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id });
+}
+
 const identifierOf = (r: VendorCodeRow) =>
   r.asin !== undefined
     ? { identifier_type: 'ASIN' as const, identifier: r.asin }
     : { identifier_type: 'SKU' as const, identifier: r.sku! };
 
 /**
- * Upserts the vendor codes of a vendor connection's ASINs and SKUs (control.vendor_codes, which models can join), the
- * last row of an item in one request winning; charges its token and writes its usage record in the same transaction.
+ * Upserts the vendor codes of a connection's ASINs and SKUs (control.vendor_codes, which models can join), the last row
+ * of an item in one request winning; charges its token and writes its usage record in the same transaction. As on the
+ * other metered upserts, the request is checked first (its shape 400, the connection 404) and the tokens last (402).
  */
 export async function upsertVendorCodes(
   wh: ControlStore,
@@ -26,7 +37,7 @@ export async function upsertVendorCodes(
   rows: VendorCodeRow[],
   at: Date,
 ): Promise<{ changeId: string; upserted: number }> {
-  await requireOwnConnection(wh, organizationId, connectionId, 'VENDOR_CENTRAL', 'vendor codes');
+  await requireOwn(wh, organizationId, connectionId);
   const unique = [...new Map(rows.map((r) => [JSON.stringify(identifierOf(r)), r])).values()];
   const changeId = randomUUID();
   await charged(
@@ -57,13 +68,13 @@ export async function upsertVendorCodes(
   return { changeId, upserted: unique.length };
 }
 
-/** DELETE /vendor-codes: removes a vendor connection's codes, only those of `sku` and/or `asin` when given. */
+/** DELETE /vendor-codes: removes a connection's codes, only those of `sku` and/or `asin` when given. */
 export async function deleteVendorCodes(
   wh: ControlStore,
   organizationId: string,
   filters: { sellerOrVendorId: string; sku?: string; asin?: string },
 ): Promise<number> {
-  await requireOwnConnection(wh, organizationId, filters.sellerOrVendorId, 'VENDOR_CENTRAL', 'vendor codes');
+  await requireOwn(wh, organizationId, filters.sellerOrVendorId);
   const items = (eb: ExpressionBuilder<ControlPlane, 'control.vendor_codes'>) => {
     const named = [
       ...(filters.asin !== undefined

@@ -13,6 +13,7 @@ const VENDOR = '00000000-0000-4000-8000-00000000a0f1';
 const OTHER_VENDOR = '00000000-0000-4000-8000-00000000b0f1';
 const OTHER_SELLER = '00000000-0000-4000-8000-00000000b0c1';
 const BROKE_VENDOR = '00000000-0000-4000-8000-00000000c0f1';
+const BROKE_SELLER = '00000000-0000-4000-8000-00000000c0c1';
 const HOUR = 3_600_000;
 
 describe('vendor codes and SQP ASIN lists over HTTP', () => {
@@ -58,6 +59,12 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       name: 'Broke vendor',
       marketplaceId: US.marketplaceId,
       type: 'VENDOR_CENTRAL',
+    });
+    await addConnection(wh, {
+      organizationId: broke,
+      id: BROKE_SELLER,
+      name: 'Broke seller',
+      marketplaceId: US.marketplaceId,
     });
     app = await buildApp({ wh, home: made.home, logger: false, now: () => clock, requestsPerSecond: 1000 });
     await app.ready();
@@ -110,7 +117,22 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       expect(usage.items[0]).toMatchObject({ specificUsageType: 'VENDOR_CODE_API_STANDARD', tokens: 1 });
     });
 
-    it("refuses both or neither of asin and sku, a seller connection, another organization's (404), no tokens (402)", async () => {
+    it('keeps codes for a seller connection too (spec 000: vendor-code rows are per seller or vendor)', async () => {
+      const res = await call('POST', '/api/v1/vendor-codes', {
+        sellerOrVendorId: US.id,
+        vendorCodesToUpsert: [{ asin: 'B000000009', vendorCode: 'HYB1' }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ sellerOrVendorId: US.id, upsertedCount: 1 });
+      const kept = `select identifier_type, identifier, vendor_code from control.vendor_codes where connection_id = $c`;
+      expect(await rows(wh, kept, { c: US.id })).toEqual([
+        { identifier_type: 'ASIN', identifier: 'B000000009', vendor_code: 'HYB1' },
+      ]);
+      expect((await call('DELETE', `/api/v1/vendor-codes?sellerOrVendorId=${US.id}`)).statusCode).toBe(204);
+      expect(await rows(wh, kept, { c: US.id })).toEqual([]);
+    });
+
+    it("refuses both or neither of asin and sku (400), another organization's (404), no tokens (402)", async () => {
       const before = await codes();
       for (const row of [
         { asin: 'B000000001', sku: 'SKU-A', vendorCode: 'X' },
@@ -126,26 +148,35 @@ describe('vendor codes and SQP ASIN lists over HTTP', () => {
       expect(
         (await call('POST', '/api/v1/vendor-codes', { sellerOrVendorId: VENDOR, vendorCodesToUpsert: [] })).statusCode,
       ).toBe(400);
-      const seller = await call('POST', '/api/v1/vendor-codes', {
-        sellerOrVendorId: US.id,
-        vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }],
-      });
-      expect(seller.json()).toMatchObject({ statusCode: 400, code: 'ERR_CONNECTION_TYPE' });
       const foreign = await call('POST', '/api/v1/vendor-codes', {
         sellerOrVendorId: OTHER_VENDOR,
         vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }],
       });
       expect(foreign.statusCode).toBe(404);
       expect(foreign.body).not.toContain('Other vendor');
-      const broke = await call(
+      for (const id of [BROKE_VENDOR, BROKE_SELLER]) {
+        const broke = await call(
+          'POST',
+          '/api/v1/vendor-codes',
+          { sellerOrVendorId: id, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] },
+          brokeKey,
+        );
+        expect(broke.statusCode, id).toBe(402);
+        expect(broke.json().code, id).toBe('ERR_NO_TOKENS');
+      }
+      // As for unit costs, the request's shape is checked before the tokens: a malformed body is a 400 even when broke.
+      const brokeAndMalformed = await call(
         'POST',
         '/api/v1/vendor-codes',
-        { sellerOrVendorId: BROKE_VENDOR, vendorCodesToUpsert: [{ asin: 'B000000001', vendorCode: 'X' }] },
+        { sellerOrVendorId: BROKE_SELLER, vendorCodesToUpsert: [{ vendorCode: 'X' }] },
         brokeKey,
       );
-      expect(broke.statusCode).toBe(402);
+      expect(brokeAndMalformed.statusCode).toBe(400);
       expect(
-        await rows(wh, `select count(*) as n from control.vendor_codes where connection_id = $c`, { c: BROKE_VENDOR }),
+        await rows(wh, `select count(*) as n from control.vendor_codes where connection_id in ($v, $s)`, {
+          v: BROKE_VENDOR,
+          s: BROKE_SELLER,
+        }),
       ).toEqual([{ n: '0' }]);
       expect(await codes()).toEqual(before);
     });
