@@ -184,6 +184,20 @@ describe('actions over HTTP', () => {
     expect(page).toMatchObject({ page: 1, pageSize: 2, totalCount: 5 });
     expect((await call('GET', '/actions?statuses=COMPLETED')).json().totalCount).toBe(0);
     expect((await call('GET', '/actions?pageSize=26')).statusCode).toBe(400);
+    // spec 000: statuses, types and creators are arrays of their enums; a value outside them is a 400 at its place
+    for (const [query, path] of [
+      ['statuses=PENDING,NOT_A_STATUS', ['querystring', 'statuses', '1']],
+      ['types=MKT_LISTINGS_PRICING_UPDATE,MKT_NOT_A_TYPE', ['querystring', 'types', '1']],
+      ['creators=ROBOT', ['querystring', 'creators', '0']],
+    ] as const) {
+      const refused = await call('GET', `/actions?${query}`);
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json().issues.map((i: { path: string[] }) => i.path)).toEqual([path]);
+    }
+    expect((await call('GET', '/actions?types=MKT_NOT_A_TYPE')).json().issues[0]).toMatchObject({
+      code: 'invalid_value',
+      message: 'MKT_NOT_A_TYPE is not an action type; GET /api/v1/actions/types lists them',
+    });
     expect((await call('GET', `/actions/${ids[0]}`, undefined, outsiderKey)).statusCode).toBe(501);
 
     await wh.db.updateTable('control.actions').set({ status: 'COMPLETED' }).execute();

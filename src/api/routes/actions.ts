@@ -15,6 +15,13 @@ const tags = ['Actions'];
 const actionStatus = z.enum(actionStatuses);
 const creator = z.enum(['API', 'MCP', 'SYSTEM']);
 const actionType = z.string().min(1).max(64).describe('An action type of spec 000, e.g. MKT_LISTINGS_FIND.');
+/**
+ * A type in the list's filter: spec 000 makes `types` an array of action types, so an unknown one is a 400, which
+ * names it rather than list them all.
+ */
+const knownActionType = z.enum(actionTypes, {
+  error: (issue) => `${String(issue.input)} is not an action type; GET /api/v1/actions/types lists them`,
+});
 
 export const ActionRequest = named(
   'ActionRequest',
@@ -96,7 +103,7 @@ const actionsQuery = z
     page: pageParam(999_999_999, 1),
     pageSize: pageParam(25, 20),
     statuses: arrayQuery(actionStatus).pipe(z.array(actionStatus).max(16)).optional(),
-    types: arrayQuery(actionType).pipe(z.array(actionType).max(16)).optional(),
+    types: arrayQuery(knownActionType).pipe(z.array(knownActionType).max(16)).optional(),
     creators: arrayQuery(creator).pipe(z.array(creator).max(8)).optional(),
     createdAtFrom: z.iso.datetime({ offset: true }).optional(),
     createdAtTo: z.iso.datetime({ offset: true }).optional(),
