@@ -53,7 +53,9 @@ function issueOf(i: z.core.$ZodIssue): Issue[] {
       code: i.code,
       message: `${key} is not a field of this type's details`,
     }));
-  return [{ path, code: i.code, message: i.message }];
+  // a refinement may name its code (a relation between values: `relation`)
+  const code = i.code === 'custom' ? ((i.params as { code?: string } | undefined)?.code ?? i.code) : i.code;
+  return [{ path, code, message: i.message }];
 }
 
 /** ERR_ACTIONS_NOT_ENABLED (501) unless the organization has the private beta (`mktdata org beta`). */

@@ -1,26 +1,23 @@
 import { z } from 'zod';
 import { adsId, adsPost, asin, day, defined, entityState, indexedOutcome, money, pageOutcome } from './ads-common.ts';
 import { completed, define, type ActionContext, type ActionGroup } from './define.ts';
+import { atLeastOne, requiredWhen, ruled } from './rules.ts';
 
 const PORTFOLIO = 'application/vnd.spPortfolio.v3+json';
 const BID_RECOMMENDATION = 'application/vnd.spthemebasedbidrecommendation.v3+json';
 
-const budget = z
-  .object({
-    policy: z.enum(['DATE_RANGE', 'MONTHLY_RECURRING', 'NO_CAP']),
-    amount: money.optional().describe('The cap (not for NO_CAP).'),
-    startDate: day.optional(),
-    endDate: day.optional(),
-  })
-  .strict()
-  .refine((b) => b.policy === 'NO_CAP' || b.amount !== undefined, {
-    message: 'a capped budget needs amount',
-    path: ['amount'],
-  })
-  .refine((b) => b.policy !== 'DATE_RANGE' || b.startDate !== undefined, {
-    message: 'a DATE_RANGE budget needs startDate',
-    path: ['startDate'],
-  });
+const budget = ruled(
+  z
+    .object({
+      policy: z.enum(['DATE_RANGE', 'MONTHLY_RECURRING', 'NO_CAP']),
+      amount: money.optional().describe('The cap (not for NO_CAP).'),
+      startDate: day.optional(),
+      endDate: day.optional(),
+    })
+    .strict(),
+  requiredWhen('amount', 'policy', ['DATE_RANGE', 'MONTHLY_RECURRING'], 'a capped budget needs amount'),
+  requiredWhen('startDate', 'policy', ['DATE_RANGE'], 'a DATE_RANGE budget needs startDate'),
+);
 const portfolioName = z.string().trim().min(1).max(128);
 
 type Budget = z.output<typeof budget>;
@@ -108,17 +105,17 @@ export const adsAccountActions: ActionGroup = {
       .object({
         portfolios: z
           .array(
-            z
-              .object({
-                portfolioId: adsId,
-                name: portfolioName.optional(),
-                state: entityState.optional(),
-                budget: budget.optional(),
-              })
-              .strict()
-              .refine((p) => p.name !== undefined || p.state !== undefined || p.budget !== undefined, {
-                message: 'give at least one of name, state and budget',
-              }),
+            ruled(
+              z
+                .object({
+                  portfolioId: adsId,
+                  name: portfolioName.optional(),
+                  state: entityState.optional(),
+                  budget: budget.optional(),
+                })
+                .strict(),
+              atLeastOne(['name', 'state', 'budget']),
+            ),
           )
           .min(1)
           .max(100),

@@ -3,6 +3,7 @@ import type { ActionType } from '../../vocabulary/action-types.ts';
 import { adsId, adsPost, day, defined, indexedOutcome, type ItemResult } from './ads-common.ts';
 import { define, type ActionContext, type ActionDefinition, type ActionGroup } from './define.ts';
 import { ConnectorError } from '../../connectors/connector-error.ts';
+import { exactlyWhen, onlyWhen, relation, ruled } from './rules.ts';
 
 type Kind = 'SP' | 'SB' | 'SD';
 type RuleAnswer = { responses?: { code: string; details?: string; ruleId?: string }[] };
@@ -10,50 +11,48 @@ type RuleAnswer = { responses?: { code: string; details?: string; ruleId?: strin
 const ruleId = z
   .string()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a budget rule id (a UUID)');
-const rule = z
-  .object({
-    name: z.string().trim().min(1).max(355),
-    ruleType: z.enum(['SCHEDULE', 'PERFORMANCE']).default('SCHEDULE'),
-    startDate: day,
-    endDate: day.optional(),
-    recurrence: z.enum(['DAILY', 'WEEKLY']).default('DAILY'),
-    daysOfWeek: z
-      .array(z.enum(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']))
-      .min(1)
-      .max(7)
-      .optional()
-      .describe('With a WEEKLY recurrence.'),
-    budgetIncreasePercent: z
-      .number()
-      .positive()
-      .max(900)
-      .describe('How much the rule raises the daily budget, in percent.'),
-    performance: z
-      .object({
-        metric: z.enum(['ACOS', 'CTR', 'CVR', 'ROAS']),
-        comparison: z.enum([
-          'GREATER_THAN',
-          'LESS_THAN',
-          'EQUAL_TO',
-          'GREATER_THAN_OR_EQUAL_TO',
-          'LESS_THAN_OR_EQUAL_TO',
-        ]),
-        threshold: z.number().min(0),
-      })
-      .strict()
-      .optional()
-      .describe("A PERFORMANCE rule's condition."),
-  })
-  .strict()
-  .refine((r) => !r.endDate || r.endDate >= r.startDate, { message: 'is before startDate', path: ['endDate'] })
-  .refine((r) => (r.ruleType === 'PERFORMANCE') === (r.performance !== undefined), {
-    message: 'a PERFORMANCE rule needs performance, a SCHEDULE rule none',
-    path: ['performance'],
-  })
-  .refine((r) => r.recurrence === 'WEEKLY' || r.daysOfWeek === undefined, {
-    message: 'only with a WEEKLY recurrence',
-    path: ['daysOfWeek'],
-  });
+const rule = ruled(
+  z
+    .object({
+      name: z.string().trim().min(1).max(355),
+      ruleType: z.enum(['SCHEDULE', 'PERFORMANCE']).default('SCHEDULE'),
+      startDate: day,
+      endDate: day.optional(),
+      recurrence: z.enum(['DAILY', 'WEEKLY']).default('DAILY'),
+      daysOfWeek: z
+        .array(z.enum(['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY']))
+        .min(1)
+        .max(7)
+        .optional()
+        .describe('With a WEEKLY recurrence.'),
+      budgetIncreasePercent: z
+        .number()
+        .positive()
+        .max(900)
+        .describe('How much the rule raises the daily budget, in percent.'),
+      performance: z
+        .object({
+          metric: z.enum(['ACOS', 'CTR', 'CVR', 'ROAS']),
+          comparison: z.enum([
+            'GREATER_THAN',
+            'LESS_THAN',
+            'EQUAL_TO',
+            'GREATER_THAN_OR_EQUAL_TO',
+            'LESS_THAN_OR_EQUAL_TO',
+          ]),
+          threshold: z.number().min(0),
+        })
+        .strict()
+        .optional()
+        .describe("A PERFORMANCE rule's condition."),
+    })
+    .strict(),
+  relation((r) => !r.endDate || r.endDate >= r.startDate, 'endDate is not before startDate', 'is before startDate', [
+    'endDate',
+  ]),
+  exactlyWhen('performance', 'ruleType', ['PERFORMANCE'], 'a PERFORMANCE rule needs performance, a SCHEDULE rule none'),
+  onlyWhen('daysOfWeek', 'recurrence', ['WEEKLY'], 'only with a WEEKLY recurrence'),
+);
 type Rule = z.output<typeof rule>;
 
 const compact = (d: string | undefined) => d?.replaceAll('-', '');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adsId, asin, day, entityState, money } from './ads-common.ts';
 import { entityActions, updateItem, type EntitySpec, type Item } from './ads-entity-actions.ts';
 import type { ActionGroup } from './define.ts';
+import { exactlyOne, relation, ruled } from './rules.ts';
 
 const time = (d: string | undefined, end = false) =>
   d === undefined ? undefined : `${d}T${end ? '23:59:59' : '00:00:00'}Z`;
@@ -45,23 +46,27 @@ const specs: EntitySpec[] = [
     idField: 'campaignId',
     byProduct: true,
     maxUpdate: 100,
-    create: z
-      .object({
-        ...campaignChanges,
-        name: z.string().trim().min(1).max(128),
-        state: entityState.default('ENABLED'),
-        dailyBudget: money.describe('The daily budget, in the marketplace currency.'),
-        startDate: day.optional().describe('First day (UTC); today when left out.'),
-        autoCreateTargets: z
-          .boolean()
-          .optional()
-          .describe('Sponsored Products: let Amazon target automatically (an auto campaign).'),
-      })
-      .strict()
-      .refine((c) => !c.endDate || !c.startDate || c.endDate >= c.startDate, {
-        message: 'is before startDate',
-        path: ['endDate'],
-      }),
+    create: ruled(
+      z
+        .object({
+          ...campaignChanges,
+          name: z.string().trim().min(1).max(128),
+          state: entityState.default('ENABLED'),
+          dailyBudget: money.describe('The daily budget, in the marketplace currency.'),
+          startDate: day.optional().describe('First day (UTC); today when left out.'),
+          autoCreateTargets: z
+            .boolean()
+            .optional()
+            .describe('Sponsored Products: let Amazon target automatically (an auto campaign).'),
+        })
+        .strict(),
+      relation(
+        (c) => !c.endDate || !c.startDate || c.endDate >= c.startDate,
+        'endDate is not before startDate',
+        'is before startDate',
+        ['endDate'],
+      ),
+    ),
     toCreate: (c) => ({
       ...campaignUpstream(c),
       marketplaceScope: 'SINGLE_MARKETPLACE',
@@ -174,29 +179,27 @@ const specs: EntitySpec[] = [
     idField: 'targetId',
     byProduct: true,
     maxUpdate: 25,
-    create: z
-      .object({
-        adGroupId: adsId.optional(),
-        campaignId: adsId.optional().describe('Instead of adGroupId: a campaign-level (negative) target.'),
-        state: entityState.default('ENABLED'),
-        negative: z.boolean().default(false),
-        bid: money.optional(),
-        keyword: z
-          .object({ text: z.string().trim().min(1).max(80), matchType: z.enum(['BROAD', 'PHRASE', 'EXACT']) })
-          .strict()
-          .optional(),
-        product: z
-          .object({ asin, matchType: z.enum(['PRODUCT_EXACT', 'PRODUCT_SIMILAR']).default('PRODUCT_EXACT') })
-          .strict()
-          .optional(),
-      })
-      .strict()
-      .refine((t) => (t.adGroupId === undefined) !== (t.campaignId === undefined), {
-        message: 'give exactly one of adGroupId and campaignId',
-      })
-      .refine((t) => (t.keyword === undefined) !== (t.product === undefined), {
-        message: 'give exactly one of keyword and product',
-      }),
+    create: ruled(
+      z
+        .object({
+          adGroupId: adsId.optional(),
+          campaignId: adsId.optional().describe('Instead of adGroupId: a campaign-level (negative) target.'),
+          state: entityState.default('ENABLED'),
+          negative: z.boolean().default(false),
+          bid: money.optional(),
+          keyword: z
+            .object({ text: z.string().trim().min(1).max(80), matchType: z.enum(['BROAD', 'PHRASE', 'EXACT']) })
+            .strict()
+            .optional(),
+          product: z
+            .object({ asin, matchType: z.enum(['PRODUCT_EXACT', 'PRODUCT_SIMILAR']).default('PRODUCT_EXACT') })
+            .strict()
+            .optional(),
+        })
+        .strict(),
+      exactlyOne('adGroupId', 'campaignId'),
+      exactlyOne('keyword', 'product'),
+    ),
     toCreate: (t) => ({
       adGroupId: t.adGroupId,
       campaignId: t.campaignId,

@@ -11,6 +11,7 @@ import {
   type MultiStatus,
 } from './ads-common.ts';
 import { define, type ActionContext, type ActionDefinition } from './define.ts';
+import { atLeastOne, ruled } from './rules.ts';
 
 /** An item of a batch, in our details or the upstream's. */
 export type Item = Record<string, any>;
@@ -36,14 +37,12 @@ export interface EntitySpec {
   examples: { add: Item; update: Item; remove: string[]; find: Item };
 }
 
-const aChange = (keys: string[]) => (d: Item) => keys.some((k) => d[k] !== undefined);
-const changeMessage = (keys: string[]) => ({ message: `give at least one of ${keys.join(', ')}` });
 /** An update item: its id and at least one of the changes. */
 export const updateItem = (idField: string, changes: Record<string, z.ZodType>) =>
-  z
-    .object({ [idField]: adsId, ...changes })
-    .strict()
-    .refine(aChange(Object.keys(changes)), changeMessage(Object.keys(changes)));
+  ruled(
+    z.object({ [idField]: adsId, ...changes }).strict(),
+    atLeastOne(Object.keys(changes), `give at least one of ${Object.keys(changes).join(', ')}`),
+  );
 
 const ids = z.array(adsId).min(1).max(100);
 const operation = (verb: string, s: EntitySpec) => `${verb}${s.one[0]!.toUpperCase()}${s.one.slice(1)}`;

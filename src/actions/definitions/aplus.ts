@@ -17,6 +17,7 @@ import {
   exampleModules,
   pageToken,
 } from './aplus-documents.ts';
+import { alone, distinct, ruled } from './rules.ts';
 
 /** The demo US seller's published A+ document (the fake's seed): what the examples act on. */
 const DEMO_KEY = '2ac78a27-1adf-46b7-adfb-f6b71c11ab07';
@@ -79,19 +80,22 @@ export const aplusActions: ActionGroup = {
     },
   ),
   MKT_APLUS_CONTENT_FIND: define(
-    z
-      .object({
-        contentReferenceKey: contentReferenceKey
-          .optional()
-          .describe("One document with its contents; without, every document's metadata, a page at a time."),
-        pageToken,
-      })
-      .strict()
-      .refine((d) => !(d.contentReferenceKey && d.pageToken), {
-        message: 'pageToken pages the list of documents: not with contentReferenceKey',
-        path: ['pageToken'],
-      })
-      .meta({ examples: [{ contentReferenceKey: DEMO_KEY }] }),
+    ruled(
+      z
+        .object({
+          contentReferenceKey: contentReferenceKey
+            .optional()
+            .describe("One document with its contents; without, every document's metadata, a page at a time."),
+          pageToken,
+        })
+        .strict(),
+      alone(
+        'contentReferenceKey',
+        ['pageToken'],
+        'pageToken pages the list of documents: not with contentReferenceKey',
+        ['pageToken'],
+      ),
+    ).meta({ examples: [{ contentReferenceKey: DEMO_KEY }] }),
     async (ctx, d) => {
       if (d.contentReferenceKey) return completed(await getDocument(ctx, d.contentReferenceKey, 'CONTENTS,METADATA'));
       const body = await aplus<{ contentMetadataRecords: unknown[]; nextPageToken?: string }>(
@@ -111,13 +115,11 @@ export const aplusActions: ActionGroup = {
     z
       .object({
         contentReferenceKey,
-        asins: z
-          .array(asin)
-          .max(100)
-          .describe("Replaces the document's ASINs: an ASIN left out no longer shows it; empty removes them all."),
+        asins: ruled(z.array(asin).max(100), distinct('holds an ASIN twice')).describe(
+          "Replaces the document's ASINs: an ASIN left out no longer shows it; empty removes them all.",
+        ),
       })
       .strict()
-      .refine((d) => new Set(d.asins).size === d.asins.length, { message: 'holds an ASIN twice', path: ['asins'] })
       .meta({ examples: [{ contentReferenceKey: DEMO_KEY, asins: ['B0NB0P6V0A', 'B0D8SM9EZR'] }] }),
     async (ctx, d) => {
       const body = await aplus<{ warnings?: Message[] }>(

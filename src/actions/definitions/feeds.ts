@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { feedResult, parseProcessingReport, submitFeed } from '../../connectors/feeds.ts';
 import { batchOutcome, define, waiting, type ActionContext, type ActionGroup, type ActionOutcome } from './define.ts';
 import { sku } from './listings.ts';
+import { exactlyWhen, ruled, someAbove0 } from './rules.ts';
 
 /** A flat-file cell: no tab or line break (they would split the record). */
 const cell = (max: number) =>
@@ -175,59 +176,65 @@ const address = z
   })
   .strict();
 
-const removalSchema = z
-  .object({
-    removalOrderId: z
-      .string()
-      .regex(/^[A-Za-z0-9._-]{1,50}$/, 'up to 50 letters, digits, dots, dashes or underscores')
-      .describe("The seller's id of the removal order (MerchantRemovalOrderID)."),
-    removalDisposition: z
-      .enum(['Return', 'Disposal'])
-      .describe('Return ships the units to shippingAddress; Disposal destroys them.'),
-    shippingAddress: address
-      .optional()
-      .describe('Where a Return goes (required for Return, not allowed for Disposal).'),
-    items: z
-      .array(
-        z
-          .object({
-            sku,
-            sellableQuantity: z.number().int().min(0).max(100_000).default(0),
-            unsellableQuantity: z.number().int().min(0).max(100_000).default(0),
-          })
-          .strict()
-          .refine((i) => i.sellableQuantity + i.unsellableQuantity > 0, {
-            message: 'give a sellableQuantity or unsellableQuantity above 0',
-          }),
-      )
-      .min(1)
-      .max(100),
-  })
-  .strict()
-  .refine((d) => (d.removalDisposition === 'Return') === (d.shippingAddress !== undefined), {
-    message: 'is required for Return and not allowed for Disposal',
-    path: ['shippingAddress'],
-  })
-  .meta({
-    examples: [
-      {
-        removalOrderId: 'RMV-20250301-01',
-        removalDisposition: 'Return',
-        shippingAddress: {
-          name: 'Acme Outdoor Returns',
-          addressLine1: '1200 Industrial Way',
-          city: 'Reno',
-          stateOrRegion: 'NV',
-          postalCode: '89502',
-          countryCode: 'US',
-        },
-        items: [
-          { sku: 'ACM-PACK-DAY-BLK', sellableQuantity: 5 },
-          { sku: 'ACM-MUG-16-RED', unsellableQuantity: 2 },
-        ],
+const removalSchema = ruled(
+  z
+    .object({
+      removalOrderId: z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{1,50}$/, 'up to 50 letters, digits, dots, dashes or underscores')
+        .describe("The seller's id of the removal order (MerchantRemovalOrderID)."),
+      removalDisposition: z
+        .enum(['Return', 'Disposal'])
+        .describe('Return ships the units to shippingAddress; Disposal destroys them.'),
+      shippingAddress: address
+        .optional()
+        .describe('Where a Return goes (required for Return, not allowed for Disposal).'),
+      items: z
+        .array(
+          ruled(
+            z
+              .object({
+                sku,
+                sellableQuantity: z.number().int().min(0).max(100_000).default(0),
+                unsellableQuantity: z.number().int().min(0).max(100_000).default(0),
+              })
+              .strict(),
+            someAbove0(
+              ['sellableQuantity', 'unsellableQuantity'],
+              'give a sellableQuantity or unsellableQuantity above 0',
+            ),
+          ),
+        )
+        .min(1)
+        .max(100),
+    })
+    .strict(),
+  exactlyWhen(
+    'shippingAddress',
+    'removalDisposition',
+    ['Return'],
+    'is required for Return and not allowed for Disposal',
+  ),
+).meta({
+  examples: [
+    {
+      removalOrderId: 'RMV-20250301-01',
+      removalDisposition: 'Return',
+      shippingAddress: {
+        name: 'Acme Outdoor Returns',
+        addressLine1: '1200 Industrial Way',
+        city: 'Reno',
+        stateOrRegion: 'NV',
+        postalCode: '89502',
+        countryCode: 'US',
       },
-    ],
-  });
+      items: [
+        { sku: 'ACM-PACK-DAY-BLK', sellableQuantity: 5 },
+        { sku: 'ACM-MUG-16-RED', unsellableQuantity: 2 },
+      ],
+    },
+  ],
+});
 
 /** The removal flat file's records: one per item, the order-level columns repeated on each. */
 const removalRows = (d: z.output<typeof removalSchema>): FeedRecord[] =>

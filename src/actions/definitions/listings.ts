@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { completed, define, type ActionContext, type ActionGroup, type ActionOutcome } from './define.ts';
+import { atLeastOne, exactlyOne, relation, requiredWhen, ruled } from './rules.ts';
 
 export const sku = z.string().trim().min(1).max(40).describe('Seller SKU.');
 export const money = z
@@ -77,31 +78,36 @@ const amount = (m: { amount: number }) => [{ schedule: [{ value_with_tax: m.amou
  */
 export const listingsActions: ActionGroup = {
   MKT_LISTINGS_PRICING_UPDATE: define(
-    z
-      .object({
-        sku,
-        price: money.describe('The new offer price (purchasable_offer our_price).'),
-        minimumSellerAllowedPrice: money.optional(),
-        maximumSellerAllowedPrice: money.optional(),
-      })
-      .strict()
-      .refine((d) => !d.minimumSellerAllowedPrice || d.minimumSellerAllowedPrice.amount <= d.price.amount, {
-        message: 'is above price',
-        path: ['minimumSellerAllowedPrice'],
-      })
-      .refine((d) => !d.maximumSellerAllowedPrice || d.maximumSellerAllowedPrice.amount >= d.price.amount, {
-        message: 'is below price',
-        path: ['maximumSellerAllowedPrice'],
-      })
-      .meta({
-        examples: [
-          {
-            sku: 'ACM-PACK-DAY-BLK',
-            price: { amount: 47.99, currency: 'USD' },
-            minimumSellerAllowedPrice: { amount: 39.99, currency: 'USD' },
-          },
-        ],
-      }),
+    ruled(
+      z
+        .object({
+          sku,
+          price: money.describe('The new offer price (purchasable_offer our_price).'),
+          minimumSellerAllowedPrice: money.optional(),
+          maximumSellerAllowedPrice: money.optional(),
+        })
+        .strict(),
+      relation(
+        (d) => !d.minimumSellerAllowedPrice || d.minimumSellerAllowedPrice.amount <= d.price.amount,
+        'minimumSellerAllowedPrice.amount is at most price.amount',
+        'is above price',
+        ['minimumSellerAllowedPrice'],
+      ),
+      relation(
+        (d) => !d.maximumSellerAllowedPrice || d.maximumSellerAllowedPrice.amount >= d.price.amount,
+        'maximumSellerAllowedPrice.amount is at least price.amount',
+        'is below price',
+        ['maximumSellerAllowedPrice'],
+      ),
+    ).meta({
+      examples: [
+        {
+          sku: 'ACM-PACK-DAY-BLK',
+          price: { amount: 47.99, currency: 'USD' },
+          minimumSellerAllowedPrice: { amount: 39.99, currency: 'USD' },
+        },
+      ],
+    }),
     (ctx, d) => {
       const offer = {
         marketplace_id: ctx.marketplaceId,
@@ -122,17 +128,16 @@ export const listingsActions: ActionGroup = {
         productType,
         patches: z
           .array(
-            z
-              .object({
-                op: z.enum(['add', 'replace', 'merge', 'delete']),
-                path: z.string().regex(/^\/attributes\/[a-z0-9_]+$/, 'a path such as /attributes/item_name'),
-                value: z.array(z.record(z.string(), z.unknown())).optional(),
-              })
-              .strict()
-              .refine((p) => p.op === 'delete' || p.value !== undefined, {
-                message: 'value is required unless op is delete',
-                path: ['value'],
-              }),
+            ruled(
+              z
+                .object({
+                  op: z.enum(['add', 'replace', 'merge', 'delete']),
+                  path: z.string().regex(/^\/attributes\/[a-z0-9_]+$/, 'a path such as /attributes/item_name'),
+                  value: z.array(z.record(z.string(), z.unknown())).optional(),
+                })
+                .strict(),
+              requiredWhen('value', 'op', ['add', 'replace', 'merge'], 'value is required unless op is delete'),
+            ),
           )
           .min(1)
           .max(100),
@@ -150,30 +155,29 @@ export const listingsActions: ActionGroup = {
     (ctx, d) => patchListing(ctx, d.sku, d.productType, d.patches),
   ),
   MKT_LISTINGS_DETAILS_UPDATE: define(
-    z
-      .object({
-        sku,
-        productType,
-        languageTag: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'a language tag such as en_US'),
-        itemName: z.string().trim().min(1).max(200).optional(),
-        bulletPoints: z.array(z.string().trim().min(1).max(500)).min(1).max(10).optional(),
-        description: z.string().trim().min(1).max(2000).optional(),
-      })
-      .strict()
-      .refine((d) => d.itemName !== undefined || d.bulletPoints !== undefined || d.description !== undefined, {
-        message: 'give at least one of itemName, bulletPoints and description',
-      })
-      .meta({
-        examples: [
-          {
-            sku: 'ACM-PACK-DAY-BLK',
-            productType: 'PACK',
-            languageTag: 'en_US',
-            itemName: 'Acme 22L Daypack, Black',
-            bulletPoints: ['Padded laptop sleeve', 'Weighs 600 g'],
-          },
-        ],
-      }),
+    ruled(
+      z
+        .object({
+          sku,
+          productType,
+          languageTag: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'a language tag such as en_US'),
+          itemName: z.string().trim().min(1).max(200).optional(),
+          bulletPoints: z.array(z.string().trim().min(1).max(500)).min(1).max(10).optional(),
+          description: z.string().trim().min(1).max(2000).optional(),
+        })
+        .strict(),
+      atLeastOne(['itemName', 'bulletPoints', 'description']),
+    ).meta({
+      examples: [
+        {
+          sku: 'ACM-PACK-DAY-BLK',
+          productType: 'PACK',
+          languageTag: 'en_US',
+          itemName: 'Acme 22L Daypack, Black',
+          bulletPoints: ['Padded laptop sleeve', 'Weighs 600 g'],
+        },
+      ],
+    }),
     (ctx, d) => {
       const text = (value: string) => ({ value, language_tag: d.languageTag, marketplace_id: ctx.marketplaceId });
       const patches: Patch[] = [
@@ -191,22 +195,21 @@ export const listingsActions: ActionGroup = {
     },
   ),
   MKT_LISTINGS_PRODUCT_TYPES_FIND: define(
-    z
-      .object({
-        keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
-        itemName: z
-          .string()
-          .trim()
-          .min(1)
-          .max(500)
-          .optional()
-          .describe('Finds the product types suggested for an item of this name.'),
-      })
-      .strict()
-      .refine((d) => (d.keywords === undefined) !== (d.itemName === undefined), {
-        message: 'give exactly one of keywords and itemName',
-      })
-      .meta({ examples: [{ keywords: ['backpack'] }] }),
+    ruled(
+      z
+        .object({
+          keywords: z.array(z.string().trim().min(1).max(100)).min(1).max(10).optional(),
+          itemName: z
+            .string()
+            .trim()
+            .min(1)
+            .max(500)
+            .optional()
+            .describe('Finds the product types suggested for an item of this name.'),
+        })
+        .strict(),
+      exactlyOne('keywords', 'itemName'),
+    ).meta({ examples: [{ keywords: ['backpack'] }] }),
     (ctx, d) => searchProductTypes(ctx, d),
   ),
   MKT_LISTINGS_PRODUCT_TYPE_SUGGEST: define(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { completed, define, type ActionGroup } from './define.ts';
 import { sku } from './listings.ts';
+import { patternWhen, relation, ruled } from './rules.ts';
 
 /**
  * The Fulfillment Outbound API's base path (models/fulfillment-outbound-api-model/fulfillmentOutbound_2020-07-01.json).
@@ -23,32 +24,28 @@ const text = (max: number) => z.string().trim().min(1).max(max);
  * A destination address (the upstream Address): name, first line, city, state or region, postal code and country are
  * required.
  */
-export const address = z
-  .object({
-    name: text(50),
-    addressLine1: text(60),
-    addressLine2: text(60).optional(),
-    addressLine3: text(60).optional(),
-    city: text(50),
-    districtOrCounty: text(50).optional(),
-    stateOrRegion: text(50).describe('State or region; a two-letter state code in the US.'),
-    postalCode: text(20),
-    countryCode: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as US'),
-    phone: z
-      .string()
-      .trim()
-      .regex(/^\+?[0-9 ()./-]{5,20}$/, 'a phone number')
-      .optional(),
-  })
-  .strict()
-  .refine((a) => a.countryCode !== 'US' || /^\d{5}(-\d{4})?$/.test(a.postalCode), {
-    message: 'a US ZIP code such as 97205 or 97205-1234',
-    path: ['postalCode'],
-  })
-  .refine((a) => a.countryCode !== 'US' || /^[A-Z]{2}$/.test(a.stateOrRegion), {
-    message: 'a two-letter US state code such as OR',
-    path: ['stateOrRegion'],
-  });
+export const address = ruled(
+  z
+    .object({
+      name: text(50),
+      addressLine1: text(60),
+      addressLine2: text(60).optional(),
+      addressLine3: text(60).optional(),
+      city: text(50),
+      districtOrCounty: text(50).optional(),
+      stateOrRegion: text(50).describe('State or region; a two-letter state code in the US.'),
+      postalCode: text(20),
+      countryCode: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as US'),
+      phone: z
+        .string()
+        .trim()
+        .regex(/^\+?[0-9 ()./-]{5,20}$/, 'a phone number')
+        .optional(),
+    })
+    .strict(),
+  patternWhen('postalCode', /^\d{5}(-\d{4})?$/, 'countryCode', ['US'], 'a US ZIP code such as 97205 or 97205-1234'),
+  patternWhen('stateOrRegion', /^[A-Z]{2}$/, 'countryCode', ['US'], 'a two-letter US state code such as OR'),
+);
 
 export const FEATURE_NAMES = ['BLOCK_AMZL', 'BLANK_BOX', 'OVERBOX', 'PACKING_SLIP', 'SIGNATURE_CONFIRMATION'] as const;
 /** featureConstraints: features to apply to an order and whether each is required. */
@@ -113,35 +110,38 @@ const exampleAddress = {
  */
 export const mcfPreviewActions: ActionGroup = {
   MKT_MCF_ORDERS_PREVIEW: define(
-    z
-      .object({
-        address,
-        items: z
-          .array(z.object({ sku, quantity: z.number().int().min(1).max(10_000) }).strict())
-          .min(1)
-          .max(100),
-        shippingSpeedCategories: z
-          .array(speed)
-          .min(1)
-          .max(3)
-          .optional()
-          .describe('Without, a preview for each of Standard, Expedited and Priority.'),
-        featureConstraints: featureConstraints.optional(),
-      })
-      .strict()
-      .refine((d) => new Set(d.items.map((i) => i.sku)).size === d.items.length, {
-        message: 'each SKU once',
-        path: ['items'],
-      })
-      .meta({
-        examples: [
-          {
-            address: exampleAddress,
-            items: [{ sku: 'ACM-PACK-DAY-BLK', quantity: 2 }],
-            shippingSpeedCategories: ['Standard', 'Expedited'],
-          },
-        ],
-      }),
+    ruled(
+      z
+        .object({
+          address,
+          items: z
+            .array(z.object({ sku, quantity: z.number().int().min(1).max(10_000) }).strict())
+            .min(1)
+            .max(100),
+          shippingSpeedCategories: z
+            .array(speed)
+            .min(1)
+            .max(3)
+            .optional()
+            .describe('Without, a preview for each of Standard, Expedited and Priority.'),
+          featureConstraints: featureConstraints.optional(),
+        })
+        .strict(),
+      relation(
+        (d) => new Set(d.items.map((i) => i.sku)).size === d.items.length,
+        'each line has its own sku',
+        'each SKU once',
+        ['items'],
+      ),
+    ).meta({
+      examples: [
+        {
+          address: exampleAddress,
+          items: [{ sku: 'ACM-PACK-DAY-BLK', quantity: 2 }],
+          shippingSpeedCategories: ['Standard', 'Expedited'],
+        },
+      ],
+    }),
     async (ctx, d) => {
       const { body } = await ctx
         .sp()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { batchOutcome, define, type ActionContext, type ActionGroup } from './define.ts';
 import { itemId, orderPath, readOrder } from './mcf-orders.ts';
 import { orderId } from './mcf-previews.ts';
+import { relation, ruled } from './rules.ts';
 
 const returnItem = z
   .object({
@@ -54,29 +55,30 @@ interface ReturnPayload {
 /** createFulfillmentReturn: a batch of returned units of one order, answered per unit. */
 export const mcfReturnActions: ActionGroup = {
   MKT_MCF_RETURNS_ADD: define(
-    z
-      .object({ sellerFulfillmentOrderId: orderId, items: z.array(returnItem).min(1).max(100) })
-      .strict()
-      .refine((d) => new Set(d.items.map((i) => i.returnItemId)).size === d.items.length, {
-        message: 'each returnItemId once',
-        path: ['items'],
-      })
-      .meta({
-        examples: [
-          {
-            sellerFulfillmentOrderId: 'MCF-DEMO-0001',
-            items: [
-              {
-                returnItemId: 'RET-MCF-DEMO-0001-1',
-                orderItemId: 'MCF-DEMO-0001-1',
-                amazonShipmentId: 'DbW3pLq7N',
-                reasonCode: 'CR-DEFECTIVE',
-                comment: 'Zipper broke on the first hike.',
-              },
-            ],
-          },
-        ],
-      }),
+    ruled(
+      z.object({ sellerFulfillmentOrderId: orderId, items: z.array(returnItem).min(1).max(100) }).strict(),
+      relation(
+        (d) => new Set(d.items.map((i) => i.returnItemId)).size === d.items.length,
+        'each item has its own returnItemId',
+        'each returnItemId once',
+        ['items'],
+      ),
+    ).meta({
+      examples: [
+        {
+          sellerFulfillmentOrderId: 'MCF-DEMO-0001',
+          items: [
+            {
+              returnItemId: 'RET-MCF-DEMO-0001-1',
+              orderItemId: 'MCF-DEMO-0001-1',
+              amazonShipmentId: 'DbW3pLq7N',
+              reasonCode: 'CR-DEFECTIVE',
+              comment: 'Zipper broke on the first hike.',
+            },
+          ],
+        },
+      ],
+    }),
     async (ctx, d) => {
       const shipments = await shipmentIds(ctx, d.sellerFulfillmentOrderId, d.items);
       const { body } = await ctx.sp().request<{ payload: ReturnPayload }>('createFulfillmentReturn', {

@@ -12,6 +12,8 @@ import {
   toFeatureSettings,
 } from './mcf-previews.ts';
 import { mcfReturnActions } from './mcf-returns.ts';
+import { alone, atLeastOne, relation, ruled } from './rules.ts';
+import { minFields } from './rules.ts';
 
 const upstreamMoney = (m: { amount: number; currency: string }) => ({
   currencyCode: m.currency,
@@ -48,56 +50,59 @@ const withItemIds = (items: z.output<typeof orderItem>[]) =>
 export const mcfActions: ActionGroup = {
   ...mcfPreviewActions,
   MKT_MCF_ORDERS_ADD: define(
-    z
-      .object({
-        sellerFulfillmentOrderId: orderId,
-        displayableOrderId: orderId
-          .optional()
-          .describe('The order id the recipient sees; sellerFulfillmentOrderId when not given.'),
-        displayableOrderDate: z.iso
-          .datetime({ offset: true })
-          .optional()
-          .describe('The order date the recipient sees; now when not given.'),
-        displayableOrderComment: z
-          .string()
-          .trim()
-          .min(1)
-          .max(750)
-          .default('Thank you for your order!')
-          .describe('Printed on the packing slip.'),
-        shippingSpeedCategory: speed.default('Standard'),
-        destinationAddress: address,
-        fulfillmentAction: action.default('Ship'),
-        fulfillmentPolicy: policy.default('FillOrKill'),
-        notificationEmails: emails.optional(),
-        featureConstraints: featureConstraints.optional(),
-        items: z.array(orderItem).min(1).max(100),
-      })
-      .strict()
-      .refine((d) => new Set(withItemIds(d.items).map((i) => i.orderItemId)).size === d.items.length, {
-        message: 'orderItemId (or the SKU, when not given) must differ from line to line',
-        path: ['items'],
-      })
-      .meta({
-        examples: [
-          {
-            sellerFulfillmentOrderId: 'WEB-10472',
-            shippingSpeedCategory: 'Expedited',
-            destinationAddress: {
-              name: 'Sam Rivera',
-              addressLine1: '742 Evergreen Terrace',
-              city: 'Portland',
-              stateOrRegion: 'OR',
-              postalCode: '97205',
-              countryCode: 'US',
-            },
-            items: [
-              { sku: 'ACM-PACK-DAY-BLK', quantity: 1 },
-              { sku: 'ACM-LAMP-HEAD-300', quantity: 2 },
-            ],
+    ruled(
+      z
+        .object({
+          sellerFulfillmentOrderId: orderId,
+          displayableOrderId: orderId
+            .optional()
+            .describe('The order id the recipient sees; sellerFulfillmentOrderId when not given.'),
+          displayableOrderDate: z.iso
+            .datetime({ offset: true })
+            .optional()
+            .describe('The order date the recipient sees; now when not given.'),
+          displayableOrderComment: z
+            .string()
+            .trim()
+            .min(1)
+            .max(750)
+            .default('Thank you for your order!')
+            .describe('Printed on the packing slip.'),
+          shippingSpeedCategory: speed.default('Standard'),
+          destinationAddress: address,
+          fulfillmentAction: action.default('Ship'),
+          fulfillmentPolicy: policy.default('FillOrKill'),
+          notificationEmails: emails.optional(),
+          featureConstraints: featureConstraints.optional(),
+          items: z.array(orderItem).min(1).max(100),
+        })
+        .strict(),
+      relation(
+        (d) => new Set(withItemIds(d.items).map((i) => i.orderItemId)).size === d.items.length,
+        'each line has its own orderItemId (or SKU, when orderItemId is not given)',
+        'orderItemId (or the SKU, when not given) must differ from line to line',
+        ['items'],
+      ),
+    ).meta({
+      examples: [
+        {
+          sellerFulfillmentOrderId: 'WEB-10472',
+          shippingSpeedCategory: 'Expedited',
+          destinationAddress: {
+            name: 'Sam Rivera',
+            addressLine1: '742 Evergreen Terrace',
+            city: 'Portland',
+            stateOrRegion: 'OR',
+            postalCode: '97205',
+            countryCode: 'US',
           },
-        ],
-      }),
+          items: [
+            { sku: 'ACM-PACK-DAY-BLK', quantity: 1 },
+            { sku: 'ACM-LAMP-HEAD-300', quantity: 2 },
+          ],
+        },
+      ],
+    }),
     (ctx, d) =>
       writeThenRead(ctx, d.sellerFulfillmentOrderId, 'createFulfillmentOrder', {
         method: 'POST',
@@ -126,34 +131,35 @@ export const mcfActions: ActionGroup = {
       }),
   ),
   MKT_MCF_ORDERS_UPDATE: define(
-    z
-      .object({
-        sellerFulfillmentOrderId: orderId,
-        displayableOrderId: orderId.optional(),
-        displayableOrderComment: z.string().trim().min(1).max(750).optional(),
-        shippingSpeedCategory: speed.optional(),
-        destinationAddress: address.optional(),
-        fulfillmentAction: action.optional(),
-        fulfillmentPolicy: policy.optional(),
-        notificationEmails: emails.optional(),
-        items: z
-          .array(z.object({ orderItemId: itemId, quantity: z.number().int().min(1).max(10_000) }).strict())
-          .min(1)
-          .max(100)
-          .optional()
-          .describe('New quantities of existing lines.'),
-      })
-      .strict()
-      .refine((d) => Object.keys(d).length > 1, { message: 'give at least one field to change' })
-      .meta({
-        examples: [
-          {
-            sellerFulfillmentOrderId: 'MCF-DEMO-0002',
-            displayableOrderComment: 'Happy birthday from the Acme team!',
-            shippingSpeedCategory: 'Expedited',
-          },
-        ],
-      }),
+    ruled(
+      z
+        .object({
+          sellerFulfillmentOrderId: orderId,
+          displayableOrderId: orderId.optional(),
+          displayableOrderComment: z.string().trim().min(1).max(750).optional(),
+          shippingSpeedCategory: speed.optional(),
+          destinationAddress: address.optional(),
+          fulfillmentAction: action.optional(),
+          fulfillmentPolicy: policy.optional(),
+          notificationEmails: emails.optional(),
+          items: z
+            .array(z.object({ orderItemId: itemId, quantity: z.number().int().min(1).max(10_000) }).strict())
+            .min(1)
+            .max(100)
+            .optional()
+            .describe('New quantities of existing lines.'),
+        })
+        .strict(),
+      minFields(2, 'give at least one field to change'),
+    ).meta({
+      examples: [
+        {
+          sellerFulfillmentOrderId: 'MCF-DEMO-0002',
+          displayableOrderComment: 'Happy birthday from the Acme team!',
+          shippingSpeedCategory: 'Expedited',
+        },
+      ],
+    }),
     (ctx, d) => {
       const { sellerFulfillmentOrderId, items, ...fields } = d;
       return writeThenRead(ctx, sellerFulfillmentOrderId, 'updateFulfillmentOrder', {
@@ -181,22 +187,25 @@ export const mcfActions: ActionGroup = {
       }),
   ),
   MKT_MCF_ORDERS_FIND: define(
-    z
-      .object({
-        sellerFulfillmentOrderId: orderId.optional().describe('One order, with its items, shipments and returns.'),
-        queryStartDate: z.iso
-          .datetime({ offset: true })
-          .optional()
-          .describe(
-            'Else every order whose status changed since then (the marketplace defaults to the last 36 hours).',
-          ),
-        nextToken: z.string().min(1).max(2048).optional(),
-      })
-      .strict()
-      .refine((d) => !d.sellerFulfillmentOrderId || (!d.queryStartDate && !d.nextToken), {
-        message: 'give sellerFulfillmentOrderId alone, or queryStartDate and nextToken',
-      })
-      .meta({ examples: [{ sellerFulfillmentOrderId: 'MCF-DEMO-0001' }] }),
+    ruled(
+      z
+        .object({
+          sellerFulfillmentOrderId: orderId.optional().describe('One order, with its items, shipments and returns.'),
+          queryStartDate: z.iso
+            .datetime({ offset: true })
+            .optional()
+            .describe(
+              'Else every order whose status changed since then (the marketplace defaults to the last 36 hours).',
+            ),
+          nextToken: z.string().min(1).max(2048).optional(),
+        })
+        .strict(),
+      alone(
+        'sellerFulfillmentOrderId',
+        ['queryStartDate', 'nextToken'],
+        'give sellerFulfillmentOrderId alone, or queryStartDate and nextToken',
+      ),
+    ).meta({ examples: [{ sellerFulfillmentOrderId: 'MCF-DEMO-0001' }] }),
     async (ctx, d) => {
       if (d.sellerFulfillmentOrderId) return completed(await readOrder(ctx, d.sellerFulfillmentOrderId));
       const { body } = await ctx

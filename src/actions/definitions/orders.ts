@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConnectorError } from '../../connectors/connector-error.ts';
 import { batchOutcome, completed, define, type ActionGroup } from './define.ts';
 import { isoDate, orderId, ordersShippingActions } from './orders-shipping.ts';
+import { onlyWhen, requiredWhen, ruled } from './rules.ts';
 
 /**
  * The order, shipping and tracking types: confirmShipment (Orders v0), createProductReviewAndSellerFeedbackSolicitation
@@ -10,50 +11,48 @@ import { isoDate, orderId, ordersShippingActions } from './orders-shipping.ts';
  */
 export const ordersActions: ActionGroup = {
   MKT_ORDERS_CONFIRM_SHIPMENT: define(
-    z
-      .object({
-        orderId,
-        packageReferenceId: z.string().regex(/^[1-9]\d{0,8}$/, 'a positive integer as text, unique per order'),
-        carrierCode: z
-          .string()
-          .trim()
-          .min(1)
-          .max(50)
-          .describe('The carrier code, e.g. UPS, USPS, FedEx, or Other (then give carrierName).'),
-        carrierName: z.string().trim().min(1).max(50).optional(),
-        shippingMethod: z.string().trim().min(1).max(100).optional(),
-        trackingNumber: z.string().trim().min(1).max(50),
-        shipDate: isoDate,
-        items: z
-          .array(
-            z
-              .object({
-                orderItemId: z.string().regex(/^\d{14}$/, 'a 14-digit order item id'),
-                quantity: z.number().int().min(1).max(999),
-              })
-              .strict(),
-          )
-          .min(1)
-          .max(100),
-      })
-      .strict()
-      .refine((d) => d.carrierCode !== 'Other' || d.carrierName !== undefined, {
-        message: 'is required when carrierCode is Other',
-        path: ['carrierName'],
-      })
-      .meta({
-        examples: [
-          {
-            orderId: '113-4419825-7310652',
-            packageReferenceId: '1',
-            carrierCode: 'UPS',
-            shippingMethod: 'UPS Ground',
-            trackingNumber: '1Z999AA10123456784',
-            shipDate: '2025-03-01T10:00:00Z',
-            items: [{ orderItemId: '60192733418025', quantity: 1 }],
-          },
-        ],
-      }),
+    ruled(
+      z
+        .object({
+          orderId,
+          packageReferenceId: z.string().regex(/^[1-9]\d{0,8}$/, 'a positive integer as text, unique per order'),
+          carrierCode: z
+            .string()
+            .trim()
+            .min(1)
+            .max(50)
+            .describe('The carrier code, e.g. UPS, USPS, FedEx, or Other (then give carrierName).'),
+          carrierName: z.string().trim().min(1).max(50).optional(),
+          shippingMethod: z.string().trim().min(1).max(100).optional(),
+          trackingNumber: z.string().trim().min(1).max(50),
+          shipDate: isoDate,
+          items: z
+            .array(
+              z
+                .object({
+                  orderItemId: z.string().regex(/^\d{14}$/, 'a 14-digit order item id'),
+                  quantity: z.number().int().min(1).max(999),
+                })
+                .strict(),
+            )
+            .min(1)
+            .max(100),
+        })
+        .strict(),
+      requiredWhen('carrierName', 'carrierCode', ['Other'], 'is required when carrierCode is Other'),
+    ).meta({
+      examples: [
+        {
+          orderId: '113-4419825-7310652',
+          packageReferenceId: '1',
+          carrierCode: 'UPS',
+          shippingMethod: 'UPS Ground',
+          trackingNumber: '1Z999AA10123456784',
+          shipDate: '2025-03-01T10:00:00Z',
+          items: [{ orderItemId: '60192733418025', quantity: 1 }],
+        },
+      ],
+    }),
     async (ctx, d) => {
       await ctx.sp().request<unknown>('confirmShipment', {
         method: 'POST',
@@ -97,19 +96,18 @@ export const ordersActions: ActionGroup = {
           .describe('The Notifications API destination (createDestination) the milestones are delivered to.'),
         trackingIds: z
           .array(
-            z
-              .object({
-                kind: z
-                  .enum(['id', 'aftn', 'acsin', 'containerNumber', 'houseBillOfLadingNumber', 'carrierTracking'])
-                  .describe('Which identifier this is (Tracking API 2026-01-30).'),
-                value: z.string().trim().min(1).max(100),
-                carrierCode: z.string().trim().min(1).max(50).optional().describe('With kind carrierTracking only.'),
-              })
-              .strict()
-              .refine((t) => t.kind === 'carrierTracking' || t.carrierCode === undefined, {
-                message: 'only with kind carrierTracking',
-                path: ['carrierCode'],
-              }),
+            ruled(
+              z
+                .object({
+                  kind: z
+                    .enum(['id', 'aftn', 'acsin', 'containerNumber', 'houseBillOfLadingNumber', 'carrierTracking'])
+                    .describe('Which identifier this is (Tracking API 2026-01-30).'),
+                  value: z.string().trim().min(1).max(100),
+                  carrierCode: z.string().trim().min(1).max(50).optional().describe('With kind carrierTracking only.'),
+                })
+                .strict(),
+              onlyWhen('carrierCode', 'kind', ['carrierTracking'], 'only with kind carrierTracking'),
+            ),
           )
           .min(1)
           .max(20)

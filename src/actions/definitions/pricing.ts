@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchOutcome, completed, define, type ActionContext, type ActionGroup, type ActionOutcome } from './define.ts';
 import { money, sku } from './listings.ts';
+import { distinct, minFields, relation, ruled } from './rules.ts';
 
 const asin = z.string().regex(/^[A-Z0-9]{10}$/, 'a 10-character ASIN such as B0NB0P6V0A');
 const productType = z.string().regex(/^[A-Z0-9_]{2,64}$/, 'a product type such as PACK');
@@ -82,15 +83,15 @@ export const pricingActions: ActionGroup = {
           .describe(
             'LISTING_OFFER_ONLY offers an existing catalog item (give merchant_suggested_asin and condition_type).',
           ),
-        attributes: z
-          .record(
+        attributes: ruled(
+          z.record(
             z.string().regex(/^[a-z0-9_]+$/, 'an attribute name such as item_name'),
             z.array(z.record(z.string(), z.unknown())).min(1),
-          )
-          .refine((a) => Object.keys(a).length > 0, { message: 'give at least one attribute' })
-          .describe(
-            'The listing attributes as the product type definition names them, each a list of values (putListingsItem replaces the whole listing).',
           ),
+          minFields(1, 'give at least one attribute'),
+        ).describe(
+          'The listing attributes as the product type definition names them, each a list of values (putListingsItem replaces the whole listing).',
+        ),
       })
       .strict()
       .meta({
@@ -146,19 +147,22 @@ export const pricingActions: ActionGroup = {
     },
   ),
   MKT_LISTINGS_FEES_ESTIMATE: define(
-    z
-      .object({
-        sku,
-        price: money.describe('The listing price to estimate the fees at.'),
-        shipping: money.optional().describe('The shipping the buyer pays, if any.'),
-        fulfilledByAmazon: z.boolean().default(true),
-      })
-      .strict()
-      .refine((d) => !d.shipping || d.shipping.currency === d.price.currency, {
-        message: 'must be in the currency of price',
-        path: ['shipping'],
-      })
-      .meta({ examples: [{ sku: 'ACM-PACK-DAY-BLK', price: { amount: 40, currency: 'USD' } }] }),
+    ruled(
+      z
+        .object({
+          sku,
+          price: money.describe('The listing price to estimate the fees at.'),
+          shipping: money.optional().describe('The shipping the buyer pays, if any.'),
+          fulfilledByAmazon: z.boolean().default(true),
+        })
+        .strict(),
+      relation(
+        (d) => !d.shipping || d.shipping.currency === d.price.currency,
+        'shipping.currency is that of price',
+        'must be in the currency of price',
+        ['shipping'],
+      ),
+    ).meta({ examples: [{ sku: 'ACM-PACK-DAY-BLK', price: { amount: 40, currency: 'USD' } }] }),
     async (ctx, d) => {
       const { body } = await ctx.sp().request<FeesAnswer>('getMyFeesEstimateForSKU', {
         method: 'POST',
@@ -204,12 +208,9 @@ export const pricingActions: ActionGroup = {
   MKT_LISTINGS_FEATURED_PRICE_ESTIMATE: define(
     z
       .object({
-        skus: z
-          .array(sku)
-          .min(1)
-          .max(40)
-          .refine((s) => new Set(s).size === s.length, { message: 'must not repeat a SKU' })
-          .describe('At most 40 SKUs in one batch; each answered on its own.'),
+        skus: ruled(z.array(sku).min(1).max(40), distinct('must not repeat a SKU')).describe(
+          'At most 40 SKUs in one batch; each answered on its own.',
+        ),
       })
       .strict()
       .meta({ examples: [{ skus: ['ACM-PACK-DAY-BLK', 'ACM-BOTTLE-1L-WHT'] }] }),
@@ -231,12 +232,9 @@ export const pricingActions: ActionGroup = {
   MKT_LISTINGS_COMPETITIVE_SUMMARY_FIND: define(
     z
       .object({
-        asins: z
-          .array(asin)
-          .min(1)
-          .max(20)
-          .refine((s) => new Set(s).size === s.length, { message: 'must not repeat an ASIN' })
-          .describe('At most 20 ASINs in one batch; each answered on its own.'),
+        asins: ruled(z.array(asin).min(1).max(20), distinct('must not repeat an ASIN')).describe(
+          'At most 20 ASINs in one batch; each answered on its own.',
+        ),
         includedData: z
           .array(z.enum(['featuredBuyingOptions', 'referencePrices', 'lowestPricedOffers', 'similarItems']))
           .min(1)

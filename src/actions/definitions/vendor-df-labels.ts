@@ -11,16 +11,19 @@ import {
   submit,
   vendorSku,
 } from './vendor-shared.ts';
+import { ruled } from './rules.ts';
 
 /** The base path of the DF Shipping API. */
 export const SHIPPING = '/vendor/directFulfillment/shipping/2021-12-28';
 const sequence = z.number().int().min(1).max(99_999).describe('The order line number (1, 2, …).');
 const units = z.number().int().min(1).max(10_000);
 /** An order line: its number, its product (ASIN or vendor SKU) and how many. */
-export const item = z
-  .object({ itemSequenceNumber: sequence, asin: asin.optional(), vendorSku: vendorSku.optional(), quantity: units })
-  .strict()
-  .refine(namesProduct, { message: 'give asin or vendorSku' });
+export const item = ruled(
+  z
+    .object({ itemSequenceNumber: sequence, asin: asin.optional(), vendorSku: vendorSku.optional(), quantity: units })
+    .strict(),
+  namesProduct,
+);
 /** The vendor code of the order and the warehouse it ships from. */
 export const parties = {
   sellingPartyId: partyCode.describe('The vendor code of the order.'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { completed, waiting, type ActionContext, type ActionOutcome } from './define.ts';
+import { atLeastOne } from './rules.ts';
 
 /** A retail purchase order number: the Vendor Orders model's 8-character alphanumeric code. */
 export const purchaseOrderNumber = z
@@ -37,9 +38,8 @@ export const productIds = (i: { asin?: string; vendorSku?: string }, asinField =
   ...(i.asin ? { [asinField]: i.asin } : {}),
   ...(i.vendorSku ? { vendorProductIdentifier: i.vendorSku } : {}),
 });
-/** Refinement: an item line names its product by ASIN, vendor SKU or both. */
-export const namesProduct = (i: { asin?: string; vendorSku?: string }) =>
-  i.asin !== undefined || i.vendorSku !== undefined;
+/** An item line names its product by ASIN, vendor SKU or both. */
+export const namesProduct = atLeastOne(['asin', 'vendorSku'], 'give asin or vendorSku');
 
 interface Transaction {
   transactionId: string;

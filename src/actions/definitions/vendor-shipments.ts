@@ -13,6 +13,7 @@ import {
   submit,
   vendorSku,
 } from './vendor-shared.ts';
+import { ruled } from './rules.ts';
 
 /** Eaches or cases: how a quantity is counted. */
 export const unitOfMeasure = z.enum(['Eaches', 'Cases']).default('Eaches');
@@ -78,7 +79,7 @@ export const vendorShipmentActions: ActionGroup = {
               .object({
                 purchaseOrderNumber,
                 items: z
-                  .array(z.object(shippedItem).strict().refine(namesProduct, { message: 'give asin or vendorSku' }))
+                  .array(ruled(z.object(shippedItem).strict(), namesProduct))
                   .min(1)
                   .max(1000),
               })
@@ -138,12 +139,7 @@ export const vendorShipmentActions: ActionGroup = {
         estimatedDeliveryDate: dateTime.optional(),
         ...parties,
         items: z
-          .array(
-            z
-              .object({ ...shippedItem, purchaseOrderNumber })
-              .strict()
-              .refine(namesProduct, { message: 'give asin or vendorSku' }),
-          )
+          .array(ruled(z.object({ ...shippedItem, purchaseOrderNumber }).strict(), namesProduct))
           .min(1)
           .max(1000),
       })

@@ -17,20 +17,20 @@ import {
   vendorSku,
 } from './vendor-shared.ts';
 import { iso, itemQuantity, parties, quantity, unitOfMeasure, vendorShipmentActions } from './vendor-shipments.ts';
+import { onlyWhen, ruled } from './rules.ts';
 
-const acknowledgement = z
-  .object({
-    code: z.enum(['Accepted', 'Backordered', 'Rejected']),
-    quantity,
-    scheduledShipDate: dateTime.optional(),
-    scheduledDeliveryDate: dateTime.optional(),
-    rejectionReason: z.enum(['TemporarilyUnavailable', 'InvalidProductIdentifier', 'ObsoleteProduct']).optional(),
-  })
-  .strict()
-  .refine((a) => a.rejectionReason === undefined || a.code === 'Rejected', {
-    message: 'is for Rejected lines only',
-    path: ['rejectionReason'],
-  });
+const acknowledgement = ruled(
+  z
+    .object({
+      code: z.enum(['Accepted', 'Backordered', 'Rejected']),
+      quantity,
+      scheduledShipDate: dateTime.optional(),
+      scheduledDeliveryDate: dateTime.optional(),
+      rejectionReason: z.enum(['TemporarilyUnavailable', 'InvalidProductIdentifier', 'ObsoleteProduct']).optional(),
+    })
+    .strict(),
+  onlyWhen('rejectionReason', 'code', ['Rejected'], 'is for Rejected lines only'),
+);
 
 /**
  * The vendor (Vendor Central) types: retail purchase orders and shipments (Vendor Orders v1 submitAcknowledgement,
@@ -47,29 +47,31 @@ export const vendorActions: ActionGroup = {
         acknowledgementDate: dateTime.optional().describe('When the order was acknowledged; now when left out.'),
         items: z
           .array(
-            z
-              .object({
-                itemSequenceNumber: itemSequenceNumber.optional(),
-                asin: asin.optional(),
-                vendorSku: vendorSku.optional(),
-                orderedQuantity: quantity.min(1),
-                unitOfMeasure,
-                unitSize: z
-                  .number()
-                  .int()
-                  .min(1)
-                  .max(10_000)
-                  .optional()
-                  .describe('Units a case, when ordered in cases.'),
-                netCost: money.optional().describe('Net cost a unit, as it will be invoiced.'),
-                acknowledgements: z
-                  .array(acknowledgement)
-                  .min(1)
-                  .max(3)
-                  .describe('How many units are accepted, backordered or rejected.'),
-              })
-              .strict()
-              .refine(namesProduct, { message: 'give asin or vendorSku' }),
+            ruled(
+              z
+                .object({
+                  itemSequenceNumber: itemSequenceNumber.optional(),
+                  asin: asin.optional(),
+                  vendorSku: vendorSku.optional(),
+                  orderedQuantity: quantity.min(1),
+                  unitOfMeasure,
+                  unitSize: z
+                    .number()
+                    .int()
+                    .min(1)
+                    .max(10_000)
+                    .optional()
+                    .describe('Units a case, when ordered in cases.'),
+                  netCost: money.optional().describe('Net cost a unit, as it will be invoiced.'),
+                  acknowledgements: z
+                    .array(acknowledgement)
+                    .min(1)
+                    .max(3)
+                    .describe('How many units are accepted, backordered or rejected.'),
+                })
+                .strict(),
+              namesProduct,
+            ),
           )
           .min(1)
           .max(1000),
