@@ -42,11 +42,6 @@ export async function getReport(sp: SpApiClient, reportId: string): Promise<Repo
   ).body;
 }
 
-/** cancelReport: only a report still IN_QUEUE can be cancelled. */
-export async function cancelReport(sp: SpApiClient, reportId: string): Promise<void> {
-  await sp.request('cancelReport', { method: 'DELETE', path: `${base}/reports/${encodeURIComponent(reportId)}` });
-}
-
 /** getReports filters (each list comma-separated upstream). */
 export interface ReportFilters {
   reportTypes: string[];

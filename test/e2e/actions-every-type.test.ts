@@ -9,6 +9,7 @@ import { actionTypes, accountKinds } from '../../src/vocabulary/action-types.ts'
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
+import { testConnection } from '../../src/connectors/connection-test.ts';
 import { addConnection } from '../../src/control/connections.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
@@ -16,6 +17,7 @@ import type { Home } from '../../src/home.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { demoSellers, demoVendor } from '@mktdata/fake-marketplace';
 import { connectAll, demoHome, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
+import { contractViolations, exchangedOperations, fetchOnlyOperations } from '../helpers/contracts.ts';
 
 const US = demoConnections[0]!.id;
 const VENDOR = '00000000-0000-4000-8000-0000000000f1';
@@ -188,5 +190,30 @@ describe('every action type, validated and run live', () => {
     live.clock.jump(10 * 60_000); // the fake finishes the vendor transaction; the next check sees it
     await app.exportServices.actions.runPending();
     expect(await statuses()).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
+  });
+
+  it('runs the list forms of the find actions (the examples name one item)', async () => {
+    for (const [type, details] of [
+      ['MKT_APLUS_CONTENT_FIND', {}],
+      ['MKT_MCF_ORDERS_FIND', { queryStartDate: '2026-11-01T00:00:00Z' }],
+    ] as const) {
+      const started = await call('POST', '/actions', { type, sellerOrVendorId: US, details });
+      expect(started.statusCode, started.body).toBe(202);
+      await app.exportServices.actions.runPending();
+      expect((await call('GET', `/actions/${started.json().actionId}`)).json()).toMatchObject({ status: 'COMPLETED' });
+    }
+  });
+
+  it("tests the seller's connection (`mktdata connections test`) through its marketplace participations", async () => {
+    expect(await testConnection(wh, live.connectors, US, 'sp-api')).toEqual([expect.stringMatching(/sp-api/i)]);
+  });
+
+  // Last: what every test above sent and got.
+  it("sent the marketplace only requests its published models allow, got only answers they declare, and used every operation of the fake's but the fetch pipelines' own", () => {
+    expect(contractViolations(live.fake)).toEqual([]);
+    const used = exchangedOperations(live.fake);
+    expect(
+      live.fake.operations.map((o) => o.operation).filter((o) => !used.has(o) && !fetchOnlyOperations.has(o)),
+    ).toEqual([]);
   });
 });

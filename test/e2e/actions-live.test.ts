@@ -12,6 +12,7 @@ import type { Home } from '../../src/home.ts';
 import { loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { connectAll, demoHome, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
+import { contractViolations } from '../helpers/contracts.ts';
 import { rows } from '../helpers/home.ts';
 
 const US = demoConnections[0]!.id;
@@ -185,6 +186,7 @@ describe('live actions through the connectors', () => {
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     expect(await price(sku)).toBe('12.3400');
     expect(live.fake.log.filter((e) => e.operation === 'patchListingsItem' && e.overRate)).toEqual([]);
+    expect(contractViolations(live.fake)).toEqual([]);
   }, 180_000);
 
   it('runs an action a stopped server left IN_PROGRESS at the next start', async () => {

@@ -6,6 +6,7 @@ import type { FakeMarketplace } from '@mktdata/fake-marketplace';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';
 import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { connectAll, demoHome, liveMarketplace, START } from '../helpers/live.ts';
+import { contractViolations } from '../helpers/contracts.ts';
 import { type RunFetcher } from '../../src/pipelines/fetch/fetch-stage.ts';
 
 describe("a first load's two stages through the live connectors", () => {
@@ -72,5 +73,6 @@ describe("a first load's two stages through the live connectors", () => {
     const stages = await a.wh.db.selectFrom('control.connections').select('initial_load_stage').execute();
     expect(stages.map((s) => s.initial_load_stage)).toEqual(['COMPLETE', 'COMPLETE']);
     expect(live.fake.log.filter((e) => e.overRate)).toEqual([]);
+    expect(contractViolations(live.fake)).toEqual([]);
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config
 import { runPipeline } from '../../src/pipelines/run-pipeline.ts';
 import { compareHomes } from '../helpers/compare-homes.ts';
 import { demoHome, liveMarketplace, START } from '../helpers/live.ts';
+import { contractViolations } from '../helpers/contracts.ts';
 
 const stageOf = async (wh: Warehouse, id: string) =>
   (
@@ -90,5 +91,6 @@ describe('a first load whose grant the marketplace refuses', () => {
       `select min(timezone('America/Los_Angeles', purchased_at))::date::varchar from staging.stg_mkt__order_items where connection_id = '${us}'`,
     );
     expect(oldest.getRowsJson()[0]![0]).toBe('2026-10-01');
+    expect(contractViolations(live.fake)).toEqual([]);
   }, 300_000);
 });

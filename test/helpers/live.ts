@@ -88,7 +88,7 @@ export async function liveMarketplace(
 ) {
   const clock = virtualClock(Date.parse(options.start));
   const sellers = options.sellers ?? demoSellers(options.openedOn);
-  const fake = await startFakeMarketplace({ ...options, sellers, clock });
+  const fake = await startFakeMarketplace({ recordExchanges: true, ...options, sellers, clock });
   const connectors = new Connectors(fakeConfig(fake), clock);
   const events: FetchEvent[] = [];
   const fetcher = connectorFetcher(connectors, { onFetched: (e) => events.push(e), onLanded: options.onLanded });

@@ -13,7 +13,9 @@ export {
   type FakeApp,
   type RequestLogEntry,
   type OperationSwitch,
+  type ServedOperation,
 } from './server.ts';
+export type { Exchange } from './request-log.ts';
 export { serveFakeMarketplace, type ServeOptions } from './serve.ts';
 export { systemClock, scaledClock, type Clock } from './clock.ts';
 export { fakeData, demoSellers } from './data/index.ts';

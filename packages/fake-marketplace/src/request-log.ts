@@ -10,4 +10,17 @@ export interface RequestLogEntry {
   overRate: boolean;
   /** What identifies the request: report type, window, report id, … */
   detail: Record<string, unknown>;
+  /** The request and the answer as sent, when the fake records them (SP-API only). */
+  exchange?: Exchange;
+}
+
+/** One SP-API request and its answer. */
+export interface Exchange {
+  method: string;
+  /** The path under the region's host, as sent (percent-encoded). */
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body: unknown;
+  response: { status: number; headers: Record<string, string>; body: unknown };
 }

@@ -65,6 +65,18 @@ export interface FakeMarketplaceOptions {
   dataAsOf?: number;
   /** The share of notifications the queue delivers twice. @default 0.1 */
   duplicateNotifications?: number;
+  /**
+   * Keep each SP-API request and answer in its log entry (`exchange`), for checking both against the published
+   * models. @default false (a long run would hold every answer)
+   */
+  recordExchanges?: boolean;
+}
+
+/** An SP-API operation the fake serves. */
+export interface ServedOperation {
+  method: string;
+  pattern: RegExp;
+  operation: string;
 }
 
 /** A running fake marketplace. */
@@ -77,6 +89,8 @@ export interface FakeMarketplace {
   revoke(refreshToken: string): void;
   /** Every request, in order of arrival. */
   log: RequestLogEntry[];
+  /** The SP-API operations it serves: method, path under the region's host, the model's operationId. */
+  operations: ServedOperation[];
   setSwitch(operation: string, change: Partial<OperationSwitch>): void;
   /** The SQS queue notifications are published to, and its URL (the fake's `/sqs`). */
   notifications: NotificationQueue;
@@ -129,13 +143,13 @@ function arrivalStamps(clock: Clock): { stamp(): { earliest: number; stamp: numb
   };
 }
 
-/** The fake's HTTP app (routes, parsers, arrival stamps), not listening. */
-export function buildFakeApp(
+/** The fake's HTTP app (routes, parsers, arrival stamps), not listening, and the SP-API operations it serves. */
+function buildFakeApp(
   state: FakeState,
   options: FakeMarketplaceOptions,
   base: () => string,
-  queue = new NotificationQueue(),
-): FastifyInstance {
+  queue: NotificationQueue,
+): { app: FastifyInstance; operations: ServedOperation[] } {
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
   app.decorateRequest('stamp', 0);
   app.decorateRequest('earliest', 0);
@@ -160,17 +174,18 @@ export function buildFakeApp(
   lwaRoutes(app, state);
   consentRoutes(app, state);
   documents.routes(app);
-  spApiRoutes(
-    app,
-    state,
-    [...reportRoutes(reports, documents), ...listingsRoutes(), ...supplyRoutes(), ...actionSpRoutes(documents)],
-    base,
-  );
+  const spRoutes = [
+    ...reportRoutes(reports, documents),
+    ...listingsRoutes(),
+    ...supplyRoutes(),
+    ...actionSpRoutes(documents),
+  ];
+  spApiRoutes(app, state, spRoutes, base, options.recordExchanges);
   adsApiRoutes(app, state, adsReports, base, options.adsRegionLimit ?? { rate: 10, burst: 20 }, adsManagementRoutes());
   queue.routes(app);
   // The request log, from entry `from` on: what a benchmark running the fake in another process counts.
   app.get('/_fake/log', async (request) => state.log.slice(Number((request.query as { from?: string }).from ?? 0)));
-  return app;
+  return { app, operations: spRoutes.map(({ method, pattern, operation }) => ({ method, pattern, operation })) };
 }
 
 /** Starts the fake marketplace on loopback: LWA, consent pages, SP-API and Ads API hosts, and documents. */
@@ -191,7 +206,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
   );
   let url = '';
   const queue = new NotificationQueue(options.duplicateNotifications ?? 0.1);
-  const app = buildFakeApp(state, options, () => url, queue);
+  const { app, operations } = buildFakeApp(state, options, () => url, queue);
   url = (await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 })).replace(
     '[::1]',
     '127.0.0.1',
@@ -206,6 +221,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
       if (grant) grant.revoked = true;
     },
     log: state.log,
+    operations,
     setSwitch: (operation, change) => switches.set(operation, change),
     notifications: queue,
     queueUrl: `${url}/sqs/000000000000/mktdata-notifications`,

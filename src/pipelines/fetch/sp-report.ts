@@ -48,12 +48,14 @@ async function findCreated(sp: SpApiClient, body: SpReportRequest, since: number
 }
 
 /**
- * Whether the time a report echoes is the one requested. Some types (sales and traffic) echo only the date of the
- * requested local time (`2026-11-07` for `2026-11-07T00:00:00-08:00`): compared as dates, not as UTC instants.
+ * Whether the time a report echoes is the one requested. Amazon echoes windows converted to UTC (+00:00); a sales and
+ * traffic window may come back reduced to its date (`2026-11-07`, or that date at UTC midnight, for
+ * `2026-11-07T00:00:00-08:00`): such an echo is compared with the requested local date.
  */
 function sameTime(echoed: string | undefined, sent: string | undefined): boolean {
   if (echoed === undefined || sent === undefined) return echoed === sent;
-  return /^\d{4}-\d{2}-\d{2}$/.test(echoed) ? sent.slice(0, 10) === echoed : Date.parse(echoed) === Date.parse(sent);
+  if (Date.parse(echoed) === Date.parse(sent)) return true;
+  return /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(echoed) && echoed.slice(0, 10) === sent.slice(0, 10);
 }
 
 /** The text of a FATAL report's error document, when it has one (a few hundred bytes of JSON or text). */

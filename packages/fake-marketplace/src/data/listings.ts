@@ -172,6 +172,7 @@ export function listingsItems(seller: FakeSeller, asOf: number): Record<string, 
                 message: "'item_weight' is required but not supplied.",
                 severity: 'ERROR',
                 attributeNames: ['item_weight'],
+                categories: ['MISSING_ATTRIBUTE'],
               },
             ]
           : [],

@@ -105,6 +105,7 @@ function patchListing(ctx: SpContext) {
             message: `SKU ${sku} does not exist for this seller.`,
             severity: 'ERROR',
             attributeNames: [],
+            categories: [],
           },
         ],
       },
@@ -122,6 +123,7 @@ function patchListing(ctx: SpContext) {
         message: `Invalid patch operation ${String(patch.op)} ${String(patch.path)}.`,
         severity: 'ERROR',
         attributeNames: [],
+        categories: ['INVALID_ATTRIBUTE'],
       });
       continue;
     }
@@ -135,6 +137,7 @@ function patchListing(ctx: SpContext) {
         message: `'our_price' must be a positive amount in ${ctx.seller.currency}.`,
         severity: 'ERROR',
         attributeNames: ['purchasable_offer'],
+        categories: ['INVALID_PRICE'],
       });
       continue;
     }
@@ -146,6 +149,7 @@ function patchListing(ctx: SpContext) {
         message: `The price ${price} differs by more than 50% from the current price ${current}; check it is intended.`,
         severity: 'WARNING',
         attributeNames: ['purchasable_offer'],
+        categories: ['INVALID_PRICE'],
       });
     }
     (ctx.seller.priceChanges ??= new Map()).set(sku, { cents: Math.round(price * 100), from: ctx.at });
@@ -211,18 +215,6 @@ export function listingsRoutes(): SpRoute[] {
       handler: patchListing,
     },
     {
-      method: 'GET',
-      pattern: /^\/products\/pricing\/v0\/items\/([^/]+)\/offers$/,
-      operation: 'getItemOffers',
-      handler: (ctx) => {
-        if (ctx.query.MarketplaceId !== ctx.seller.marketplaceId || !ctx.query.ItemCondition)
-          throw invalidInput('MarketplaceId and ItemCondition are required.');
-        const payload = ctx.state.data.itemOffers(ctx.seller, ctx.params[0]!, ctx.query.ItemCondition, ctx.at);
-        if (!payload) throw new SpError(404, 'NotFound', `ASIN ${ctx.params[0]} not found.`);
-        return { status: 200, body: { payload } };
-      },
-    },
-    {
       method: 'POST',
       pattern: /^\/batches\/products\/pricing\/v0\/itemOffers$/,
       operation: 'getItemOffersBatch',
@@ -254,6 +246,7 @@ export function listingsRoutes(): SpRoute[] {
                 domainName: ctx.seller.salesChannel.toLowerCase(),
               },
               participation: { isParticipating: true, hasSuspendedListings: false },
+              storeName: ctx.seller.name,
             },
           ],
         },

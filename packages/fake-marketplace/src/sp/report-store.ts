@@ -36,12 +36,15 @@ export const fbaLimits: Record<string, number> = {
 
 const iso = (ms: number | null) =>
   ms === null ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-/** A window as the marketplace echoes it: in UTC with `+00:00`; sales and traffic windows reduced to dates. */
+/**
+ * A window as the marketplace echoes it: in UTC with `+00:00`; sales and traffic windows reduced to their dates, as
+ * date-times (the Report model's format), at UTC midnight.
+ */
 const echo = (report: FakeReport, value: string | null) =>
   value === null
     ? undefined
     : report.reportType === 'GET_SALES_AND_TRAFFIC_REPORT'
-      ? value.slice(0, 10)
+      ? `${value.slice(0, 10)}T00:00:00+00:00`
       : iso(Date.parse(value));
 
 /** The reports of every seller, their processing over successive polls, and their documents. */

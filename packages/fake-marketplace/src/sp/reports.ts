@@ -198,18 +198,6 @@ export function reportRoutes(
       },
     },
     {
-      method: 'DELETE',
-      pattern: new RegExp(`^${base}/reports/([^/]+)$`),
-      operation: 'cancelReport',
-      handler: (ctx) => {
-        const report = find(ctx, store, documents, ctx.params[0]!);
-        if (report.status !== 'IN_QUEUE')
-          throw invalidInput(`The report is ${report.status}: only a report IN_QUEUE can be cancelled.`);
-        report.status = 'CANCELLED';
-        return { status: 200, body: {} };
-      },
-    },
-    {
       method: 'GET',
       pattern: new RegExp(`^${base}/documents/([^/]+)$`),
       operation: 'getReportDocument',

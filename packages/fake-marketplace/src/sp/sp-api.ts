@@ -22,7 +22,13 @@ function authenticate(state: FakeState, request: FastifyRequest) {
  * the host's region and the role (switch) are checked; then the documented bucket (429 QuotaExceeded when
  * enforced, `overRate` logged either way), the fault switches, the latency, and the operation itself.
  */
-export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRoute[], base: () => string): void {
+export function spApiRoutes(
+  app: FastifyInstance,
+  state: FakeState,
+  routes: SpRoute[],
+  base: () => string,
+  recordExchanges = false,
+): void {
   app.all('/sp/:region/*', async (request, reply: FastifyReply) => {
     reply.header('x-amzn-RequestId', randomUUID());
     const url = new URL(request.url, 'http://fake');
@@ -33,6 +39,7 @@ export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRo
     let sellerId: string | null = null;
     let overRate = false;
     let status = 500;
+    let answered: unknown;
     try {
       if (!route || !region) {
         reply.header('x-amzn-ErrorType', 'MissingAuthenticationTokenException');
@@ -70,11 +77,13 @@ export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRo
         detail,
       });
       status = answer.status;
+      answered = answer.body;
       if (check.rate !== null) reply.header('x-amzn-RateLimit-Limit', String(check.rate));
       return reply.status(answer.status).send(answer.body);
     } catch (error) {
       if (!(error instanceof SpError)) throw error;
       status = error.status;
+      answered = error.body;
       return reply.status(error.status).send(error.body);
     } finally {
       state.record({
@@ -85,6 +94,20 @@ export function spApiRoutes(app: FastifyInstance, state: FakeState, routes: SpRo
         status,
         overRate,
         detail,
+        ...(recordExchanges && {
+          exchange: {
+            method: request.method,
+            path,
+            query: [...url.searchParams],
+            headers: Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)])),
+            body: request.body,
+            response: {
+              status,
+              headers: Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)])),
+              body: answered,
+            },
+          },
+        }),
       });
     }
   });

@@ -9,8 +9,9 @@ export class SpError extends Error {
     super(message);
   }
 
+  /** `details` only when there are some: the models make it optional, and some (A+) forbid an empty one. */
   get body() {
-    return { errors: [{ code: this.code, message: this.message, details: this.details }] };
+    return { errors: [{ code: this.code, message: this.message, ...(this.details && { details: this.details }) }] };
   }
 }
 
