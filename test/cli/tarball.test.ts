@@ -78,5 +78,5 @@ describe('the npm package', () => {
     } finally {
       await stop(serve);
     }
-  }, 240_000);
+  }, 900_000); // a hang guard: npm pack and install, the demo and a server take about 90 s alone, far more on a busy machine
 });

@@ -52,7 +52,7 @@ async function findCreated(sp: SpApiClient, body: SpReportRequest, since: number
  * traffic window may come back reduced to its date (`2026-11-07`, or that date at UTC midnight, for
  * `2026-11-07T00:00:00-08:00`): such an echo is compared with the requested local date.
  */
-function sameTime(echoed: string | undefined, sent: string | undefined): boolean {
+export function sameTime(echoed: string | undefined, sent: string | undefined): boolean {
   if (echoed === undefined || sent === undefined) return echoed === sent;
   if (Date.parse(echoed) === Date.parse(sent)) return true;
   return /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(echoed) && echoed.slice(0, 10) === sent.slice(0, 10);
