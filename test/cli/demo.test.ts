@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { cli } from '../helpers/home.ts';
 
 describe('mktdata demo (what npm start runs)', () => {
@@ -12,6 +12,8 @@ describe('mktdata demo (what npm start runs)', () => {
     const demo = spawn('node', ['bin/mktdata.js', 'demo', '--home', home, '--port', '0'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // A test that times out never reaches its finally: the demo serves on, loading the machine, unless killed here.
+    onTestFinished(() => void (demo.exitCode === null && demo.kill('SIGKILL')));
     let stdout = '';
     let stderr = '';
     demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

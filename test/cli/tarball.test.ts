@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -60,6 +60,8 @@ describe('the npm package', () => {
     const env = { ...process.env, NO_COLOR: '1' };
     const mktdata = join(user, 'node_modules', '.bin', 'mktdata');
     const demo = spawn(mktdata, ['demo', '--port', '0'], { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A test that times out never reaches its finally: the demo would serve on, loading the machine.
+    onTestFinished(() => void (demo.exitCode === null && demo.kill('SIGKILL')));
     try {
       const api = await serving(demo);
       expect((await fetch(`${api}/spec/data-scheme?query=profit`)).status).toBe(200);
@@ -71,6 +73,7 @@ describe('the npm package', () => {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    onTestFinished(() => void (serve.exitCode === null && serve.kill('SIGKILL')));
     try {
       const api = await serving(serve);
       const scheme = await (await fetch(`${api}/spec/data-scheme`)).json();
