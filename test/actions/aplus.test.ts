@@ -22,7 +22,7 @@ describe('A+ content actions', () => {
   const afterReview = () => bench.clock.sleep(61_000);
   beforeAll(async () => {
     bench = await actionBench();
-  }, 60_000);
+  });
   afterAll(async () => {
     await bench.fake.close();
   });

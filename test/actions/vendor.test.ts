@@ -46,7 +46,7 @@ describe('vendor actions', () => {
 
   beforeAll(async () => {
     bench = await actionBench({ sellers: (s) => [...s, vendor] });
-  }, 60_000);
+  });
   afterAll(async () => {
     await bench.fake.close();
   });

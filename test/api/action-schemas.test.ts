@@ -88,7 +88,6 @@ describe('the served JSON Schema of every action type', () => {
       // every type's schema refuses something besides the example's own shape (at least an unknown field)
       expect(inputs.length).toBeGreaterThan(2);
     },
-    60_000,
   );
 
   it('states the cross-field rules the server checks as JSON Schema keywords (hand-made inputs)', async () => {

@@ -30,7 +30,7 @@ describe('every catalog table on the demo data', () => {
     connections = (await wh.db.selectFrom('control.connections').select('id').execute()).map((c) => c.id);
     app = await buildApp({ wh, home, logger: false, now: () => clock });
     await app.ready();
-  }, 240_000);
+  });
   afterAll(async () => {
     await app?.close();
     await wh?.close();

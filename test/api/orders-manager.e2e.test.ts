@@ -132,5 +132,5 @@ describe('the orders-manager skill, unchanged', () => {
     } finally {
       await server.stop();
     }
-  }, 180_000); // the skill itself polls for up to 2 minutes
+  });
 });

@@ -244,7 +244,7 @@ describe('mktdata CLI', () => {
     const db = readFileSync(join(home, 'warehouse.duckdb'));
     expect(db.includes(Buffer.from(secret))).toBe(false); // webhook secrets are stored encrypted
     expect(db.includes(Buffer.from(key))).toBe(false); // keys are stored hashed only
-  }, 180_000); // a dozen CLI processes, each starting Node and DuckDB
+  });
 
   it('follows the conventions of a command-line tool: --version, --help, exit code 2 for a usage error', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };

@@ -90,5 +90,5 @@ describe('mktdata fake-marketplace (the README session against a fake account)',
       if (fake.exitCode === null) await once(fake, 'exit');
     }
     expect(fake.exitCode).toBe(0);
-  }, 60_000);
+  });
 });

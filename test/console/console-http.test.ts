@@ -7,7 +7,7 @@ describe('the console over HTTP', () => {
   let h: ConsoleHome;
   beforeAll(async () => {
     h = await startConsoleHome();
-  }, 240_000);
+  });
   afterAll(async () => h?.close());
 
   const get = (path: string, headers: Record<string, string> = {}) =>

@@ -36,7 +36,7 @@ describe.skipIf(!available)('the operator console in headless Chromium', () => {
       ],
     });
     mkdirSync(screenshots, { recursive: true });
-  }, 240_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await h?.close();

@@ -88,7 +88,7 @@ describe.each(stores)('the control plane in %s', (_name, open) => {
       marketplaceId: 'ATVPDKIKX0DER',
       sellerId: 'A3ACMEUS0SELLER',
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await store?.close();
   });

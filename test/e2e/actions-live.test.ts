@@ -81,7 +81,7 @@ describe('live actions through the connectors', () => {
     await setConnectionAccess(wh, US, 'READ_AND_WRITE');
     expect((await runPipeline(wh, listings, { fetcher: live.fetcher })).status).toBe('success');
     await start();
-  }, 180_000);
+  });
   afterAll(async () => {
     await app?.close();
     await wh?.close();
@@ -187,7 +187,7 @@ describe('live actions through the connectors', () => {
     expect(await price(sku)).toBe('12.3400');
     expect(live.fake.log.filter((e) => e.operation === 'patchListingsItem' && e.overRate)).toEqual([]);
     expect(contractViolations(live.fake)).toEqual([]);
-  }, 180_000);
+  });
 
   it('runs an action a stopped server left IN_PROGRESS at the next start', async () => {
     const [listing] = await rows(
@@ -223,5 +223,5 @@ describe('live actions through the connectors', () => {
       status: 'COMPLETED',
       result: { submissionStatus: 'ACCEPTED', issues: [] },
     });
-  }, 60_000);
+  });
 });

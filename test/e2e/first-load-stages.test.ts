@@ -74,5 +74,5 @@ describe("a first load's two stages through the live connectors", () => {
     expect(stages.map((s) => s.initial_load_stage)).toEqual(['COMPLETE', 'COMPLETE']);
     expect(live.fake.log.filter((e) => e.overRate)).toEqual([]);
     expect(contractViolations(live.fake)).toEqual([]);
-  }, 300_000);
+  });
 });

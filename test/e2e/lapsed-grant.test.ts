@@ -92,5 +92,5 @@ describe('a first load whose grant the marketplace refuses', () => {
     );
     expect(oldest.getRowsJson()[0]![0]).toBe('2026-10-01');
     expect(contractViolations(live.fake)).toEqual([]);
-  }, 300_000);
+  });
 });

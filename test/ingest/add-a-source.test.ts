@@ -143,5 +143,5 @@ console.log(JSON.stringify({ spec: fetchSpecs.get('${SOURCE}'), listed: Object.k
       spec: { kind: 'report', api: 'sp-api', reportType: SOURCE, window: 'none' },
       listed: true,
     });
-  }, 180_000);
+  });
 });

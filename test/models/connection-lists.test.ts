@@ -38,7 +38,7 @@ describe('models taking connections as a list', () => {
     marts = reader.getRowsJson().map(([name]) => String(name));
     await wh.sql.run('create schema expected');
     for (const table of marts) await wh.sql.run(`create table expected.${table} as select * from marts.${table}`);
-  }, 300_000);
+  });
   afterAll(async () => wh?.close());
 
   /** Per mart: rows only in the built table and only in the expected one. */
@@ -67,13 +67,13 @@ describe('models taking connections as a list', () => {
     expect(built.filter((r) => r.status !== 'success')).toEqual([]);
     // Three connections a marketplace and timezone: each statement's window covers three.
     expect(await differences()).toEqual([]);
-  }, 300_000);
+  });
 
   it('rebuild every table whole as one statement per connection does', async () => {
     const built = await runModels(wh, { fullRefresh: true });
     expect(built.filter((r) => r.status !== 'success')).toEqual([]);
     expect(await differences()).toEqual([]);
-  }, 300_000);
+  });
 
   // test/models/reference/ works out rules 1-10 and rule 12's traffic a second way, from the catalog tables and the
   // traffic rows (not the line views both profit tables share); rule 11 is checked on each row's own amounts.
@@ -83,5 +83,5 @@ describe('models taking connections as a list', () => {
     expect(trafficRows).toBeGreaterThan(100);
     const none = Object.fromEntries(Object.keys(differences).map((name) => [name, 0]));
     expect(differences).toEqual(none);
-  }, 300_000);
+  });
 });

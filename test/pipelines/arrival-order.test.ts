@@ -163,6 +163,5 @@ describe('the same documents in another order', () => {
         `seed ${seed}: ${runs.map((r) => r.length).join('+')} documents`,
       ).toEqual([]);
     },
-    120_000,
   );
 });

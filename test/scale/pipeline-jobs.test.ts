@@ -16,7 +16,7 @@ describe.skipIf(postgresMissing !== null)('pipeline runs queued per shard (pg-bo
   beforeAll(async () => {
     server = await startPostgres();
     boss = await openJobQueue(server.url, ['shard-a', 'shard-b']);
-  }, 60_000);
+  });
   afterAll(async () => {
     await boss?.stop({ graceful: false, wait: true });
     server?.stop();

@@ -31,7 +31,7 @@ describe.skipIf(postgresMissing !== null)('a shard replicates the shared control
     shard = await openWarehouse(resolveHome(join(mkdtempSync(join(tmpdir(), 'mktdata-shard-')), 'home')), 'test', {
       create: true,
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await shard?.close();
     await shared?.close();

@@ -155,7 +155,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     await wh.close();
     dropDemoFiles(single.landing, connections, SOURCES);
     dropDemoFiles(join(shared, 'landing'), connections, SOURCES);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     for (const w of workers.values()) if (w.child.exitCode === null) w.child.kill('SIGKILL');
@@ -164,7 +164,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     receiver.close();
     await store?.close();
     server?.stop();
-  }, 60_000);
+  });
 
   it('builds every table as a single home does, with a worker killed mid-run', async () => {
     // The single home builds the same files meanwhile.
@@ -298,7 +298,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     expect(other.output).toContain(
       `mktdata: MKTDATA_SHARDS: this install spreads its connections over ${SHARDS} shards, fixed for its life (a connection's shard follows from the count): set MKTDATA_SHARDS=${SHARDS}`,
     );
-  }, 300_000);
+  });
 
   it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
     for (let i = 0; i < 2; i++)
@@ -363,7 +363,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     const refilled = Math.floor((3 * (Date.now() - asked)) / 1000);
     expect(answers.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     expect(answers.filter((s) => s === 200).length).toBeLessThanOrEqual(3 + refilled);
-  }, 300_000);
+  });
 
   it('carries a unit-cost change made through a replica into the shard that builds its connection', async () => {
     const [a] = replicas as [ServeProcess];
@@ -410,7 +410,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
       .execute();
     expect(shared).toHaveLength(COGS_LINES_US);
     expect(Number(shared.find((r) => r.sku === 'ACM-TENT-2P-GRN')!.cost_item_value)).toBe(80);
-  }, 180_000);
+  });
 
   it('delivers the webhook events the shards derived, each once, as a single home derives them', async () => {
     // What the single home derived for the same subscription, from the same files (event ids are its own).
@@ -443,5 +443,5 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     await delay(2000); // and nothing more comes: no event relayed twice by the shards, none sent twice by the replicas
     expect(new Set(received.map((r) => r.id)).size).toBe(received.length);
     expect(received.map((r) => r.body).sort()).toEqual(expected);
-  }, 180_000);
+  });
 });
