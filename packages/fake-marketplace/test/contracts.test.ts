@@ -2,6 +2,7 @@
 // the checks the end-to-end tests run on every request and answer do tell a difference from the models.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoSellers, startFakeMarketplace, type Exchange, type FakeMarketplace } from '../src/index.ts';
+import { SpError } from '../src/sp/sp-error.ts';
 import { modelOperations, operationOf, requestViolations, responseViolations } from './contracts/published-models.ts';
 
 let fake: FakeMarketplace;
@@ -113,5 +114,14 @@ describe('the published models', () => {
     expect(
       responseViolations(getReport, { status: 200, headers: {}, body: { ...report, dataStartTime: '2026-11-09' } }),
     ).toEqual([expect.stringMatching(/^200 body \/dataStartTime must match format "date-time"/)]);
+  });
+
+  it('tell an empty error detail, which the A+ model forbids, and the fake sends none', () => {
+    const getDocument = operationOf('GET', '/aplus/2020-11-01/contentDocuments/KEY')!;
+    const notFound = (body: unknown) => responseViolations(getDocument, { status: 404, headers: {}, body });
+    expect(notFound({ errors: [{ code: 'NotFound', message: 'No such document.', details: '' }] })).toEqual([
+      expect.stringMatching(/^404 body \/errors\/0\/details must NOT have fewer than 1 characters/),
+    ]);
+    expect(notFound(new SpError(404, 'NotFound', 'No such document.').body)).toEqual([]);
   });
 });
