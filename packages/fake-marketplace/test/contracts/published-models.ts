@@ -39,7 +39,8 @@ function newAjv() {
   // are checked, the rest is annotation.
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
   addFormats(ajv);
-  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) ajv.addFormat(format, true);
+  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'ip'])
+    ajv.addFormat(format, true);
   return ajv;
 }
 const ajv = newAjv();
