@@ -8,6 +8,7 @@ import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
+import { contractViolations } from '../helpers/contracts.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { demoHome, fakeConfig } from '../helpers/live.ts';
 
@@ -47,7 +48,7 @@ describe('secrets', () => {
     const realStart = realNow();
     const clock = scaledClock(SPEED, Date.parse(START), realStart);
     const sellers = demoSellers('2026-10-01');
-    fake = await startFakeMarketplace({ sellers, clock });
+    fake = await startFakeMarketplace({ sellers, clock, recordExchanges: true });
     const made = await demoHome('mktdata-secrets-');
     await made.wh.close();
     const home = made.home.root;
@@ -119,5 +120,7 @@ describe('secrets', () => {
       for (const secret of [...secrets, 'Atza|', 'Atzr|'])
         expect(bytes.includes(Buffer.from(secret)), `${secret.slice(0, 4)}… in ${file}`).toBe(false);
     }
+    // The commands' requests, made in other processes, are ones the published models allow.
+    expect(contractViolations(fake)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { realNow, scaledClock } from '../../src/time/clock.ts';
 import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
+import { contractViolations } from '../helpers/contracts.ts';
 import { connectThroughInvitation } from '../helpers/consent.ts';
 import { cli } from '../helpers/home.ts';
 import { START } from '../helpers/live.ts';
@@ -31,7 +32,7 @@ describe('the command line beside a running server', () => {
   it('loads a seller connected through an invitation at once, and lets every command work while it serves', async () => {
     const realStart = realNow();
     const clock = scaledClock(SPEED, Date.parse(START), realStart);
-    fake = await startFakeMarketplace({ sellers: demoSellers('2026-10-01'), clock });
+    fake = await startFakeMarketplace({ sellers: demoSellers('2026-10-01'), clock, recordExchanges: true });
     const env = fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart });
     const home = join(mkdtempSync(join(tmpdir(), 'mktdata-beside-')), 'home');
     const h = ['--home', home];
@@ -132,6 +133,8 @@ describe('the command line beside a running server', () => {
     expect(lastLine(asked.stdout)).toMatch(/^[0-9a-f-]{36}$/);
     expect(server.output()).toContain('admin channel: mktdata run');
     expect(await server.stop(30_000)).toBe(0);
+    // What the server fetched through the invitation's grant: requests the published models allow.
+    expect(contractViolations(fake)).toEqual([]);
   }, 900_000);
 
   it('fails at once on a port in use, and leaves the home free', async () => {
