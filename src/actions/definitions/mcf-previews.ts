@@ -95,7 +95,8 @@ const previewResult = (p: Preview) => ({
   orderUnfulfillableReasons: p.orderUnfulfillableReasons ?? [],
 });
 
-const exampleAddress = {
+/** The address the MCF types' examples ship to. */
+export const exampleAddress = {
   name: 'Sam Rivera',
   addressLine1: '742 Evergreen Terrace',
   city: 'Portland',

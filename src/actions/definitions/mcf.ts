@@ -4,6 +4,7 @@ import { money, sku } from './listings.ts';
 import { itemId, orderPath, readOrder, writeThenRead } from './mcf-orders.ts';
 import {
   address,
+  exampleAddress,
   featureConstraints,
   MCF,
   mcfPreviewActions,
@@ -12,8 +13,7 @@ import {
   toFeatureSettings,
 } from './mcf-previews.ts';
 import { mcfReturnActions } from './mcf-returns.ts';
-import { alone, atLeastOne, relation, ruled } from './rules.ts';
-import { minFields } from './rules.ts';
+import { alone, atLeastOne, minFields, relation, ruled } from './rules.ts';
 
 const upstreamMoney = (m: { amount: number; currency: string }) => ({
   currencyCode: m.currency,
@@ -88,14 +88,7 @@ export const mcfActions: ActionGroup = {
         {
           sellerFulfillmentOrderId: 'WEB-10472',
           shippingSpeedCategory: 'Expedited',
-          destinationAddress: {
-            name: 'Sam Rivera',
-            addressLine1: '742 Evergreen Terrace',
-            city: 'Portland',
-            stateOrRegion: 'OR',
-            postalCode: '97205',
-            countryCode: 'US',
-          },
+          destinationAddress: exampleAddress,
           items: [
             { sku: 'ACM-PACK-DAY-BLK', quantity: 1 },
             { sku: 'ACM-LAMP-HEAD-300', quantity: 2 },

@@ -12,6 +12,19 @@ const shipmentId = z
   .describe('The Amazon Shipping shipment id purchaseShipment answered.');
 /** A date and time with its offset (ISO 8601). */
 export const isoDate = z.iso.datetime({ offset: true });
+/** An order's item lines: each order item id once a line, with its quantity, at most `max` lines. */
+export const orderItemLines = (max: number) =>
+  z
+    .array(
+      z
+        .object({
+          orderItemId: z.string().regex(/^\d{14}$/, 'a 14-digit order item id'),
+          quantity: z.number().int().min(1).max(999),
+        })
+        .strict(),
+    )
+    .min(1)
+    .max(max);
 
 const address = z
   .object({
@@ -39,17 +52,7 @@ const parcel = z
     heightIn: z.number().positive().max(108),
     weightLb: z.number().positive().max(150),
     insuredValue: money,
-    items: z
-      .array(
-        z
-          .object({
-            orderItemId: z.string().regex(/^\d{14}$/, 'a 14-digit order item id'),
-            quantity: z.number().int().min(1).max(999),
-          })
-          .strict(),
-      )
-      .min(1)
-      .max(50),
+    items: orderItemLines(50),
   })
   .strict();
 

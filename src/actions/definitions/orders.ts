@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConnectorError } from '../../connectors/connector-error.ts';
 import { batchOutcome, completed, define, type ActionGroup } from './define.ts';
-import { isoDate, orderId, ordersShippingActions } from './orders-shipping.ts';
+import { isoDate, orderId, orderItemLines, ordersShippingActions } from './orders-shipping.ts';
 import { onlyWhen, requiredWhen, ruled } from './rules.ts';
 
 /**
@@ -26,17 +26,7 @@ export const ordersActions: ActionGroup = {
           shippingMethod: z.string().trim().min(1).max(100).optional(),
           trackingNumber: z.string().trim().min(1).max(50),
           shipDate: isoDate,
-          items: z
-            .array(
-              z
-                .object({
-                  orderItemId: z.string().regex(/^\d{14}$/, 'a 14-digit order item id'),
-                  quantity: z.number().int().min(1).max(999),
-                })
-                .strict(),
-            )
-            .min(1)
-            .max(100),
+          items: orderItemLines(100),
         })
         .strict(),
       requiredWhen('carrierName', 'carrierCode', ['Other'], 'is required when carrierCode is Other'),
