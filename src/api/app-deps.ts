@@ -9,6 +9,7 @@ import type { RunRequest } from '../pipelines/pipeline-scheduler.ts';
 import type { WebhookDeliverer } from '../webhooks/deliverer.ts';
 import type { Networks } from '../webhooks/address.ts';
 import type { Limiter } from './rate-limit.ts';
+import type { ReadyReport } from './readiness/ready-report.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -47,6 +48,11 @@ export interface AppDeps {
    * returns the pipelines queued. Without it they wait for the next refresh time.
    */
   runNow?: (request: RunRequest) => string[];
+  /**
+   * What `GET /ready` answers: the checks of the process that serves (`mktdata serve`, an API replica).
+   * @default the warehouse, the published snapshot and the home's disk
+   */
+  ready?: () => Promise<ReadyReport>;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */

@@ -42,6 +42,9 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { allowedNetworks } from '../webhooks/address.ts';
 import { WebhookDeliverer } from '../webhooks/deliverer.ts';
 import { ActionWorker } from '../actions/action-worker.ts';
+import { healthAndReadyRoutes } from './routes/health-and-ready.ts';
+import { readiness } from './readiness/ready-report.ts';
+import { serveChecks } from './readiness/process-checks.ts';
 
 export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
@@ -196,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
   await oauthRoutes(app, deps);
+  await healthAndReadyRoutes(app, deps.ready ?? readiness(serveChecks(deps.wh), { root: deps.home.root }));
   const resolver = {
     operatorHash,
     organizationOf,

@@ -7,6 +7,9 @@ import { planConnections } from './run-history.ts';
 import { runPipeline, type RunSummary } from './run-pipeline.ts';
 import { type RunFetcher } from './fetch/fetch-stage.ts';
 
+/** A tick every minute: none ended for this long means the scheduler is stuck (two missed ticks and a half). */
+const STALE_MS = 150_000;
+
 /** A run asked for now: which pipelines (all by default), and which connections to refresh whether due or not. */
 export interface RunRequest {
   pipeline?: string;
@@ -31,6 +34,11 @@ export class PipelineScheduler {
   #cron: Cron | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #stopped = false;
+  /** When the cron started, and when its last tick ended (wall clock, ms). */
+  #startedAt: number | undefined;
+  #tickedAt: number | undefined;
+  /** The pipeline whose run is in progress. */
+  #running: string | undefined;
   readonly #waiting = new Map<string, Waiting>();
 
   constructor(
@@ -43,13 +51,36 @@ export class PipelineScheduler {
   ) {}
 
   start(): void {
+    this.#startedAt = Date.now();
     this.#cron = new Cron(
       '* * * * *',
       { protect: true, catch: (e) => this.log('pipeline scheduling failed', e) },
       async () => {
-        await this.tick(new Date());
+        try {
+          await this.tick(new Date());
+        } finally {
+          this.#tickedAt = Date.now();
+        }
       },
     );
+  }
+
+  /**
+   * Null while it schedules: started, not stopped, and a minute's tick ended within the last STALE_MS (a tick only
+   * queues runs, so a long run does not hold it up); else why not, for `/ready`.
+   */
+  liveness(now = Date.now()): string | null {
+    if (this.#stopped) return 'the scheduler is stopped (the server is stopping)';
+    if (!this.#cron || this.#startedAt === undefined) return 'the scheduler has not started';
+    if (!this.#cron.isRunning()) return 'the scheduler is not running';
+    const since = this.#tickedAt ?? this.#startedAt;
+    if (now - since > STALE_MS) return `no scheduling tick ended for ${Math.round((now - since) / 1000)} s`;
+    return null;
+  }
+
+  /** The pipeline whose run is in progress, if one is. */
+  running(): string | undefined {
+    return this.#running;
   }
 
   /** Starts every pipeline due at this minute; returns their names. */
@@ -80,6 +111,7 @@ export class PipelineScheduler {
       // From here on a new request queues a run of its own: this one has planned.
       this.#waiting.delete(pipeline.name);
       if (this.#stopped) return;
+      this.#running = pipeline.name;
       try {
         const summary = await runPipeline(this.wh, pipeline, {
           now,
@@ -90,6 +122,8 @@ export class PipelineScheduler {
         this.onRun?.(summary);
       } catch (error) {
         this.log(`pipeline ${pipeline.name} failed`, error);
+      } finally {
+        this.#running = undefined;
       }
     });
   }
