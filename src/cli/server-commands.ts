@@ -28,6 +28,12 @@ export function serverCommands(
       15,
     )
     .option('--no-pipelines', 'do not run the pipelines at their refresh times')
+    .option(
+      '--grace-seconds <n>',
+      'on SIGTERM or Ctrl-C, how long to wait for requests, exports and the pipeline run in progress before exiting anyway',
+      wholeNumber,
+      30,
+    )
     .action(async (o) => (await import('./commands/serve.ts')).serve(home(), { ...o, runCli }));
 
   command(
@@ -48,6 +54,14 @@ export function serverCommands(
     )
     .option('--poll-seconds <n>', 'how often an idle shard queue is asked for a job', wholeNumber, 2)
     .option('--no-pipelines', 'do not queue the pipelines at their refresh times (runs come from `mktdata run` only)')
+    .option('--port <port>', 'answer /health and /ready on this TCP port (no listener without it)', wholeNumber)
+    .option('--host <host>', 'interface of the /health and /ready listener', '127.0.0.1')
+    .option(
+      '--grace-seconds <n>',
+      'on SIGTERM or Ctrl-C, how long to wait for the shard runs in progress before exiting anyway',
+      wholeNumber,
+      30,
+    )
     .action(async (o) => (await import('./commands/worker.ts')).worker(o));
 
   command(program, 'demo', 'mktdata demo --port 8081')

@@ -37,6 +37,8 @@ export class ShardWorker {
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<void> = Promise.resolve();
   #lastMinute = 0;
+  /** When its last round of leases ended well (wall clock, ms); undefined once stopped. */
+  #tickedAt: number | undefined;
 
   constructor(
     private readonly store: ControlStore,
@@ -50,11 +52,31 @@ export class ShardWorker {
     return [...this.#held.keys()].sort();
   }
 
+  /**
+   * Null while its loop keeps its leases: a round ended well within the lease time; else why not, for `/ready`.
+   */
+  liveness(now = Date.now()): string | null {
+    if (this.#tickedAt === undefined) return 'the shard loop is not running (stopped, or not started)';
+    const since = now - this.#tickedAt;
+    if (since > this.options.leaseMs)
+      return `no round of the shard loop ended well for ${Math.round(since / 1000)} s: its leases lapse after ${this.options.leaseMs / 1000} s`;
+    return null;
+  }
+
+  /** The shards whose runs are in progress. */
+  busy(): string[] {
+    return [...this.#busy.keys()].sort();
+  }
+
   async start(): Promise<void> {
     await this.tick();
+    this.#tickedAt = Date.now();
     this.#timer = setInterval(() => {
       this.#ticking = this.#ticking
         .then(() => this.tick())
+        .then(() => {
+          if (this.#timer) this.#tickedAt = Date.now();
+        })
         .catch((error) => this.options.log(`worker ${this.options.id}: ${(error as Error).message}`));
     }, this.options.leaseMs / 3);
   }
@@ -62,6 +84,8 @@ export class ShardWorker {
   /** Stops taking jobs, lets the running ones finish, and gives its shards back. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#tickedAt = undefined;
     await this.#ticking;
     for (const shard of this.#held.keys()) await this.boss.offWork(queueOf(shard));
     await Promise.allSettled(this.#busy.values());

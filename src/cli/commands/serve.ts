@@ -1,5 +1,4 @@
 import { buildApp, type App } from '../../api/app.ts';
-import { MktdataError } from '../../errors.ts';
 import { startAdminChannel } from '../admin-channel.ts';
 import { unserved } from '../served.ts';
 import { closeGracefully } from '../../api/close-gracefully.ts';
@@ -16,6 +15,11 @@ import { SharedRateLimiter } from '../../api/rate-limit.ts';
 import { openSharedControl } from '../../scale/shard-home.ts';
 import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
 import { anyUnfinishedFirstLoad } from '../../control/connections.ts';
+import { listenOn } from '../../api/listen.ts';
+import { readiness } from '../../api/readiness/ready-report.ts';
+import { replicaChecks, serveChecks } from '../../api/readiness/process-checks.ts';
+import { recoverInterruptedRuns } from '../../pipelines/run-history.ts';
+import { stopWithin, watchSignals, type StopStep } from '../stop-signals.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -34,26 +38,43 @@ export interface ServeOptions {
   connectors?: Connectors;
   /** Runs a command line handed to the server (the CLI's own parser): with it, `serve` opens the admin channel. */
   runCli?: (argv: string[]) => Promise<number>;
+  /**
+   * Seconds a stop (SIGTERM, Ctrl-C) waits for requests, exports and the pipeline run in progress before it exits
+   * anyway, leaving them to be taken up again at the next start. @default 30
+   */
+  graceSeconds?: number;
+}
+
+/** How long a stop waits for requests in flight before it cuts their connections (within the grace period). */
+const REQUESTS_GRACE_MS = 10_000;
+
+/** What becomes of the run a stop did not wait for (docs/operations.md, "Running as a service"). */
+function runLeft(scheduler: PipelineScheduler): string {
+  const pipeline = scheduler.running();
+  return pipeline
+    ? `pipeline ${pipeline}'s run is unfinished: it stays recorded as running until the next start records it failed (interrupted), and the next run plans its windows again`
+    : '';
 }
 
 /**
- * Serves `/api/v1`, runs export workers, export schedules and pipelines until SIGINT or SIGTERM, then closes the
- * server and the warehouse gracefully. With `runCli`, commands run beside it are handed to it through the home's
- * admin channel. Whatever fails before it serves (a port in use, a home it cannot open) ends it at once, the home
- * released.
+ * Serves `/api/v1` (and `/health`, `/ready`), runs export workers, export schedules and pipelines until SIGINT or
+ * SIGTERM, then closes the server and the warehouse within the grace period; SIGHUP only logs that nothing is
+ * reloaded. With `runCli`, commands run beside it are handed to it through the home's admin channel. Whatever fails
+ * before it serves (a port in use, a home it cannot open) ends it at once, the home released.
  */
 export async function serve(home: Home, options: ServeOptions, onListening?: (apiUrl: string) => void): Promise<void> {
   const scale = scaleConfig();
   if (scale) return serveReplica(scale, options, onListening);
+  const graceMs = (options.graceSeconds ?? 30) * 1000;
   const wh = await openWarehouse(home, 'serve');
-  const closing: (() => Promise<unknown>)[] = [() => wh.close()];
-  const close = async () => {
-    for (const step of closing.splice(0).reverse()) await step();
-  };
+  const closing: StopStep[] = [{ what: 'closing the warehouse', run: () => wh.close() }];
+  let app: App | undefined;
+  const log = () => app?.log ?? { info: console.log, warn: console.error, error: console.error };
+  const signals = watchSignals((line) => log().warn(line));
   try {
+    // A run the last server of this home left unfinished is recorded failed (interrupted) now, not at the next run.
+    await recoverInterruptedRuns(wh);
     const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
-    let app: App | undefined;
-    const log = () => app?.log ?? { info: console.log, warn: console.error, error: console.error };
     const scheduler = new PipelineScheduler(
       wh,
       loadPipelines(),
@@ -86,7 +107,9 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
           onWarning: (message) => log().warn(message),
         }),
     );
-    closing.push(() => scheduler.stop());
+    let schedulerStopped: Promise<void> | undefined;
+    const stopScheduler = () => (schedulerStopped ??= scheduler.stop());
+    closing.push({ what: 'the pipeline run in progress', run: stopScheduler, late: () => runLeft(scheduler) });
     const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
     const runNow = (request: RunRequest) => scheduler.request(request);
     app = await buildApp({
@@ -99,9 +122,13 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
       connectors,
       runNow,
       logger: serverLogger(),
+      ready: readiness(serveChecks(wh, options.pipelines === false ? 'off' : scheduler), { root: home.root }),
     });
-    closing.push(() => closeGracefully(app!));
-    const url = await listen(app, options);
+    closing.push({
+      what: 'requests and exports in progress',
+      run: () => closeGracefully(app!, Math.min(REQUESTS_GRACE_MS, graceMs)),
+    });
+    const url = await listenOn(app, options);
     if (options.runCli) {
       const admin = await startAdminChannel(
         home,
@@ -114,7 +141,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
         },
         (m) => app!.log.info(m),
       );
-      closing.push(() => admin.close());
+      closing.push({ what: 'commands handed to the server', run: () => admin.close() });
     }
     console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
     console.log(
@@ -134,33 +161,13 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
         )
       : undefined;
     poller?.start();
-    if (poller) closing.push(() => poller.stop());
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    if (poller) closing.push({ what: 'the notification poller', run: () => poller.stop() });
+    await signals.stopped;
+    // No run starts from here on; the one in progress is waited for once the requests are done.
+    void stopScheduler();
   } finally {
-    await close();
-  }
-}
-
-/** Listens, or says in one line why it cannot (a port in use, one that needs privileges, an unknown host). */
-async function listen(app: App, options: { host: string; port: number }): Promise<string> {
-  try {
-    return await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE')
-      throw new MktdataError('ERR_PORT_IN_USE', { host: options.host, port: options.port }, { cause: error });
-    if (code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new MktdataError(
-        'ERR_INPUT_INVALID',
-        { where: '--host/--port', reason: `cannot listen on ${options.host}:${options.port} (${code})` },
-        { cause: error },
-      );
-    }
-    throw error;
+    await stopWithin(graceMs, closing.splice(0).reverse());
+    signals.dispose();
   }
 }
 
@@ -174,17 +181,23 @@ async function serveReplica(
   options: ServeOptions,
   onListening?: (apiUrl: string) => void,
 ): Promise<void> {
+  const graceMs = (options.graceSeconds ?? 30) * 1000;
   const store = await openSharedControl(config);
   const home = sharedHome(config);
   const wh = { home, db: store.db, sql: undefined as never, close: store.close };
+  const closing: StopStep[] = [{ what: 'closing the control plane', run: () => store.close() }];
+  let app: App | undefined;
+  const signals = watchSignals((line) => (app?.log ?? console).warn(line));
   try {
     const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
     const limiter = new SharedRateLimiter(store, options.requestsPerSecond);
-    const app = await buildApp({ ...options, wh, home, connectors, limiter, logger: serverLogger() });
-    const url = await listen(app, options).catch(async (error: unknown) => {
-      await closeGracefully(app);
-      throw error;
+    const ready = readiness(replicaChecks(store, home), { root: home.root });
+    app = await buildApp({ ...options, wh, home, connectors, limiter, ready, logger: serverLogger() });
+    closing.push({
+      what: 'requests and exports in progress',
+      run: () => closeGracefully(app!, Math.min(REQUESTS_GRACE_MS, graceMs)),
     });
+    const url = await listenOn(app, options);
     console.log(
       `mktdata serving ${url}/api/v1 (API replica on the shared control plane, shared folder ${config.sharedDir}); stop with Ctrl-C`,
     );
@@ -192,12 +205,9 @@ async function serveReplica(
       `console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`,
     );
     onListening?.(`${url}/api/v1`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
-    await closeGracefully(app);
+    await signals.stopped;
   } finally {
-    await store.close();
+    await stopWithin(graceMs, closing.splice(0).reverse());
+    signals.dispose();
   }
 }

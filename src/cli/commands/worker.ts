@@ -11,6 +11,11 @@ import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-con
 import { ShardWorker } from '../../scale/shard-worker.ts';
 import { formatTable } from '../output.ts';
 import { latestShardRuns } from '../../scale/shard-runs.ts';
+import { ensureFolder } from '../../home.ts';
+import { startProbeServer } from '../../api/probe-server.ts';
+import { readiness } from '../../api/readiness/ready-report.ts';
+import { workerChecks } from '../../api/readiness/process-checks.ts';
+import { stopWithin, watchSignals, type StopStep } from '../stop-signals.ts';
 
 /** The scale-out settings, or an error saying that this command needs them. */
 export function requireScaleConfig(command: string): ScaleConfig {
@@ -44,9 +49,18 @@ export interface WorkerCommandOptions {
   leaseSeconds: number;
   pollSeconds: number;
   pipelines: boolean;
+  /** The port of its `/health` and `/ready` listener. @default none: no listener */
+  port?: number;
+  /** @default 127.0.0.1 */
+  host?: string;
+  /** Seconds a stop waits for the shard runs in progress before it exits anyway. @default 30 */
+  graceSeconds?: number;
 }
 
-/** `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM. */
+/**
+ * `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM (SIGHUP
+ * only logs that nothing is reloaded); with `port`, answers `/health` and `/ready` on its own small listener.
+ */
 export async function worker(o: WorkerCommandOptions): Promise<void> {
   const config = requireScaleConfig('worker');
   // Leases are renewed every third of their time; pg-boss polls twice a second at most.
@@ -61,31 +75,47 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
       reason: `${o.pollSeconds} is too short: at least 1`,
     });
   const id = o.id ?? `${hostname()}-${process.pid}`;
-  const store = await openSharedControl(config);
-  const boss = await openJobQueue(config.databaseUrl, config.shards, (error) =>
-    console.error(`job queue: ${error.message}`),
-  );
-  const log = (message: string) => console.log(message);
-  const shardWorker = new ShardWorker(store, boss, config, {
-    id,
-    workDir: resolve(o.workDir),
-    leaseMs: o.leaseSeconds * 1000,
-    pollSeconds: o.pollSeconds,
-    schedule: o.pipelines,
-    log,
-    onRun: (r) => console.log(`${r.status.padEnd(7)} ${r.pipeline} ${r.shard} run ${r.runId}: ${r.windows} window(s)`),
-  });
-  await shardWorker.start();
-  console.log(
-    `mktdata worker ${id}: ${config.shards.length} shards on ${config.sharedDir}, work folder ${resolve(o.workDir)}; stop with Ctrl-C`,
-  );
-  await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
-  await shardWorker.stop();
-  await boss.stop({ graceful: true, wait: true });
-  await store.close();
+  const workDir = resolve(o.workDir);
+  ensureFolder(workDir);
+  const graceMs = (o.graceSeconds ?? 30) * 1000;
+  const signals = watchSignals((line) => console.error(`worker ${id}: ${line}`));
+  const closing: StopStep[] = [];
+  try {
+    const store = await openSharedControl(config);
+    closing.push({ what: 'closing the control plane', run: () => store.close() });
+    const boss = await openJobQueue(config.databaseUrl, config.shards, (error) =>
+      console.error(`job queue: ${error.message}`),
+    );
+    closing.push({ what: 'the job queue', run: () => boss.stop({ graceful: true, wait: true }) });
+    const shardWorker = new ShardWorker(store, boss, config, {
+      id,
+      workDir,
+      leaseMs: o.leaseSeconds * 1000,
+      pollSeconds: o.pollSeconds,
+      schedule: o.pipelines,
+      log: (message) => console.log(message),
+      onRun: (r) =>
+        console.log(`${r.status.padEnd(7)} ${r.pipeline} ${r.shard} run ${r.runId}: ${r.windows} window(s)`),
+    });
+    const ready = readiness(workerChecks(store, workDir, shardWorker));
+    const probe =
+      o.port === undefined ? undefined : await startProbeServer({ host: o.host ?? '127.0.0.1', port: o.port }, ready);
+    if (probe) closing.push({ what: 'the /health and /ready listener', run: () => probe.close() });
+    await shardWorker.start();
+    closing.push({
+      what: 'the shard runs in progress',
+      run: () => shardWorker.stop(),
+      late: () =>
+        `the runs of ${shardWorker.busy().join(', ') || 'its shards'} are unfinished: their leases lapse after ${o.leaseSeconds} s and the worker that takes each shard over runs them again`,
+    });
+    console.log(
+      `mktdata worker ${id}: ${config.shards.length} shards on ${config.sharedDir}, work folder ${workDir}${probe ? `, /health and /ready on ${probe.url}` : ''}; stop with Ctrl-C`,
+    );
+    await signals.stopped;
+  } finally {
+    await stopWithin(graceMs, closing.splice(0).reverse());
+    signals.dispose();
+  }
 }
 
 /**
