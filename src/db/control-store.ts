@@ -27,9 +27,12 @@ const types = {
 
 /** The control plane in PostgreSQL (`MKTDATA_DATABASE_URL`), migrated to the latest version; close it when done. */
 export async function openPostgresControl(url: string): Promise<ControlStore & { close(): Promise<void> }> {
-  const db = new Kysely<ControlPlane>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 8, types }) }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: 8, types });
+  // An idle connection the server closed (PostgreSQL restarted or stopped) is an 'error' event of the pool: without a
+  // listener it would end the process. The pool drops that connection, and the next query connects again or fails
+  // itself (`/ready` then names the control plane).
+  pool.on('error', () => {});
+  const db = new Kysely<ControlPlane>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateControlPlane(db);
   } catch (error) {

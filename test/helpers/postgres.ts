@@ -29,9 +29,10 @@ const freePort = () =>
 
 /**
  * A throwaway PostgreSQL server on loopback (initdb in a temporary folder, pg_ctl start), as the user `postgres` when
- * the tests run as root (the server refuses root). Its URL, and `stop()` that shuts it down and removes its files.
+ * the tests run as root (the server refuses root). Its URL, `stop()` that shuts it down and removes its files, and
+ * `pause()` and `resume()` that stop it and start it again on the same port with the same data.
  */
-export async function startPostgres(): Promise<{ url: string; stop(): void }> {
+export async function startPostgres(): Promise<{ url: string; stop(): void; pause(): void; resume(): void }> {
   const bin = serverBin();
   if (!bin) throw new Error(postgresMissing!);
   // The server runs as `postgres` under root: it must reach its folder through the run's private temporary root.
@@ -47,21 +48,23 @@ export async function startPostgres(): Promise<{ url: string; stop(): void }> {
     execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
   };
   asServer('initdb', ['-D', data, '-U', 'mktdata', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const startOn = (port: number) =>
+    asServer('pg_ctl', [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   // The port is free when asked for but could be taken before the server binds it: then another one.
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     try {
-      asServer('pg_ctl', [
-        '-D',
-        data,
-        '-w',
-        '-l',
-        join(dir, 'server.log'),
-        '-o',
-        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-        'start',
-      ]);
+      startOn(port);
       break;
     } catch (error) {
       if (attempt === 3) throw error;
@@ -74,5 +77,11 @@ export async function startPostgres(): Promise<{ url: string; stop(): void }> {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://mktdata@127.0.0.1:${port}/postgres`, stop };
+  return {
+    url: `postgres://mktdata@127.0.0.1:${port}/postgres`,
+    stop,
+    // Closing the clients' connections, as a restart of the server does; its files stay for `resume`.
+    pause: () => asServer('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: () => startOn(port),
+  };
 }
