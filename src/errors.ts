@@ -46,6 +46,11 @@ export const errorRegistry = {
     message:
       'pipeline runs start where the pipelines run: `mktdata serve` on the home (or the workers of a scaled-out install, with `mktdata run`)',
   },
+  ERR_SERVER_STOPPED: {
+    status: 503,
+    message:
+      'the server holding {home} stopped before the command finished, so it did not complete (a pipeline run it started is recorded failed, interrupted, when the server starts again): run it again then',
+  },
   ERR_PORT_IN_USE: {
     status: 500,
     message:

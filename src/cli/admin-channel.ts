@@ -3,6 +3,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import { once } from 'node:events';
 import { z } from 'zod';
 import type { Home } from '../home.ts';
+import { MktdataError } from '../errors.ts';
 import { adminSocketOf, recordAdminSocket } from '../db/warehouse.ts';
 import { runServed, unserved, type ServedCommand } from './served.ts';
 
@@ -125,15 +126,22 @@ export async function forwardToServer(
   if (res.statusCode !== 200) throw new Error(`the server refused the command: ${res.statusCode}`);
   let exit = 1;
   let rest = '';
-  for await (const chunk of res) {
-    const lines = (rest + String(chunk)).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines.filter(Boolean)) {
-      const message = JSON.parse(line) as { out?: string; err?: string; exit?: number };
-      if (message.out !== undefined) process.stdout.write(message.out);
-      if (message.err !== undefined) process.stderr.write(message.err);
-      if (message.exit !== undefined) exit = message.exit;
+  let finished = false;
+  try {
+    for await (const chunk of res) {
+      const lines = (rest + String(chunk)).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines.filter(Boolean)) {
+        const message = JSON.parse(line) as { out?: string; err?: string; exit?: number };
+        if (message.out !== undefined) process.stdout.write(message.out);
+        if (message.err !== undefined) process.stderr.write(message.err);
+        if (message.exit !== undefined) [exit, finished] = [message.exit, true];
+      }
     }
+  } catch (error) {
+    // The server stopping cuts the connection ("aborted"): the command was not finished, whatever it printed.
+    if (!finished) throw new MktdataError('ERR_SERVER_STOPPED', { home: home.root }, { cause: error });
+    throw error;
   }
   return exit;
 }

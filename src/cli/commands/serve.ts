@@ -48,12 +48,13 @@ export interface ServeOptions {
 /** How long a stop waits for requests in flight before it cuts their connections (within the grace period). */
 const REQUESTS_GRACE_MS = 10_000;
 
-/** What becomes of the run a stop did not wait for (docs/operations.md, "Running as a service"). */
+/** What becomes of the run (or a command's work) a stop did not wait for (docs/operations.md, "Running as a service"). */
 function runLeft(scheduler: PipelineScheduler): string {
   const pipeline = scheduler.running();
-  return pipeline
-    ? `pipeline ${pipeline}'s run is unfinished: it stays recorded as running until the next start records it failed (interrupted), and the next run plans its windows again`
-    : '';
+  const what = pipeline
+    ? `pipeline ${pipeline}'s run`
+    : 'the work of a command handed to the server (such as `mktdata run`)';
+  return `${what} is unfinished: a run stays recorded as running until the next start records it failed (interrupted), and the next run plans its windows again`;
 }
 
 /**
@@ -109,7 +110,11 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
     );
     let schedulerStopped: Promise<void> | undefined;
     const stopScheduler = () => (schedulerStopped ??= scheduler.stop());
-    closing.push({ what: 'the pipeline run in progress', run: stopScheduler, late: () => runLeft(scheduler) });
+    closing.push({
+      what: 'the pipeline run or command in progress',
+      run: stopScheduler,
+      late: () => runLeft(scheduler),
+    });
     const { requestsPerSecond, exportWorkers, exportRetentionHours, signedUrlMinutes } = options;
     const runNow = (request: RunRequest) => scheduler.request(request);
     app = await buildApp({
