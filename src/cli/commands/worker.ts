@@ -57,12 +57,8 @@ export interface WorkerCommandOptions {
   graceSeconds?: number;
 }
 
-/**
- * `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM (SIGHUP
- * only logs that nothing is reloaded); with `port`, answers `/health` and `/ready` on its own small listener.
- */
-export async function worker(o: WorkerCommandOptions): Promise<void> {
-  const config = requireScaleConfig('worker');
+/** Refuses lease and poll times the worker cannot keep. */
+function checkTimes(o: Pick<WorkerCommandOptions, 'leaseSeconds' | 'pollSeconds'>): void {
   // Leases are renewed every third of their time; pg-boss polls twice a second at most.
   if (o.leaseSeconds < 3)
     throw new MktdataError('ERR_INPUT_INVALID', {
@@ -74,6 +70,15 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
       where: '--poll-seconds',
       reason: `${o.pollSeconds} is too short: at least 1`,
     });
+}
+
+/**
+ * `mktdata worker`: holds its share of the shards and runs their queued pipeline runs until SIGINT or SIGTERM (SIGHUP
+ * only logs that nothing is reloaded); with `port`, answers `/health` and `/ready` on its own small listener.
+ */
+export async function worker(o: WorkerCommandOptions): Promise<void> {
+  const config = requireScaleConfig('worker');
+  checkTimes(o);
   const id = o.id ?? `${hostname()}-${process.pid}`;
   const workDir = resolve(o.workDir);
   ensureFolder(workDir);
