@@ -164,6 +164,31 @@ export const errorRegistry = {
       'connection {id} has no {api} credentials: connect it through an invitation link or `mktdata connections credentials --connection {id}`',
   },
   ERR_CONNECTION_TEST_FAILED: { status: 400, message: '{api} for connection {id}: {reason}' },
+  ERR_BACKUP_SCALED_OUT: {
+    status: 400,
+    message:
+      '`mktdata {command}` works on a single home; a scaled-out install (MKTDATA_DATABASE_URL) is backed up with pg_dump and a copy of the shared folder, see docs/operations.md, "Backups"',
+  },
+  ERR_BACKUP_TARGET: { status: 400, message: 'cannot back up into {dir}: {reason}' },
+  ERR_BACKUP_UNSTABLE: {
+    status: 500,
+    message:
+      'the warehouse {file} was rewritten by a checkpoint while it was copied, {tries} times in a row; nothing was kept: run the backup again',
+  },
+  ERR_BACKUP_REFUSED: {
+    status: 400,
+    message: 'the backup {dir} is refused: {file}: {reason}; the home {home} was not touched',
+  },
+  ERR_RESTORE_HOME_NOT_EMPTY: {
+    status: 409,
+    message:
+      'the home {home} is not empty: restore into a new or empty folder (--home), or add --force to replace everything in it with the backup',
+  },
+  ERR_RESTORE_HOME_IN_USE: {
+    status: 409,
+    message:
+      'the home {home} is open in {holder}: a restore replaces the whole home under it; restore into another folder (--home) and start the server there, or restore here once that process has exited',
+  },
   ERR_INTERNAL: { status: 500, message: 'internal error; quote the request id {requestId} when reporting it' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -9,6 +9,7 @@ import { actionCommands } from './action-commands.ts';
 import { controlCommands } from './control-commands.ts';
 import { serverCommands } from './server-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
+import { backupCommands } from './backup-commands.ts';
 import { date, wholeNumber } from './arguments.ts';
 import { commandCwd, served } from './served.ts';
 
@@ -265,6 +266,7 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
     });
 
   catalogCommands(program, command, readHome, withControl);
+  backupCommands(program, command, home, path, withHome, handToServer);
   serverCommands(program, command, home, runCli);
 
   return program;

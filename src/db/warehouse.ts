@@ -168,6 +168,11 @@ function writerAlive(home: Home): boolean {
   }
 }
 
+/** The process holding a home for writing, described (`mktdata serve`, pid, since), or null when none is alive. */
+export function liveWriter(home: Home): string | null {
+  return writerAlive(home) ? describeHolder(home, null) : null;
+}
+
 function describeHolder(home: Home, error: unknown): string {
   const record = readWriter(home);
   if (record) return `\`mktdata ${record.command}\`, pid ${record.pid}, since ${record.since}`;
