@@ -9,7 +9,7 @@ import { copyHashed, type CopiedFile } from './copy-file.ts';
 // into blocks the current header does not use, then points the other database header at them. So while these 12 KiB
 // stay the same, every block the copied header points at stays the same too: a copy whose headers equal those read
 // before and after copying it is the database as of the last checkpoint, whatever other transactions commit to the
-// WAL (those come after the backup) or write ahead into free blocks meanwhile (large inserts do).
+// WAL (those come after the backup) or write into unused blocks meanwhile (a large insert does when it commits).
 const headerBytes = 3 * 4096;
 const tries = 3;
 

@@ -8,6 +8,7 @@ import { secretKeyFile } from '../lib/secrets.ts';
 import { backupFormatVersion, manifestName, type BackupManifest } from './backup-manifest.ts';
 import { copyInto, filesUnder, type CopiedFile } from './copy-file.ts';
 import { copyWarehouse } from './copy-warehouse.ts';
+import { EarlyCopies } from './early-copies.ts';
 
 /** Options of `takeBackup`. */
 export interface BackupOptions {
@@ -30,14 +31,17 @@ export interface BackupResult {
 /** Runs work as the home's one writer: beside `mktdata serve`, in turn with its pipeline runs. */
 export type AsWriter = <T>(work: (wh: Warehouse) => Promise<T>) => Promise<T>;
 
+// The published snapshot and its manifest: replaced by a rename at each publish, never written in place while current.
+const snapshot = ['published/warehouse.duckdb', 'published/manifest.json'];
+
 // Files still being written: a connector's download (`.tmp`, `.partial`) and an upload (`.part`).
 const inProgress = (name: string) => /\.(tmp|partial|part)$/.test(name);
 
 /**
  * Copies a home into `dir` (new or empty) with a manifest of checksums, consistently while a server and its
- * pipelines run: the landed documents (written once, under their file id) are copied first without holding the home;
- * then, as its writer (`asWriter`), the warehouse checkpointed, the published snapshot and its manifest, the landed
- * documents that came meanwhile, what waits in `landing/`, `quarantine/`, `files/`, `mktdata.config`, and
+ * pipelines run: the landed documents (written once, under their file id) and the published snapshot with its
+ * manifest are copied first without holding the home; then, as its writer (`asWriter`), the warehouse checkpointed,
+ * those of the first copies that changed since, what waits in `landing/`, `quarantine/`, `files/`, `mktdata.config`, and
  * `secret.key` only with `includeSecretKey`. Not copied: `exports/` (temporary results, re-created on request), the
  * spare snapshot (the next publish copies without it), the WAL (empty of anything before the checkpoint), spill and
  * lock files. Everything is built in a hidden folder beside `dir` and renamed into place at the end.
@@ -52,13 +56,8 @@ export async function takeBackup(
   const staging = join(dirname(dir), `.${basename(dir)}.partial-${randomBytes(4).toString('hex')}`);
   mkdirSync(staging, { mode: 0o700 });
   try {
-    const copy = (path: string) => copyInto(home.root, staging, path);
-    const early = new Map<string, CopiedFile>();
-    for (const path of filesUnder(home.root, home.landed)) {
-      // One removed meanwhile (`connections remove --purge`) is left out; any other failure recurs in the next step.
-      const copied = await copy(path).catch(() => rmSync(join(staging, path), { force: true }));
-      if (copied) early.set(path, copied);
-    }
+    const early = new EarlyCopies(home.root, staging);
+    for (const path of [...snapshot, ...filesUnder(home.root, home.landed)]) await early.take(path);
     const { files, takenAt } = await asWriter(async (wh) => {
       const takenAt = new Date().toISOString();
       return { files: await copyAsWriter(wh, staging, early, options), takenAt };
@@ -85,23 +84,21 @@ export async function takeBackup(
 }
 
 /**
- * The part of a backup taken as the home's writer: the warehouse, the snapshot, the landed documents not copied
- * `early` (and those removed since left out), and the folders and files whose content changes.
+ * The part of a backup taken as the home's writer: the warehouse, the snapshot and the landed documents as they are
+ * now (the `early` copies that still hold), and the folders and files whose content changes.
  */
 async function copyAsWriter(
   wh: Warehouse,
   staging: string,
-  early: Map<string, CopiedFile>,
+  early: EarlyCopies,
   options: BackupOptions,
 ): Promise<CopiedFile[]> {
   const { home } = wh;
   const copy = (path: string) => copyInto(home.root, staging, path);
   const out = [await copyWarehouse(wh, staging)];
-  for (const path of ['published/warehouse.duckdb', 'published/manifest.json'])
-    if (existsSync(join(home.root, path))) out.push(await copy(path));
-  const landed = filesUnder(home.root, home.landed);
-  for (const path of landed) out.push(early.get(path) ?? (await copy(path)));
-  for (const path of early.keys()) if (!landed.includes(path)) rmSync(join(staging, path));
+  for (const path of snapshot) if (existsSync(join(home.root, path))) out.push(await early.current(path));
+  for (const path of filesUnder(home.root, home.landed)) out.push(await early.current(path));
+  early.dropRest();
   for (const folder of [home.landing, home.quarantine, home.files])
     for (const path of filesUnder(home.root, folder, inProgress)) out.push(await copy(path));
   for (const path of ['mktdata.config', ...(options.includeSecretKey ? ['secret.key'] : [])])

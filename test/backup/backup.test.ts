@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sql } from 'kysely';
@@ -88,17 +97,38 @@ describe('backup and restore of a home', () => {
     put('files/g.csv.part', 'uploading');
     put('exports/e.csv', 'temporary');
     put('secret.key', 'not a real key');
+    put('landed/c/S/id-gone.tsv', "purged before the writer's turn");
+    put('published/warehouse.duckdb', 'snapshot 1');
+    put('published/manifest.json', 'manifest 1');
     const asWriter: AsWriter = (work) => work(wh!);
+    // Between the first copies and the writer's turn, a publish renames a new snapshot and manifest into place and a
+    // connection's documents are purged: the backup holds the new pair and not the purged document.
+    const publishing: AsWriter = (work) => {
+      for (const [name, text] of [
+        ['warehouse.duckdb', 'snapshot 2'],
+        ['manifest.json', 'manifest 2'],
+      ]) {
+        put(`published/.next-${name}`, text!);
+        renameSync(join(home.root, 'published', `.next-${name}`), join(home.root, 'published', name!));
+      }
+      rmSync(join(home.root, 'landed/c/S/id-gone.tsv'));
+      return work(wh!);
+    };
     const to = join(dir, 'backup');
-    const result = await takeBackup(home, to, version, asWriter);
+    const result = await takeBackup(home, to, version, publishing);
     expect(result.warnings).toEqual([expect.stringContaining('WARNING: secret.key is NOT in this backup')]);
     const manifest = JSON.parse(readFileSync(join(to, 'backup.json'), 'utf8')) as { files: { path: string }[] };
     expect(manifest.files.map((f) => f.path)).toEqual([
       'files/f.csv',
       'landed/c/S/id-a.tsv',
       'landing/c/S/b.tsv',
+      'published/manifest.json',
+      'published/warehouse.duckdb',
       'warehouse.duckdb',
     ]);
+    expect(readFileSync(join(to, 'published/warehouse.duckdb'), 'utf8')).toBe('snapshot 2');
+    expect(readFileSync(join(to, 'published/manifest.json'), 'utf8')).toBe('manifest 2');
+    expect(existsSync(join(to, 'landed/c/S/id-gone.tsv'))).toBe(false);
     // Nothing is left beside the backup: its hidden folder was renamed into place.
     expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
 
@@ -119,7 +149,7 @@ describe('backup and restore of a home', () => {
 
     const restored = resolveHome(join(dir, 'elsewhere', 'home'));
     const done = await restoreBackup(restored, to);
-    expect([done.files, done.replaced]).toEqual([4, false]);
+    expect([done.files, done.replaced]).toEqual([6, false]);
     expect(readFileSync(join(restored.root, 'landing/c/S/b.tsv'), 'utf8')).toBe('waiting b');
     expect(existsSync(join(restored.root, 'exports'))).toBe(false);
 
