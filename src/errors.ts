@@ -9,6 +9,11 @@ export const errorRegistry = {
     message:
       'home {home} is being written by another process ({holder}): one writer at a time; a command run beside `mktdata serve` is handed to it, any other waits for the writer to finish',
   },
+  ERR_HOME_NEWER: {
+    status: 500,
+    message:
+      'this home ({where}) was last opened by mktdata {theirs}; this is mktdata {ours} ({why}): install mktdata {theirs} or newer to open it, or restore a backup made before the upgrade',
+  },
   ERR_PUBLISH_DISK_FULL: {
     status: 507,
     message:

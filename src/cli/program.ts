@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
+import { mktdataVersion as version } from '../lib/version.ts';
 import { resolveHome } from '../home.ts';
 import { webhookCommands } from './webhook-commands.ts';
 import { actionCommands } from './action-commands.ts';
@@ -15,10 +15,6 @@ import { commandCwd, served } from './served.ts';
 
 // Command modules (and DuckDB, Fastify, the models behind them) load when their command runs, so that `--help`,
 // `--version` and a mistyped command answer at once.
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
 
 /** A command that a running `mktdata serve` ran for this process: its exit code is the command's. */
 export class Forwarded extends Error {

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ControlPlane } from './control-plane.ts';
-import { migrateControlPlane } from './migrations/index.ts';
+import { migrateHome } from './home-version.ts';
 import { MktdataError } from '../errors.ts';
 
 /**
@@ -25,6 +25,16 @@ const types = {
       : pg.types.getTypeParser(oid, format ?? 'text'),
 };
 
+/** Which server and database, never the URL itself: it may carry a password. */
+function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'the URL given';
+  }
+}
+
 /** The control plane in PostgreSQL (`MKTDATA_DATABASE_URL`), migrated to the latest version; close it when done. */
 export async function openPostgresControl(url: string): Promise<ControlStore & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 8, types });
@@ -34,26 +44,18 @@ export async function openPostgresControl(url: string): Promise<ControlStore & {
   pool.on('error', () => {});
   const db = new Kysely<ControlPlane>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migrateControlPlane(db);
+    await migrateHome(db, `PostgreSQL control plane at ${where(url)}`);
   } catch (error) {
     await db.destroy();
     // Which server did not answer, never the URL itself: it may carry a password.
     // A system error (ECONNREFUSED, ENOTFOUND …) or PostgreSQL's connection, authentication or database classes.
     const code = String((error as NodeJS.ErrnoException).code ?? '');
     if (/^E[A-Z]+$|^08|^28|^3D/.test(code)) {
-      const where = (() => {
-        try {
-          const u = new URL(url);
-          return `${u.hostname}:${u.port || 5432}${u.pathname}`;
-        } catch {
-          return 'the URL given';
-        }
-      })();
       throw new MktdataError(
         'ERR_INPUT_INVALID',
         {
           where: 'MKTDATA_DATABASE_URL',
-          reason: `PostgreSQL at ${where} could not be used (${String((error as Error).message).split('\n')[0]})`,
+          reason: `PostgreSQL at ${where(url)} could not be used (${String((error as Error).message).split('\n')[0]})`,
         },
         { cause: error },
       );

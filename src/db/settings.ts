@@ -50,3 +50,12 @@ export async function noteSetting(duck: DuckDBConnection, name: string, value: s
 export async function forgetSetting(duck: DuckDBConnection, name: string): Promise<void> {
   await duck.run(`delete from control.settings where name = $name`, { name });
 }
+
+/** Writes a setting, replacing its value (through kysely: the warehouse's DuckDB or PostgreSQL alike). */
+export async function putSetting(db: Db, name: string, value: string): Promise<void> {
+  await db
+    .insertInto('control.settings')
+    .values({ name, value })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value }))
+    .execute();
+}

@@ -8,7 +8,7 @@ import { MktdataError } from '../errors.ts';
 import { ensureFolder, type Home } from '../home.ts';
 import type { ControlPlane } from './control-plane.ts';
 import { DuckDbDialect } from './kysely-duckdb.ts';
-import { migrateControlPlane } from './migrations/index.ts';
+import { migrateHome } from './home-version.ts';
 
 /** DuckDB settings for every database mktdata opens: nothing is ever downloaded. */
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
@@ -86,7 +86,8 @@ export function recordAdminSocket(home: Home, path: string): void {
 
 /**
  * Opens the warehouse of a home for writing, running pending control-plane migrations.
- * A second writer fails with ERR_HOME_LOCKED naming the process that holds the home.
+ * A second writer fails with ERR_HOME_LOCKED naming the process that holds the home; a home last opened by a newer
+ * mktdata fails with ERR_HOME_NEWER before anything is written.
  */
 export async function openWarehouse(
   home: Home,
@@ -110,7 +111,7 @@ export async function openWarehouse(
     rmSync(home.writerFile, { force: true });
   };
   try {
-    await migrateControlPlane(db);
+    await migrateHome(db, home.root);
   } catch (error) {
     await close();
     throw error;
