@@ -198,6 +198,7 @@ export interface PipelineTables {
   };
   'control.pipeline_files': { pipeline: string; file_id: string; run_id: string };
   'control.model_inputs': { model: string; fingerprint: string };
+  'control.model_sql': { model: string; digest: string };
 }
 
 /** A request the live connectors make upstream, from planned to landed (migration 006). */

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { tableColumns } from '../db/sql.ts';
 import type { Model } from './load-models.ts';
 
 /**
@@ -82,4 +84,49 @@ export async function keepFingerprint(
       model: modelId,
       fingerprint,
     });
+}
+
+/**
+ * A digest of what made the model's rows besides data: the SQL of the model and of every model upstream of it (a
+ * seed's rows), and the macros. When it differs from the one kept at the model's last build, the model is rebuilt
+ * whole (`sqlChanged`).
+ */
+export function lineageDigest(model: Model, byId: ReadonlyMap<string, Model>, macros: string): string {
+  const upstream = new Map<string, Model>();
+  const visit = (m: Model) => {
+    if (upstream.has(m.id)) return;
+    upstream.set(m.id, m);
+    for (const dep of m.deps) visit(byId.get(dep)!);
+  };
+  visit(model);
+  const digest = createHash('sha256').update(macros);
+  for (const m of [...upstream.values()].sort((a, b) => (a.id < b.id ? -1 : 1)))
+    digest.update(`\0${m.id}\0`).update(m.kind === 'seed' ? readFileSync(m.path) : m.sql);
+  return digest.digest('hex');
+}
+
+/**
+ * Whether the model's rows were made with the SQL `digest` says: `kept` (its kept digest is that one), `new` (none
+ * kept and no table: nothing built yet) or `changed` (another digest kept, or none while its table exists: a home
+ * made before digests were kept).
+ */
+export async function sqlState(
+  sql: DuckDBConnection,
+  modelId: string,
+  digest: string,
+): Promise<'kept' | 'new' | 'changed'> {
+  const reader = await sql.runAndReadAll(`select digest from control.model_sql where model = $model`, {
+    model: modelId,
+  });
+  const kept = reader.getRowsJson()[0]?.[0] as string | undefined;
+  if (kept !== undefined) return kept === digest ? 'kept' : 'changed';
+  return (await tableColumns(sql, modelId)) === undefined ? 'new' : 'changed';
+}
+
+/** Keeps the digest of the SQL a build of the model used for every row it holds. */
+export async function keepSqlDigest(sql: DuckDBConnection, modelId: string, digest: string): Promise<void> {
+  await sql.run(`insert or replace into control.model_sql (model, digest) values ($model, $digest)`, {
+    model: modelId,
+    digest,
+  });
 }

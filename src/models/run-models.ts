@@ -5,7 +5,15 @@ import { ensureRawTables } from '../ingest/ensure-raw-tables.ts';
 import { CheckFailure, type CheckFinding } from './run-checks.ts';
 import { loadModels, type Model } from './load-models.ts';
 import { allDates, type DateRange } from './date-ranges.ts';
-import { behind, inputsFingerprint, keepFingerprint, storedFingerprint } from './model-inputs.ts';
+import {
+  behind,
+  inputsFingerprint,
+  keepFingerprint,
+  keepSqlDigest,
+  lineageDigest,
+  sqlState,
+  storedFingerprint,
+} from './model-inputs.ts';
 import { forgetHeld, runKeyed, type KeyedRun } from './run-keyed.ts';
 import { runSeed, runTable, runView } from './run-table.ts';
 import {
@@ -72,6 +80,8 @@ export interface ModelResult {
   findings: CheckFinding[];
   error?: string;
   ms: number;
+  /** Its SQL, a model's upstream of it, or the macros changed since its last build: it was rebuilt whole. */
+  sqlChanged?: true;
 }
 
 type Outcome = Pick<ModelResult, 'rows' | 'windows' | 'unbuilt' | 'findings'> & { fingerprint?: string };
@@ -111,9 +121,16 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
     }
     try {
       // A build without work rebuilds keyed models whole: it does not know which files are new. A model keyed on
-      // another's rows is rebuilt whole when that one was.
+      // another's rows is rebuilt whole when that one was, and one whose SQL changed since its last build (an
+      // upgrade, an edit): its other dates and keys hold rows of the old SQL.
       const reads = model.config.increment?.reads;
+      const digest = lineageDigest(model, byId, macros);
+      const state = await sqlState(wh.sql, model.id, digest);
+      // Not built yet: every row it will hold is of this SQL, whatever the build does. Changed: once built whole.
+      if (state === 'new') await keepSqlDigest(wh.sql, model.id, digest);
+      const changedSql = state === 'changed';
       const whole =
+        changedSql ||
         (work ? work.whole.has(model.id) : options.fullRefresh || !model.config.window) ||
         (reads !== undefined && !keyedRun.keyed.has(reads));
       const { fingerprint, ...outcome }: Outcome =
@@ -130,8 +147,10 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       // A pipeline run's build keeps its fingerprint; a build outside one forgets it (it may have used other inputs).
       if (model.config.window && !unbuilt && (!work || fingerprint))
         await keepFingerprint(wh.sql, model.id, fingerprint);
+      const flag = changedSql ? { sqlChanged: true as const } : {};
       if (!unbuilt) {
-        report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started });
+        if (changedSql) await keepSqlDigest(wh.sql, model.id, digest);
+        report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started, ...flag });
         continue;
       }
       failedFor.set(model.id, new Set(unbuilt.map((u) => u.connectionId)));
@@ -144,6 +163,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
         unbuilt,
         error,
         ms: Date.now() - started,
+        ...flag,
       });
     } catch (error) {
       failed.add(model.id);

@@ -46,6 +46,8 @@ export interface RunPipelineOptions {
    * on its own, before its second stage lands.
    */
   deferPublish?: boolean;
+  /** The models it builds (a copy of them, in the upgrade test). @default the project's models/ folder */
+  modelsDir?: string;
 }
 
 export type RunStatus = 'success' | 'partial' | 'failed';
@@ -163,7 +165,7 @@ export async function runPipeline(
     : first;
   const rows: WindowRun[] = windows.map((w) => ({ ...w, status: 'planned', rows: null, error: null }));
   await insertWindows(wh, runId, pipeline.name, rows);
-  const models = loadModels();
+  const models = loadModels(options.modelsDir);
   const taken = new Set(files.map((f) => f.id));
   let published = false;
   let unpublished = false;
@@ -202,7 +204,12 @@ export async function runPipeline(
       });
       if (work.windows.size === 0 && work.whole.size === 0 && work.keyed.size === 0) continue;
       const lookups = await keepLookups(wh, models, work);
-      const results = await runModels(wh, { work, onModel: options.onModel, onResult: options.onResult });
+      const results = await runModels(wh, {
+        work,
+        onModel: options.onModel,
+        onResult: options.onResult,
+        modelsDir: options.modelsDir,
+      });
       await recordResults(wh, runId, phase, results, lacking(pipeline, gaps[index]!));
       // The dates whose rows show a lookup the phase changed (a SKU's new product name) are rebuilt now too.
       const shown = (await lookupWindows(wh, lookups, pipeline, await planConnections(wh), phase, now)).map(
@@ -211,7 +218,11 @@ export async function runPipeline(
       if (shown.length > 0) {
         await insertWindows(wh, runId, pipeline.name, shown);
         rows.push(...shown);
-        const more = await runModels(wh, { work: workOf(models, shown, [], 'none'), onResult: options.onResult });
+        const more = await runModels(wh, {
+          work: workOf(models, shown, [], 'none'),
+          onResult: options.onResult,
+          modelsDir: options.modelsDir,
+        });
         await recordResults(wh, runId, shown, more, lacking(pipeline, gaps[index]!));
         results.push(...more);
       }

@@ -40,6 +40,7 @@ const modules: Record<string, string> = {
   connection_shards: 'src/control/shard-assignment.ts',
   data_files: 'src/files/data-files.ts',
   model_inputs: 'src/models/model-inputs.ts',
+  model_sql: 'src/models/model-inputs.ts',
   oauth_states: 'src/connectors/oauth.ts',
   organization_sources: 'src/exports/export-source.ts',
   rate_buckets: 'src/api/rate-limit.ts',

@@ -48,6 +48,7 @@ describe('warehouse', () => {
       { name: '016-workers' },
       { name: '017-model-inputs' },
       { name: '018-run-errors-and-unmetered' },
+      { name: '019-model-sql' },
     ]);
     await wh.close();
   });

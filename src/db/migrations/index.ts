@@ -18,6 +18,7 @@ import * as shardLeases015 from './015-shard-leases.ts';
 import * as workers016 from './016-workers.ts';
 import * as modelInputs017 from './017-model-inputs.ts';
 import * as runErrorsAndUnmetered018 from './018-run-errors-and-unmetered.ts';
+import * as modelSql019 from './019-model-sql.ts';
 
 /** The control plane's migrations, in order: the same for the warehouse's DuckDB and for PostgreSQL. */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '016-workers': workers016,
   '017-model-inputs': modelInputs017,
   '018-run-errors-and-unmetered': runErrorsAndUnmetered018,
+  '019-model-sql': modelSql019,
 };
 
 /** Runs the pending control-plane migrations. */
