@@ -6,9 +6,10 @@ import { migrateControlPlane, migrations } from './migrations/index.ts';
 import { putSetting, setting } from './settings.ts';
 
 // The version of mktdata that last migrated a home (its warehouse, or the PostgreSQL control plane scaled out) is
-// kept in control.settings, written after the migrations by every version from 0.1.0's successor on; the migrations
-// table says the rest (a migration this code does not know was run by a newer version). Both are read before
-// anything is written, so that an older mktdata never migrates, builds or publishes over a newer home.
+// kept in control.settings, written after the migrations (not by one: a migration cannot know the versions after
+// it), and raised whenever a newer version opens the home; homes of the 0.1.0 release have none. The migrations table
+// says the rest: a migration this code does not know was run by a newer version. Both are read before anything is
+// written, so that an older mktdata never migrates, builds or publishes over a newer home.
 
 /** The setting that holds the version of mktdata that last opened the home. */
 export const versionSetting = 'mktdata_version';
