@@ -160,6 +160,22 @@ describe(`a home made by mktdata ${manifest.version}`, () => {
     expect(await editedAgainst(home, fresh)).toEqual({ onlyUpgraded: 0, onlyFresh: 0, notEdited: 0 });
   });
 
+  it('rebuilds every model whole once in a home that kept no SQL digests (made by 0.1.0)', async () => {
+    const home = unpackHome();
+    await duck(home.warehouse, `delete from control.model_sql`, true);
+    const wh = await openWarehouse(home, 'test');
+    const first = await runAll(wh, projectModels);
+    // Every model the run built had its table already, and no digest: each rebuilt whole the first time a pipeline
+    // ran it (a model several pipelines run, a seed, is of this SQL when the next one does).
+    expect(first.results.filter((r) => r.status !== 'success')).toEqual([]);
+    const firstBuilds = new Map([...first.results].reverse().map((r) => [r.model, r]));
+    expect([...firstBuilds.values()].filter((r) => !r.sqlChanged).map((r) => r.model)).toEqual([]);
+    const again = await runAll(wh, projectModels);
+    await wh.close();
+    expect(sqlChanged(again.results)).toEqual(new Set());
+    expect(await differences(home, await freshOnce(home))).toEqual([]);
+  });
+
   it('refuses a home recorded by a newer mktdata, naming both versions, and writes nothing', async () => {
     const home = unpackHome();
     await duck(home.warehouse, `update control.settings set value = '99.0.0' where name = 'mktdata_version'`, true);
