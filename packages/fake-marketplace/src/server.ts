@@ -158,6 +158,11 @@ function buildFakeApp(
     ({ earliest: request.earliest, stamp: request.stamp } = arrival.stamp());
   });
   app.addHook('onClose', async () => arrival.stop());
+  // Every answer carries an HTTP Date (RFC 9110 §6.6.1) as the marketplace's do, read on the fake's own clock rather
+  // than Node's, so that a fake started off real time looks like a marketplace whose clock differs from the client's.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('date', new Date(state.clock.now()).toUTCString());
+  });
   void app.register(fastifyFormbody);
   // The Ads API's vendor media types (application/vnd.createasyncreportrequest.v3+json,
   // application/vnd.spCampaign.v3+json, …).

@@ -2,7 +2,7 @@
 // request to document, the documented rate limits, and the Ads API's profiles.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoSellers, startFakeMarketplace, type FakeMarketplace } from '../src/index.ts';
+import { demoSellers, scaledClock, startFakeMarketplace, type FakeMarketplace } from '../src/index.ts';
 
 let fake: FakeMarketplace;
 const [us] = demoSellers('2026-06-01');
@@ -48,6 +48,34 @@ describe('the fake marketplace', () => {
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it("dates LWA's answers on its own clock, as a marketplace whose clock is not the client's would", async () => {
+    // A clock that read 2026-01-01T00:00:00Z a moment ago and runs 60 times faster than real time: the Date header
+    // (whole seconds) lies between the clock's reading before the request and after the answer, nowhere near now.
+    const clock = scaledClock(60, Date.parse('2026-01-01T00:00:00Z'), Date.now());
+    const offClock = await startFakeMarketplace({ sellers: [us!], clock });
+    try {
+      const before = Math.floor(clock.now() / 1000) * 1000;
+      const answer = await fetch(`${offClock.url}/auth/o2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: offClock.grant(us!.sellerId, 'sp-api'),
+          client_id: offClock.spApp.clientId,
+          client_secret: offClock.spApp.clientSecret,
+        }),
+      });
+      const after = clock.now();
+      expect(answer.status).toBe(200);
+      const date = Date.parse(answer.headers.get('date') ?? '');
+      expect(date).toBeGreaterThanOrEqual(before);
+      expect(date).toBeLessThanOrEqual(after);
+      expect(date).toBeLessThan(Date.parse('2026-01-02T00:00:00Z'));
+    } finally {
+      await offClock.close();
+    }
   });
 
   it("answers the seller's marketplace participations to its access token, and 403 without one", async () => {
