@@ -194,6 +194,10 @@ export const errorRegistry = {
     message:
       'the home {home} is open in {holder}: a restore replaces the whole home under it; restore into another folder (--home) and start the server there, or restore here once that process has exited',
   },
+  ERR_DOCTOR_FAILED: {
+    status: 500,
+    message: '{count} of {total} checks failed: see the ✗ lines (each says what to do)',
+  },
   ERR_INTERNAL: { status: 500, message: 'internal error; quote the request id {requestId} when reporting it' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -10,6 +10,7 @@ import { controlCommands } from './control-commands.ts';
 import { serverCommands } from './server-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { backupCommands } from './backup-commands.ts';
+import { doctorCommands } from './doctor-commands.ts';
 import { date, wholeNumber } from './arguments.ts';
 import { commandCwd, served } from './served.ts';
 
@@ -264,6 +265,7 @@ export function buildProgram(argv: string[], runCli: (argv: string[]) => Promise
   catalogCommands(program, command, readHome, withControl);
   backupCommands(program, command, home, path, withHome, handToServer);
   serverCommands(program, command, home, runCli);
+  doctorCommands(program, command, home, handToServer);
 
   return program;
 }

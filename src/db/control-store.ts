@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ControlPlane } from './control-plane.ts';
 import { migrateHome } from './home-version.ts';
@@ -35,8 +35,17 @@ function where(url: string): string {
   }
 }
 
-/** The control plane in PostgreSQL (`MKTDATA_DATABASE_URL`), migrated to the latest version; close it when done. */
-export async function openPostgresControl(url: string): Promise<ControlStore & { close(): Promise<void> }> {
+/**
+ * The control plane in PostgreSQL (`MKTDATA_DATABASE_URL`), migrated to the latest version; close it when done. With
+ * `migrate: false` (`mktdata doctor`, which only looks) it is asked `select 1` instead, and left as it is.
+ */
+export async function openPostgresControl(
+  url: string,
+  options: {
+    /** Run the pending migrations. @default true */
+    migrate?: boolean;
+  } = {},
+): Promise<ControlStore & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 8, types });
   // An idle connection the server closed (PostgreSQL restarted or stopped) is an 'error' event of the pool: without a
   // listener it would end the process. The pool drops that connection, and the next query connects again or fails
@@ -44,7 +53,8 @@ export async function openPostgresControl(url: string): Promise<ControlStore & {
   pool.on('error', () => {});
   const db = new Kysely<ControlPlane>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migrateHome(db, `PostgreSQL control plane at ${where(url)}`);
+    if (options.migrate === false) await sql`select 1`.execute(db);
+    else await migrateHome(db, `PostgreSQL control plane at ${where(url)}`);
   } catch (error) {
     await db.destroy();
     // Which server did not answer, never the URL itself: it may carry a password.

@@ -1,0 +1,95 @@
+import type { ConnectorConfig } from '../connectors/config.ts';
+import type { Credentials } from '../connectors/credentials.ts';
+import { connectionsByName } from '../control/connections.ts';
+import type { Warehouse } from '../db/warehouse.ts';
+import type { Home } from '../home.ts';
+import type { Clock } from '../time/clock.ts';
+import { applicationCheck, type DatedAnswer } from './application-check.ts';
+import { fail, guarded, skipped, type CheckResult } from './check.ts';
+import { configurationCheck } from './config-check.ts';
+import { diskSpace, homePermissions } from './home-checks.ts';
+import { clockCheck, grantChecks } from './marketplace-checks.ts';
+import { duckDbCheck, nodeCheck } from './runtime-checks.ts';
+import { secretKeyCheck } from './secret-check.ts';
+
+/** What `runDoctor` examines. */
+export interface DoctorInputs {
+  /** The home, or in a scaled-out install the shared folder (whose `secret.key` and config the processes share). */
+  home: Home;
+  scaled: boolean;
+  /** The control plane, opened only to read (or the running server's), or null when it could not be opened. */
+  wh: Warehouse | null;
+  /** The lines saying how the control plane was opened: `warehouse`, `PostgreSQL`. */
+  controlLines: CheckResult[];
+  /** The connector settings of the process that fetches (the running server's), else those of `mktdata.config`. */
+  config?: ConnectorConfig;
+  /** The connectors' clock, which their requests are stamped with. */
+  clock: Clock;
+}
+
+/** Every check of `mktdata doctor`, in the order it prints them; each runs even when an earlier one failed. */
+export async function runDoctor(inputs: DoctorInputs): Promise<CheckResult[]> {
+  const { home, scaled, wh, clock } = inputs;
+  const lines: CheckResult[] = [];
+  if (scaled) lines.push(skipped('home permissions', 'scaled out: see the shared folder below'));
+  else lines.push(...(await guarded('home permissions', () => homePermissions(home))));
+  const configuration = configurationCheck(home);
+  lines.push(configuration.result, ...inputs.controlLines);
+  const config = inputs.config ?? configuration.config;
+
+  const notOpened = (name: string) =>
+    fail(name, 'not checked: the control plane could not be opened (see above)', 'fix that line first');
+  const secret = wh ? await secretKeyCheck(wh) : { result: notOpened('secret key'), credentials: null };
+  lines.push(secret.result);
+
+  const answers: DatedAnswer[] = [];
+  for (const api of ['sp-api', 'ads'] as const) {
+    const needed = (secret.credentials ?? []).some((c) => c.api === api);
+    const [result] = await guarded(`${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`, async () => {
+      if (!config) return notOpened(`${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`);
+      const found = await applicationCheck(config, api, needed, clock);
+      if (found.answer) answers.push(found.answer);
+      return found.result;
+    });
+    lines.push(result!);
+  }
+  lines.push(...(await guarded('grants', () => grants(wh, secret.credentials, config, clock))));
+  const configured = Boolean(config && (config.spApi.clientId || config.ads.clientId));
+  lines.push(clockCheck(answers, configured));
+  lines.push(...(await guarded('disk space', () => diskSpace(home))));
+  lines.push(nodeCheck(), ...(await guarded('DuckDB', duckDbCheck)));
+  if (!scaled) {
+    lines.push(skipped('PostgreSQL', 'a single home (MKTDATA_DATABASE_URL is not set)'));
+    lines.push(skipped('shared folder', 'a single home (MKTDATA_SHARED_DIR is not used)'));
+  } else lines.push(...(await guarded('shared folder', () => homePermissions(home, 'shared folder'))));
+  return lines;
+}
+
+/** The grant lines: one per stored credential, or one saying why they could not be checked. */
+async function grants(
+  wh: Warehouse | null,
+  credentials: Credentials[] | null,
+  config: ConnectorConfig | null | undefined,
+  clock: Clock,
+): Promise<CheckResult[]> {
+  if (!wh)
+    return [fail('grants', 'not checked: the control plane could not be opened (see above)', 'fix that line first')];
+  if (!credentials)
+    return [
+      fail(
+        'grants',
+        'not checked: the stored refresh tokens cannot be read without the secret key',
+        'fix the secret key line first',
+      ),
+    ];
+  if (!config)
+    return [fail('grants', 'not checked: the configuration could not be read', 'fix the configuration line first')];
+  const connections = await connectionsByName(wh.db);
+  const names = new Map(connections.map((c) => [c.id, c.name]));
+  // By connection as `connections list` orders them, SP-API before Ads.
+  const place = new Map(connections.map((c, i) => [c.id, i]));
+  const sorted = [...credentials].sort(
+    (a, b) => place.get(a.connectionId)! - place.get(b.connectionId)! || (a.api === 'sp-api' ? -1 : 1),
+  );
+  return grantChecks(sorted, config, names, clock);
+}
