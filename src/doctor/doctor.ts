@@ -39,23 +39,19 @@ export async function runDoctor(inputs: DoctorInputs): Promise<CheckResult[]> {
 
   const notOpened = (name: string) =>
     fail(name, 'not checked: the control plane could not be opened (see above)', 'fix that line first');
-  const secret = wh ? await secretKeyCheck(wh) : { result: notOpened('secret key'), credentials: null };
+  const secret = wh
+    ? await secretKeyCheck(wh).catch((error: Error) => ({
+        result: fail('secret key', `could not be checked: ${error.message.split('\n')[0]}`, 'fix what it names'),
+        credentials: null,
+      }))
+    : { result: notOpened('secret key'), credentials: null };
   lines.push(secret.result);
 
-  const answers: DatedAnswer[] = [];
-  for (const api of ['sp-api', 'ads'] as const) {
-    const needed = (secret.credentials ?? []).some((c) => c.api === api);
-    const [result] = await guarded(`${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`, async () => {
-      if (!config) return notOpened(`${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`);
-      const found = await applicationCheck(config, api, needed, clock);
-      if (found.answer) answers.push(found.answer);
-      return found.result;
-    });
-    lines.push(result!);
-  }
+  const applications = await applicationLines(config, secret.credentials, clock);
+  lines.push(...applications.lines);
   lines.push(...(await guarded('grants', () => grants(wh, secret.credentials, config, clock))));
   const configured = Boolean(config && (config.spApi.clientId || config.ads.clientId));
-  lines.push(clockCheck(answers, configured));
+  lines.push(clockCheck(applications.answers, configured));
   lines.push(...(await guarded('disk space', () => diskSpace(home))));
   lines.push(nodeCheck(), ...(await guarded('DuckDB', duckDbCheck)));
   if (!scaled) {
@@ -63,6 +59,28 @@ export async function runDoctor(inputs: DoctorInputs): Promise<CheckResult[]> {
     lines.push(skipped('shared folder', 'a single home (MKTDATA_SHARED_DIR is not used)'));
   } else lines.push(...(await guarded('shared folder', () => homePermissions(home, 'shared folder'))));
   return lines;
+}
+
+/** The lines of the SP-API and Ads API applications, and when Login with Amazon answered them. */
+async function applicationLines(
+  config: ConnectorConfig | null | undefined,
+  credentials: Credentials[] | null,
+  clock: Clock,
+): Promise<{ lines: CheckResult[]; answers: DatedAnswer[] }> {
+  const lines: CheckResult[] = [];
+  const answers: DatedAnswer[] = [];
+  for (const api of ['sp-api', 'ads'] as const) {
+    const name = `${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`;
+    const needed = (credentials ?? []).some((c) => c.api === api);
+    const result = await guarded(name, async () => {
+      if (!config) return fail(name, 'not checked: the configuration could not be read', 'fix its line first');
+      const found = await applicationCheck(config, api, needed, clock);
+      if (found.answer) answers.push(found.answer);
+      return found.result;
+    });
+    lines.push(...result);
+  }
+  return { lines, answers };
 }
 
 /** The grant lines: one per stored credential, or one saying why they could not be checked. */

@@ -27,14 +27,21 @@ export function whyNotWritable(path: string): string | null {
   return null;
 }
 
-/** The mount point holding `path` when it is mounted read-only (from /proc/self/mountinfo), else null. */
-export function readOnlyMount(path: string): string | null {
-  let table: string;
+/** This process's mount table (Linux), or null elsewhere: access(2) and the mode bits then say what they can. */
+function mountTable(): string | null {
   try {
-    table = readFileSync('/proc/self/mountinfo', 'utf8');
+    return readFileSync('/proc/self/mountinfo', 'utf8');
   } catch {
-    return null; // not Linux: access(2) and the mode bits have said what they can
+    return null;
   }
+}
+
+/**
+ * The mount point holding `path` when it is mounted read-only, else null.
+ * @param table the mount table in /proc/self/mountinfo's format. @default this process's
+ */
+export function readOnlyMount(path: string, table = mountTable()): string | null {
+  if (table === null) return null;
   const real = realpathSync(path);
   let best: { point: string; ro: boolean } | null = null;
   for (const line of table.split('\n').filter(Boolean)) {

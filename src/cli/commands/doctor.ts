@@ -24,7 +24,7 @@ const none = async () => {};
 const migrated = (pending: string[]) =>
   pending.length === 0
     ? 'migrated'
-    : `${pending.length} migration(s) of this version not yet run (${pending.join(', ')}): the next command that writes runs them`;
+    : `${pending.length} migration(s) of this version not yet run (${pending.length > 2 ? `${pending[0]} … ${pending.at(-1)}` : pending.join(', ')})`;
 
 /**
  * A single home's warehouse: the running server's when the command was handed to it (src/cli/admin-channel.ts),
@@ -46,12 +46,12 @@ async function openHome(home: Home): Promise<Opened> {
     };
   try {
     const wh = await openReadOnly(home);
-    const pending = await pendingMigrations(wh.db);
-    return {
-      wh,
-      lines: [ok('warehouse', `${home.warehouse} opens; control plane ${migrated(pending)}`)],
-      close: wh.close,
-    };
+    const pending = await pendingMigrations(wh.db).catch(async (error: unknown) => {
+      await wh.close();
+      throw error;
+    });
+    const state = pending.length ? `${migrated(pending)}: the next command that writes runs them` : 'migrated';
+    return { wh, lines: [ok('warehouse', `${home.warehouse} opens; control plane ${state}`)], close: wh.close };
   } catch (error) {
     const first = (error as Error).message.split('\n')[0]!;
     const locked = /could not set lock|conflicting lock/i.test(first);
@@ -81,11 +81,14 @@ async function openShared(config: ScaleConfig): Promise<Opened> {
     const why = (error as Error).message.split('\n')[0]!;
     return {
       wh: null,
-      lines: [skip, fail('PostgreSQL', `does not answer: ${why}`, 'start PostgreSQL, or correct MKTDATA_DATABASE_URL')],
+      lines: [skip, fail('PostgreSQL', why, 'start PostgreSQL, or correct MKTDATA_DATABASE_URL')],
       close: none,
     };
   }
-  const pending = await pendingMigrations(store.db);
+  const pending = await pendingMigrations(store.db).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   const wh = { home: sharedHome(config), db: store.db, sql: undefined as never, close: store.close };
   const line = pending.length
     ? fail('PostgreSQL', `answers; ${migrated(pending)}`, 'start a `mktdata worker` of this version (it migrates)')
