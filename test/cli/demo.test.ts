@@ -96,6 +96,31 @@ describe('mktdata demo (what npm start runs)', () => {
       const fetchedAt = scheme.sources.map((s) => s.freshness?.lastFetchedAt).filter((t): t is string => Boolean(t));
       expect(fetchedAt.length).toBeGreaterThan(0);
       for (const t of fetchedAt) expect(Date.parse(t)).toBeLessThanOrEqual(Date.now());
+
+      // `mktdata doctor` on the demo home, handed to the demo (whose fake marketplace answers its LWA requests): every
+      // check holds; both sellers hold an SP-API and an Ads grant (4 lines); the scale-out checks do not apply.
+      const doctor = await cli(['doctor', '--home', home]);
+      expect(doctor.stderr).toBe('');
+      expect(doctor.stdout.split('\n').map((line) => line.split(':')[0])).toEqual([
+        '✓ home permissions',
+        '✓ configuration',
+        '✓ warehouse',
+        '✓ secret key',
+        '✓ SP-API application',
+        '✓ Ads API application',
+        '✓ SP-API grant of Acme Outdoor DE (6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e02)',
+        '✓ Ads API grant of Acme Outdoor DE (6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e02)',
+        '✓ SP-API grant of Acme Outdoor US (6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01)',
+        '✓ Ads API grant of Acme Outdoor US (6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01)',
+        '✓ clock',
+        '✓ disk space',
+        '✓ Node.js',
+        '✓ DuckDB',
+        '- PostgreSQL',
+        '- shared folder',
+        '',
+      ]);
+      expect(doctor.code).toBe(0);
     } finally {
       demo.kill('SIGTERM');
       if (demo.exitCode === null) await once(demo, 'exit');
