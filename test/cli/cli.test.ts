@@ -288,6 +288,7 @@ describe('mktdata CLI', () => {
       'serve',
       'demo',
       'fake-marketplace',
+      'doctor',
     ];
     for (const command of commands) {
       const page = await cli([...command.split(' '), '--help']);
