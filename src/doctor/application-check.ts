@@ -1,8 +1,7 @@
 import type { ConnectorConfig } from '../connectors/config.ts';
 import type { Api } from '../connectors/credentials.ts';
 import type { Clock } from '../time/clock.ts';
-import { fail, ok, skipped, type CheckResult } from './check.ts';
-import { apiName } from './secret-check.ts';
+import { apiName, fail, ok, skipped, type CheckResult } from './check.ts';
 
 /** When Login with Amazon answered, by its Date header, and this machine's clock around the request. */
 export interface DatedAnswer {

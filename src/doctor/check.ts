@@ -1,3 +1,5 @@
+import type { Api } from '../connectors/credentials.ts';
+
 /** How a check of `mktdata doctor` ended: it holds, it does not (or could not be run), or it does not apply here. */
 export type CheckStatus = 'ok' | 'fail' | 'skipped';
 
@@ -50,3 +52,6 @@ export function checkLine(result: CheckResult): string {
   if (result.status === 'skipped') return `- ${result.name}: not applicable: ${result.detail}`;
   return `✗ ${result.name}: ${result.detail} — ${result.fix}`;
 }
+
+/** The API's name as the marketplace calls it. */
+export const apiName = (api: Api) => (api === 'sp-api' ? 'SP-API' : 'Ads API');

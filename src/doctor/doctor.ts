@@ -5,7 +5,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import type { Home } from '../home.ts';
 import type { Clock } from '../time/clock.ts';
 import { applicationCheck, type DatedAnswer } from './application-check.ts';
-import { fail, guarded, skipped, type CheckResult } from './check.ts';
+import { apiName, fail, guarded, skipped, type CheckResult } from './check.ts';
 import { configurationCheck } from './config-check.ts';
 import { diskSpace, homePermissions } from './home-checks.ts';
 import { clockCheck, grantChecks } from './marketplace-checks.ts';
@@ -70,7 +70,7 @@ async function applicationLines(
   const lines: CheckResult[] = [];
   const answers: DatedAnswer[] = [];
   for (const api of ['sp-api', 'ads'] as const) {
-    const name = `${api === 'sp-api' ? 'SP-API' : 'Ads API'} application`;
+    const name = `${apiName(api)} application`;
     const needed = (credentials ?? []).some((c) => c.api === api);
     const result = await guarded(name, async () => {
       if (!config) return fail(name, 'not checked: the configuration could not be read', 'fix its line first');

@@ -4,8 +4,7 @@ import type { Credentials } from '../connectors/credentials.ts';
 import { LwaClient } from '../connectors/lwa.ts';
 import type { Clock } from '../time/clock.ts';
 import type { DatedAnswer } from './application-check.ts';
-import { fail, ok, skipped, type CheckResult } from './check.ts';
-import { apiName } from './secret-check.ts';
+import { apiName, fail, ok, skipped, type CheckResult } from './check.ts';
 
 /**
  * How far this machine's clock may be from the marketplace's: AWS Signature V4, which signs the notification queue's

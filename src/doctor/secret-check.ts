@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { MktdataError } from '../errors.ts';
-import { readAllCredentials, credentialStates, type Api, type Credentials } from '../connectors/credentials.ts';
+import { readAllCredentials, credentialStates, type Credentials } from '../connectors/credentials.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { secretKey, secretKeyFile } from '../lib/secrets.ts';
 import { fail, ok, type CheckResult } from './check.ts';
@@ -47,7 +47,12 @@ export async function secretKeyCheck(wh: Warehouse): Promise<SecretFindings> {
     secretKey(wh.home);
     const credentials = [...(await readAllCredentials(wh)).values()].flatMap((byApi) => Object.values(byApi));
     return {
-      result: ok(name, `${where} is there and decrypts the ${stored} stored credential${stored === 1 ? '' : 's'}`),
+      result: ok(
+        name,
+        stored === 0
+          ? `${where} is there (no credentials are stored yet)`
+          : `${where} is there and decrypts the ${stored} stored credential${stored === 1 ? '' : 's'}`,
+      ),
       credentials,
     };
   } catch (error) {
@@ -59,6 +64,3 @@ export async function secretKeyCheck(wh: Warehouse): Promise<SecretFindings> {
     return { result: fail(name, `${where}: ${error.message}`, fix), credentials: null };
   }
 }
-
-/** The API's name as the marketplace calls it. */
-export const apiName = (api: Api) => (api === 'sp-api' ? 'SP-API' : 'Ads API');
