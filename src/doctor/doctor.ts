@@ -92,14 +92,9 @@ async function grants(
 ): Promise<CheckResult[]> {
   if (!wh)
     return [fail('grants', 'not checked: the control plane could not be opened (see above)', 'fix that line first')];
+  // The secret key's own line already fails and says what to do: one broken setup, one ✗ line.
   if (!credentials)
-    return [
-      fail(
-        'grants',
-        'not checked: the stored refresh tokens cannot be read without the secret key',
-        'fix the secret key line first',
-      ),
-    ];
+    return [skipped('grants', 'the stored refresh tokens cannot be read without the secret key (see its line above)')];
   if (!config)
     return [fail('grants', 'not checked: the configuration could not be read', 'fix the configuration line first')];
   const connections = await connectionsByName(wh.db);
