@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { moveQuarantinedUnder, quarantinedOutside } from '../control/quarantined-files.ts';
 import { duckDbOptions } from '../db/warehouse.ts';
 
 /**
@@ -43,25 +44,10 @@ async function withFile<T>(file: string, write: boolean, work: (sql: DuckDBConne
  */
 export async function moveQuarantinePaths(file: string, quarantine: string): Promise<number> {
   const prefix = `${quarantine}/`;
-  const elsewhere = await withFile(file, false, async (sql) => {
-    const table = await sql.runAndReadAll(
-      "select count(*) from duckdb_tables() where schema_name = 'control' and table_name = 'quarantined_files'",
-    );
-    if (Number(table.getRows()[0]![0]) === 0) return 0;
-    const rows = await sql.runAndReadAll(
-      'select count(*) from control.quarantined_files where not starts_with(kept_at, $prefix)',
-      { prefix },
-    );
-    return Number(rows.getRows()[0]![0]);
-  });
+  const elsewhere = await withFile(file, false, (sql) => quarantinedOutside(sql, prefix));
   if (elsewhere === 0) return 0;
   await withFile(file, true, async (sql) => {
-    await sql.run(
-      `update control.quarantined_files
-          set kept_at = $prefix || regexp_extract(kept_at, '([^/]+/[^/]+)$', 1)
-        where not starts_with(kept_at, $prefix)`,
-      { prefix },
-    );
+    await moveQuarantinedUnder(sql, prefix);
     await sql.run('checkpoint');
   });
   return elsewhere;
