@@ -72,6 +72,15 @@ export const errorRegistry = {
     message: 'more than {perSecond} requests per second for this organization; retry after {retryAfter} s',
   },
   ERR_ROUTE_NOT_FOUND: { status: 404, message: 'no endpoint {method} {path}' },
+  ERR_METRICS_UNAUTHORIZED: {
+    status: 401,
+    message: '/metrics needs the header `Authorization: Bearer <MKTDATA_METRICS_TOKEN>`',
+  },
+  ERR_METRICS_LOOPBACK_ONLY: {
+    status: 403,
+    message:
+      '/metrics answers loopback addresses only; to let Prometheus scrape it from {address}, set MKTDATA_METRICS_TOKEN on the server and send it as a bearer token',
+  },
   ERR_REQUEST_INVALID: { status: 400, message: 'the request is invalid: {summary}' },
   ERR_SOURCE_NOT_FOUND: {
     status: 404,

@@ -19,6 +19,16 @@ export async function actionsInStatus(db: Db, organizationId: string, statuses: 
   return Number(live.n);
 }
 
+/** How many actions are in each status, of every organization (the metrics); statuses without any are left out. */
+export async function actionCountsByStatus(db: Db): Promise<{ status: ActionStatus; count: number }[]> {
+  const rows = await db
+    .selectFrom('control.actions')
+    .select((eb) => ['status', eb.fn.countAll<string>().as('n')])
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status as ActionStatus, count: Number(r.n) }));
+}
+
 /** Queues an action (inside the caller's transaction when `db` is one). */
 export async function insertAction(db: Db, row: Insertable<ActionTable>): Promise<void> {
   await db.insertInto('control.actions').values(row).execute();

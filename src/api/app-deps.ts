@@ -10,6 +10,7 @@ import type { WebhookDeliverer } from '../webhooks/deliverer.ts';
 import type { Networks } from '../webhooks/address.ts';
 import type { Limiter } from './rate-limit.ts';
 import type { ReadyReport } from './readiness/ready-report.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -53,6 +54,8 @@ export interface AppDeps {
    * @default the warehouse, the published snapshot and the home's disk
    */
   ready?: () => Promise<ReadyReport>;
+  /** The process's metrics: with them the app counts its answers, exports and webhooks and serves `/metrics`. */
+  metrics?: Metrics;
 }
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */

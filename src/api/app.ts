@@ -45,6 +45,7 @@ import { ActionWorker } from '../actions/action-worker.ts';
 import { healthAndReadyRoutes } from './routes/health-and-ready.ts';
 import { readiness } from './readiness/ready-report.ts';
 import { serveChecks } from './readiness/process-checks.ts';
+import { instrumentHttp, metricsRoutes } from './routes/metrics.ts';
 
 export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
@@ -76,6 +77,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('organizationId', '');
+  // Before every route and hook below: each answer is counted, and /metrics needs no API key.
+  if (deps.metrics) {
+    instrumentHttp(app, deps.metrics);
+    await metricsRoutes(app, deps.metrics);
+  }
 
   const limiter = deps.limiter ?? new RateLimiter(deps.requestsPerSecond ?? 2, deps.now);
   const keys = keyOrganizations(deps.wh);
@@ -113,7 +119,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     concurrency: deps.exportWorkers,
     retentionMs: (deps.exportRetentionHours ?? 24) * 3_600_000,
     now: deps.now,
-    onFinished: (row) => schedules.notify(row),
+    onFinished: (row) => {
+      deps.metrics?.exportFinished(row);
+      return schedules.notify(row);
+    },
     log,
   });
   const networks = deps.webhookAllowedNetworks ?? allowedNetworks();
@@ -122,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     now: deps.now,
     intervalMs: deps.webhookIntervalMs,
     log: (message) => app.log.warn(message),
+    onAttempt: deps.metrics && ((attempt) => deps.metrics!.webhookAttempt(attempt)),
   });
   const schedules = new ScheduleRunner(
     deps.wh,

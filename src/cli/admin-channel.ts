@@ -27,7 +27,7 @@ const requestSchema = z.object({
 type AdminRequest = z.infer<typeof requestSchema>;
 
 /** What the server lends every command it runs. */
-export type ServerContext = Pick<ServedCommand, 'wh' | 'connectors' | 'exclusive' | 'queueRuns'>;
+export type ServerContext = Pick<ServedCommand, 'wh' | 'connectors' | 'exclusive' | 'queueRuns' | 'metrics'>;
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   let text = '';

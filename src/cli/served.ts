@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
 import type { Connectors } from '../connectors/connectors.ts';
 import type { Warehouse } from '../db/warehouse.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /**
  * A command that `mktdata serve` runs for a client of its admin channel (src/cli/admin-channel.ts): the server's open
@@ -22,6 +23,8 @@ export interface ServedCommand {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Queues a run of every pipeline now, as the scheduler does at a refresh time. */
   queueRuns(trigger: 'connected' | 'cli'): void;
+  /** The server's metrics (runs, landings and fetches of the commands it runs count too), unless switched off. */
+  metrics?: Metrics;
 }
 
 const store = new AsyncLocalStorage<ServedCommand>();

@@ -99,7 +99,9 @@ export class AdsApiClient {
         // The access token first (a token request can take a while), then the bucket's token right before sending:
         // the server stamps the request on arrival, and a delay between the two would look like a burst to it.
         await this.o.lwa.accessToken(this.o.refreshToken);
+        const waiting = this.#clock.now();
         await bucket.take();
+        const waitedMs = this.#clock.now() - waiting;
         const token = await this.o.lwa.accessToken(this.o.refreshToken);
         const headers: Record<string, string> = {
           authorization: `Bearer ${token}`,
@@ -121,6 +123,7 @@ export class AdsApiClient {
           operation,
           status: response.status,
           ms: this.#clock.now() - started,
+          waitedMs,
           attempt,
           requestId: response.headers.get('x-amz-request-id'),
         });

@@ -10,6 +10,8 @@ export type ApiLog = (event: {
   operation: string;
   status: number;
   ms: number;
+  /** How long it waited for its rate limit's token (on the client's clock). */
+  waitedMs: number;
   attempt: number;
   requestId: string | null;
 }) => void;
@@ -79,7 +81,9 @@ export class SpApiClient {
         // The access token first (a token request can take a while), then the bucket's token right before sending:
         // the server stamps the request on arrival, and a delay between the two would look like a burst to it.
         await this.o.lwa.accessToken(this.o.refreshToken);
+        const waiting = this.#clock.now();
         await bucket.take();
+        const waitedMs = this.#clock.now() - waiting;
         const token = await this.o.lwa.accessToken(this.o.refreshToken);
         bucket.settle();
         const started = this.#clock.now();
@@ -104,6 +108,7 @@ export class SpApiClient {
           operation,
           status: response.status,
           ms: this.#clock.now() - started,
+          waitedMs,
           attempt,
           requestId,
         });

@@ -121,6 +121,12 @@ export async function listOrganizations(wh: ControlStore) {
     .execute();
 }
 
+/** Every organization's id and token balance (the metrics). */
+export async function tokenBalances(db: Kysely<ControlPlane>): Promise<{ id: string; tokens: number }[]> {
+  const rows = await db.selectFrom('control.organizations').select(['id', 'token_balance']).execute();
+  return rows.map((r) => ({ id: r.id, tokens: Number(r.token_balance) }));
+}
+
 // The queries on control.organizations that other modules call.
 
 /** The organization of that id (its name and token balance), or undefined. */

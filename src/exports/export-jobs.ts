@@ -195,6 +195,16 @@ export async function pendingExportIds(db: Db): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/** How many exports wait for a writer (PENDING): the export queue's depth, for the metrics. */
+export async function pendingExportCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('control.exports')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'PENDING')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Takes a PENDING export for a writer, leased until `leaseUntil`; false when it is gone or taken. */
 export async function claimExport(db: Db, id: string, startedAt: string, leaseUntil: string): Promise<boolean> {
   const claimed = await db

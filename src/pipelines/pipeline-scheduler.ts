@@ -4,7 +4,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import { localClock } from './plan.ts';
 import { planConnections } from './run-history.ts';
-import { runPipeline, type RunSummary } from './run-pipeline.ts';
+import { runPipeline, type RunPipelineOptions, type RunSummary } from './run-pipeline.ts';
 import { type RunFetcher } from './fetch/fetch-stage.ts';
 
 /** A tick every minute: none ended for this long means the scheduler is stuck (two missed ticks and a half). */
@@ -15,6 +15,16 @@ export interface RunRequest {
   pipeline?: string;
   refresh?: string[];
   trigger: RunTrigger;
+}
+
+/** What the scheduler tells its owner about the runs it starts (`mktdata serve` prints them and counts them). */
+export interface SchedulerHooks {
+  /** A run ended, after `ms` real milliseconds. */
+  onRun?: (summary: RunSummary, ms: number) => void;
+  /** A run threw (logged as failed; the next run recovers its windows), after `ms` real milliseconds. */
+  onRunThrew?: (pipeline: string, ms: number) => void;
+  /** Each file dropped in landing/ that a run landed, skipped or refused. */
+  onLanded?: RunPipelineOptions['onLanded'];
 }
 
 /** A pipeline's run waiting in the queue, and the connections it is to refresh. */
@@ -45,7 +55,7 @@ export class PipelineScheduler {
     private readonly wh: Warehouse,
     private readonly pipelines: Pipeline[],
     private readonly log: (message: string, error?: unknown) => void,
-    private readonly onRun?: (summary: RunSummary) => void,
+    private readonly hooks: SchedulerHooks = {},
     /** The live connectors for a run (asked again each run: credentials may have been added). */
     private readonly fetcher?: () => Promise<RunFetcher | undefined>,
   ) {}
@@ -112,16 +122,19 @@ export class PipelineScheduler {
       this.#waiting.delete(pipeline.name);
       if (this.#stopped) return;
       this.#running = pipeline.name;
+      const started = performance.now();
       try {
         const summary = await runPipeline(this.wh, pipeline, {
           now,
           trigger: entry.trigger,
           refresh: entry.refresh,
           fetcher: await this.fetcher?.(),
+          onLanded: this.hooks.onLanded,
         });
-        this.onRun?.(summary);
+        this.hooks.onRun?.(summary, performance.now() - started);
       } catch (error) {
         this.log(`pipeline ${pipeline.name} failed`, error);
+        this.hooks.onRunThrew?.(pipeline.name, performance.now() - started);
       } finally {
         this.#running = undefined;
       }

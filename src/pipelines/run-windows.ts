@@ -68,7 +68,7 @@ export async function failPlannedWindows(db: Db): Promise<void> {
  * date.
  */
 export async function publishedWindows(db: Db) {
-  const result = await sql<{ table_name: string; refreshed_at: string; local_date: string }>`
+  const result = await sql<{ table_name: string; connection_id: string; refreshed_at: string; local_date: string }>`
     select w.table_name, w.connection_id, max(r.finished_at)::varchar as refreshed_at, max(w.local_date)::varchar as local_date
     from control.run_windows as w join control.pipeline_runs as r on r.id = w.run_id
     where w.status = 'success' and r.published

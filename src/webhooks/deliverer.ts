@@ -39,6 +39,17 @@ export interface DelivererOptions {
   /** A 2xx within this time counts as delivered. @default 10000 */
   timeoutMs?: number;
   log?: (message: string) => void;
+  /** Each attempt's outcome, once recorded (the metrics count them). */
+  onAttempt?: (attempt: DeliveryAttempt) => void;
+}
+
+/** What one delivery attempt came to: the delivery's new status, when it was made and when its event was created. */
+export interface DeliveryAttempt {
+  status: DeliveryOutcome['status'];
+  /** ISO time of the attempt. */
+  at: string;
+  /** ISO time the delivery was queued, with its event. */
+  createdAt: string;
 }
 
 /**
@@ -169,6 +180,8 @@ export class WebhookDeliverer {
       this.wh.db,
       outcomes.map((o) => o.row),
     );
+    for (const o of outcomes)
+      this.options.onAttempt?.({ status: o.row.status, at: o.row.last_attempt_at, createdAt: o.delivery.created_at });
     for (const o of outcomes.filter((o) => o.row.status === 'FAILED'))
       await this.giveUp(o.delivery, o.row.last_error!, new Date(o.row.last_attempt_at));
   }

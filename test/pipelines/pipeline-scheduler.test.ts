@@ -16,7 +16,7 @@ describe('PipelineScheduler', () => {
       wh,
       loadPipelines(),
       () => {},
-      (run) => runs.push(run),
+      { onRun: (run) => runs.push(run) },
     );
     // The homes of makeHome() hold a US (Los Angeles) and a DE (Berlin) connection.
     // 2026-11-20T09:00Z is 10:00 in Berlin (UTC+1): profit and listings refresh at 10am.
@@ -49,7 +49,7 @@ describe('PipelineScheduler', () => {
       wh,
       [promotions!],
       () => {},
-      (run) => runs.push(run),
+      { onRun: (run) => runs.push(run) },
     );
     const now = new Date('2026-11-20T15:00:00Z');
     scheduler.trigger(promotions!, now);
@@ -72,7 +72,7 @@ describe('PipelineScheduler', () => {
       wh,
       [promotions!],
       () => {},
-      (run) => runs.push(run),
+      { onRun: (run) => runs.push(run) },
       async () => {
         // The first run has started (and planned without what comes now): two requests, one run queued after it.
         if (first) {

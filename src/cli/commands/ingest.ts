@@ -4,6 +4,7 @@ import { MktdataError } from '../../errors.ts';
 import { landFile, refusalText, type LandResult } from '../../ingest/land-file.ts';
 import { findSource } from '../../ingest/sources/index.ts';
 import { progress } from '../output.ts';
+import { served } from '../served.ts';
 
 /**
  * Lands files of one source for a connection and prints a line per file; a file that fails for another reason than
@@ -31,6 +32,8 @@ export async function ingest(
     }
   }
   bar.stop();
+  const metrics = served()?.metrics;
+  for (const r of results) metrics?.landed({ ...r, source: source.name });
   for (const r of results) {
     if (r.status === 'landed') console.log(`landed   ${r.file}: ${r.rows} rows (file ${r.fileId})`);
     if (r.status === 'skipped') console.log(`skipped  ${r.file}: already landed (file ${r.fileId})`);

@@ -85,11 +85,16 @@ function printFetch(e: FetchEvent): void {
 export async function run(wh: Warehouse, options: { pipeline?: string; backfill?: DateRange }): Promise<void> {
   const onDownloaded = (r: FetchRequest) =>
     console.log(`downloaded ${described(r)}: lands with this fetch's other documents`);
-  // (Beside a running server, its connectors: their rate limits are the ones its own runs keep.)
+  // (Beside a running server, its connectors: their rate limits are the ones its own runs keep; and its metrics.)
+  const metrics = served()?.metrics;
   const fetcher = await liveFetcher(wh, {
     connectors: served()?.connectors,
-    onFetched: printFetch,
+    onFetched: (e) => {
+      metrics?.fetched(e);
+      printFetch(e);
+    },
     onDownloaded,
+    onDocumentLanded: metrics && ((r) => metrics.landed(r)),
     onWarning: (m) => console.error(`warning: ${m}`),
   });
   const summaries: RunSummary[] = [];
@@ -97,12 +102,14 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
   let refused = 0;
   for (const pipeline of selected(options.pipeline)) {
     let bar = progress(`run ${pipeline.name}`, 0);
+    const started = performance.now();
     const summary = await runPipeline(wh, pipeline, {
       backfill: options.backfill,
       fetcher,
       // One publish after every pipeline: the snapshot is the one before this command or the one after it.
       deferPublish: true,
       onLanded: (r) => {
+        metrics?.landed(r);
         if (r.status === 'landed') console.log(`landed   ${r.source} ${r.file}: ${r.rows} rows (file ${r.fileId})`);
         if (r.status === 'refused')
           console.error(`refused  ${r.source} ${r.file}: ${refusalText(r)} (kept in ${r.keptAt})`);
@@ -111,8 +118,12 @@ export async function run(wh: Warehouse, options: { pipeline?: string; backfill?
         if (index === 0) bar = progress(`run ${pipeline.name}`, total);
         bar.tick(model.id);
       },
+    }).catch((error: unknown) => {
+      metrics?.pipelineRun(pipeline.name, (performance.now() - started) / 1000);
+      throw error;
     });
     bar.stop();
+    metrics?.pipelineRun(pipeline.name, (performance.now() - started) / 1000, summary);
     for (const w of summary.windows) {
       const range = w.from ? `${w.from}..${w.to}` : 'whole table';
       const size = `${w.rows !== null ? ` ${w.rows} rows` : ''}${w.ms != null ? `, ${w.ms} ms` : ''}`;

@@ -20,6 +20,7 @@ import { readiness } from '../../api/readiness/ready-report.ts';
 import { replicaChecks, serveChecks } from '../../api/readiness/process-checks.ts';
 import { recoverInterruptedRuns } from '../../pipelines/run-history.ts';
 import { stopWithin, watchSignals, type StopStep } from '../stop-signals.ts';
+import { metricsEnabled, serverMetrics } from '../../metrics/metrics.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -36,6 +37,8 @@ export interface ServeOptions {
   pipelines?: boolean;
   /** The live connectors. @default from the environment and mktdata.config */
   connectors?: Connectors;
+  /** Count metrics and serve `GET /metrics`. @default true, unless MKTDATA_METRICS=off */
+  metrics?: boolean;
   /** Runs a command line handed to the server (the CLI's own parser): with it, `serve` opens the admin channel. */
   runCli?: (argv: string[]) => Promise<number>;
   /**
@@ -75,19 +78,32 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
   try {
     // A run the last server of this home left unfinished is recorded failed (interrupted) now, not at the next run.
     await recoverInterruptedRuns(wh);
-    const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
+    const metrics = serverMetrics(
+      { wh, home, pipelines: loadPipelines(), log: (m, err) => log().warn({ err }, m) },
+      options.metrics ?? metricsEnabled(),
+    );
+    const connectors =
+      options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock(), metrics?.connectorLog);
     const scheduler = new PipelineScheduler(
       wh,
       loadPipelines(),
       (message, error) => log().error({ err: error }, message),
-      (run) =>
-        console.log(
-          `pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed${run.errors > 0 ? `, ${run.errors} error(s)` : ''}`,
-        ),
+      {
+        onRun: (run, ms) => {
+          metrics?.pipelineRun(run.pipeline, ms / 1000, run);
+          console.log(
+            `pipeline ${run.pipeline}: run ${run.runId} ${run.status}, ${run.windows.length} window(s), ${run.landed} file(s) landed${run.errors > 0 ? `, ${run.errors} error(s)` : ''}`,
+          );
+        },
+        onRunThrew: (pipeline, ms) => metrics?.pipelineRun(pipeline, ms / 1000),
+        onLanded: metrics && ((r) => metrics.landed(r)),
+      },
       () =>
         liveFetcher(wh, {
           connectors,
-          onFetched: (e) =>
+          onDocumentLanded: metrics && ((r) => metrics.landed(r)),
+          onFetched: (e) => {
+            metrics?.fetched(e);
             log().info(
               {
                 source: e.request.source,
@@ -99,7 +115,8 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
                 error: e.error,
               },
               'fetch',
-            ),
+            );
+          },
           onDownloaded: (r) =>
             log().info(
               { source: r.source, connection: r.connectionId, from: r.from, to: r.to, status: 'downloaded' },
@@ -128,6 +145,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
       runNow,
       logger: serverLogger(),
       ready: readiness(serveChecks(wh, options.pipelines === false ? 'off' : scheduler), { root: home.root }),
+      metrics,
     });
     closing.push({
       what: 'requests and exports in progress',
@@ -143,6 +161,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
           connectors,
           exclusive: (work) => scheduler.exclusive(work),
           queueRuns: (trigger) => unserved(() => scheduler.request({ trigger })),
+          metrics,
         },
         (m) => app!.log.info(m),
       );
@@ -197,7 +216,9 @@ async function serveReplica(
     const connectors = options.connectors ?? new Connectors(loadConnectorConfig(home), connectorClock());
     const limiter = new SharedRateLimiter(store, options.requestsPerSecond);
     const ready = readiness(replicaChecks(store, home), { root: home.root });
-    app = await buildApp({ ...options, wh, home, connectors, limiter, ready, logger: serverLogger() });
+    // (Its gauges read the shared control plane; the runs are counted by the workers that make them.)
+    const metrics = serverMetrics({ wh, home, pipelines: loadPipelines() }, options.metrics ?? metricsEnabled());
+    app = await buildApp({ ...options, wh, home, connectors, limiter, ready, logger: serverLogger(), metrics });
     closing.push({
       what: 'requests and exports in progress',
       run: () => closeGracefully(app!, Math.min(REQUESTS_GRACE_MS, graceMs)),

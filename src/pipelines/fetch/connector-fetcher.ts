@@ -27,6 +27,8 @@ export interface FetcherOptions {
   onWarning?: (message: string) => void;
   /** After fetched documents landed together, with the real milliseconds their landing took. */
   onLanded?: (results: LandResult[], ms: number) => void;
+  /** Each fetched document's landing result, with its source. */
+  onDocumentLanded?: (result: LandResult & { source: string }) => void;
   /** How long a report may keep processing before this run leaves it to the next. @default 45 minutes */
   pollBudgetMs?: number;
 }
@@ -194,6 +196,7 @@ export function connectorFetcher(connectors: Connectors, options: FetcherOptions
       after: phase.landAfter,
       onDownloaded: options.onDownloaded,
       onLanded: options.onLanded,
+      onDocumentLanded: options.onDocumentLanded,
     });
     const execute = { wh, clock: connectors.clock, contextOf, landing, onFetched };
     const results = await executeFetches(

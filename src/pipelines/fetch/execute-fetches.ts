@@ -17,6 +17,8 @@ export interface FetchEvent {
   status: 'landed' | 'empty' | 'pending' | 'failed' | 'abandoned';
   rows: number;
   error: string | null;
+  /** A report's processing time at the marketplace (its creation to its end, as the marketplace stamps them). */
+  reportProcessingMs?: number;
 }
 
 /** The per-connection part of a handler's context. */
@@ -105,7 +107,7 @@ async function runOne(
         retryAt: null,
         finishedAt,
       });
-      return { request, status: 'landed', rows: outcome.rows, error: null };
+      return { request, status: 'landed', rows: outcome.rows, error: null, reportProcessingMs: outcome.processingMs };
     }
     if (outcome.status === 'empty') {
       await update({ status: 'empty', error: outcome.reason, retryAt: null, finishedAt });

@@ -294,3 +294,16 @@ export async function fetchesBySource(db: Db, now: Date) {
     from control.fetch_requests group by source`.execute(db);
   return result.rows;
 }
+
+/**
+ * Per connection: how many requests failed and wait for a retry, or were abandoned in the 7 days before `now` (as
+ * `fetchesBySource` counts them); connections without any are left out.
+ */
+export async function failedFetchesByConnection(db: Db, now: Date) {
+  const result = await sql<{ connection_id: string; failed: number }>`
+    select connection_id, count(*)::integer as failed
+    from control.fetch_requests
+    where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}::timestamptz)
+    group by connection_id`.execute(db);
+  return result.rows;
+}

@@ -27,7 +27,7 @@ export interface HandlerContext {
 
 /** How a request ended in this run. */
 export type Outcome =
-  | { status: 'landed'; documents: number; rows: number; results: LandResult[] }
+  | { status: 'landed'; documents: number; rows: number; results: LandResult[]; processingMs?: number }
   | { status: 'empty'; reason: string }
   | { status: 'pending' };
 

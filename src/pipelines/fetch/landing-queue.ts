@@ -11,6 +11,8 @@ export interface LandingQueueOptions {
   onDownloaded?: (request: FetchRequest) => void;
   /** After waiting documents landed together, with the real milliseconds their landing took. */
   onLanded?: (results: LandResult[], ms: number) => void;
+  /** Each document's landing result, with its source. */
+  onDocumentLanded?: (result: LandResult & { source: string }) => void;
 }
 
 /**
@@ -65,7 +67,7 @@ export class LandingQueue {
     try {
       await this.options.after;
       const started = performance.now();
-      const results = await landDocuments(this.wh, documents);
+      const results = await landDocuments(this.wh, documents, this.options.onDocumentLanded);
       this.options.onLanded?.(results, performance.now() - started);
       const byFile = new Map(documents.map((d, i) => [d.file, results[i]!]));
       batch.forEach((w) => w.settle(byFile.get(w.document.file)!));
