@@ -3,6 +3,8 @@ import { closeGracefully } from './close-gracefully.ts';
 import { listenOn } from './listen.ts';
 import type { ReadyReport } from './readiness/ready-report.ts';
 import { healthAndReadyRoutes } from './routes/health-and-ready.ts';
+import { instrumentHttp, metricsRoutes } from './routes/metrics.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
 /** A listener answering `/health` and `/ready` only, and how to close it. */
 export interface ProbeServer {
@@ -13,13 +15,18 @@ export interface ProbeServer {
 
 /**
  * The small listener of a process that serves no API (a scaled-out `mktdata worker`): `/health` and `/ready` for its
- * supervisor, every other path 404.
+ * supervisor, `/metrics` when given metrics, every other path 404.
  */
 export async function startProbeServer(
   options: { host: string; port: number },
   ready: () => Promise<ReadyReport>,
+  metrics?: Metrics,
 ): Promise<ProbeServer> {
   const app = Fastify({ logger: false });
+  if (metrics) {
+    instrumentHttp(app, metrics);
+    await metricsRoutes(app, metrics);
+  }
   await healthAndReadyRoutes(app, ready);
   const url = await listenOn(app, options).catch(async (error: unknown) => {
     await app.close();

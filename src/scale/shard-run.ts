@@ -12,6 +12,7 @@ import type { RunTrigger } from '../db/control-plane.ts';
 import { replicateToShard, shareLandedCogs } from './replicate.ts';
 import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-events.ts';
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { ScaleConfig } from './scale-config.ts';
 import { connectionIds, loadStagesOf, setLoadStage } from '../control/connections.ts';
 import { recordShardRunFinished, recordShardRunStarted } from './shard-runs.ts';
@@ -25,6 +26,8 @@ export interface ShardRunContext {
   worker: string;
   lease: ShardLease;
   log: (message: string) => void;
+  /** The worker's metrics, when its listener serves them: the run, its fetches and landings are counted. */
+  metrics?: Metrics;
 }
 
 /** How a shard's run ended, as the job's output and `mktdata run` report it. */
@@ -89,8 +92,23 @@ export async function runShard(
     if (relanded > 0)
       ctx.log(`${lease.shard}: ${relanded} landed document(s) its checkpoint did not have put back in landing/`);
     const since = new Date();
-    const fetcher = await liveFetcher(wh, { onWarning: ctx.log });
-    summary = await runPipeline(wh, findPipeline(loadPipelines(), pipelineName), { trigger: job.trigger, fetcher });
+    const { metrics } = ctx;
+    const fetcher = await liveFetcher(wh, {
+      onWarning: ctx.log,
+      log: metrics?.connectorLog,
+      onFetched: metrics && ((e) => metrics.fetched(e)),
+      onDocumentLanded: metrics && ((r) => metrics.landed(r)),
+    });
+    const started = performance.now();
+    summary = await runPipeline(wh, findPipeline(loadPipelines(), pipelineName), {
+      trigger: job.trigger,
+      fetcher,
+      onLanded: metrics && ((r) => metrics.landed(r)),
+    }).catch((error: unknown) => {
+      metrics?.pipelineRun(pipelineName, (performance.now() - started) / 1000);
+      throw error;
+    });
+    metrics?.pipelineRun(pipelineName, (performance.now() - started) / 1000, summary);
     await shareLandedCogs(wh, store, connections, since);
     // The connections' load stages are the shard's to keep; the API answers them from the shared control plane.
     for (const s of await loadStagesOf(wh.db, connections)) await setLoadStage(store.db, s.id, s.initial_load_stage);

@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { ControlStore } from '../db/control-store.ts';
 import { acquireShard, releaseShard, renewShard, type ShardLease } from '../control/shard-leases.ts';
 import { queueOf, requeueRunning, type PipelineJob } from './pipeline-jobs.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { runShard, type ShardRunResult } from './shard-run.ts';
 import type { ScaleConfig } from './scale-config.ts';
 import { firePipelines } from './pipeline-timer.ts';
@@ -22,6 +23,8 @@ export interface ShardWorkerOptions {
   schedule?: boolean;
   log: (message: string) => void;
   onRun?: (result: ShardRunResult) => void;
+  /** Counts its shard runs, their fetches and landings (`mktdata worker --port` serves them at `/metrics`). */
+  metrics?: Metrics;
 }
 
 /**

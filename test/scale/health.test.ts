@@ -91,6 +91,13 @@ describe.skipIf(postgresMissing !== null)('health and readiness, scaled out', ()
       failing: [],
       checks: { 'control-plane': 'ok', disk: 'ok', 'shard-loop': 'ok' },
     });
+    // The worker's listener serves its metrics too (loopback may scrape): its shard runs are counted there, and the
+    // /ready answers it just gave (at least the one 200 above) by route pattern.
+    const scraped = await fetch(`${workerUrl}/metrics`);
+    expect(scraped.status).toBe(200);
+    const exposition = await scraped.text();
+    expect(exposition).toContain('# TYPE mktdata_pipeline_runs_total counter');
+    expect(exposition).toMatch(/^mktdata_http_requests_total\{method="GET",route="\/ready",status="200"\} [1-9]/m);
 
     server.pause();
     for (const base of [api, workerUrl]) {

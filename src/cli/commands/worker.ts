@@ -16,6 +16,7 @@ import { startProbeServer } from '../../api/probe-server.ts';
 import { readiness } from '../../api/readiness/ready-report.ts';
 import { workerChecks } from '../../api/readiness/process-checks.ts';
 import { stopWithin, watchSignals, type StopStep } from '../stop-signals.ts';
+import { Metrics, metricsEnabled } from '../../metrics/metrics.ts';
 
 /** The scale-out settings, or an error saying that this command needs them. */
 export function requireScaleConfig(command: string): ScaleConfig {
@@ -92,7 +93,10 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
       console.error(`job queue: ${error.message}`),
     );
     closing.push({ what: 'the job queue', run: () => boss.stop({ graceful: true, wait: true }) });
+    // Counted only where they can be scraped: on the listener. The state gauges are the API replicas' (one control plane).
+    const metrics = o.port !== undefined && metricsEnabled() ? new Metrics() : undefined;
     const shardWorker = new ShardWorker(store, boss, config, {
+      metrics,
       id,
       workDir,
       leaseMs: o.leaseSeconds * 1000,
@@ -104,7 +108,9 @@ export async function worker(o: WorkerCommandOptions): Promise<void> {
     });
     const ready = readiness(workerChecks(store, workDir, shardWorker));
     const probe =
-      o.port === undefined ? undefined : await startProbeServer({ host: o.host ?? '127.0.0.1', port: o.port }, ready);
+      o.port === undefined
+        ? undefined
+        : await startProbeServer({ host: o.host ?? '127.0.0.1', port: o.port }, ready, metrics);
     if (probe) closing.push({ what: 'the /health and /ready listener', run: () => probe.close() });
     await shardWorker.start();
     closing.push({
