@@ -19,6 +19,8 @@ const slowest = [
   'e2e/lapsed-grant.',
   'e2e/kill-resume.',
   'e2e/secrets.',
+  'cli/backup.e2e.',
+  'db/upgrade.',
   'publish/publish.',
   'console/console.browser.',
 ];

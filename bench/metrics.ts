@@ -20,8 +20,8 @@ import { generate, lastDay } from './profit.ts';
 
 /** An eighth of the daily bench's two years (about 625k order lines): the overhead is a ratio, not a size. */
 const YEARS = 0.25;
-const RUN_PAIRS = 9;
-const API_PAIRS = 9;
+const RUN_PAIRS = 15;
+const API_PAIRS = 15;
 /** Requests of one side's turn, one at a time; its p50 is the side's figure. */
 const REQUESTS = 400;
 

@@ -29,7 +29,7 @@ import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
 import { oauthRoutes } from './routes/oauth.ts';
 import { specRoutes } from './routes/spec.ts';
 import { tableFreshness } from '../pipelines/freshness.ts';
-import { publishCount } from '../publish/publish.ts';
+import { cachedPerPublish } from '../publish/per-publish.ts';
 import { utilRoutes } from './routes/util.ts';
 import { drainBody, sendError } from './error-replies.ts';
 import { usageRoutes } from './routes/usage.ts';
@@ -227,16 +227,5 @@ export async function buildApp(deps: AppDeps): Promise<App> {
  * control plane per request.
  */
 function cachedFreshness(wh: Warehouse, home: Home): () => Promise<Map<string, Freshness>> {
-  let cached: { at: number; publishes: number; value: Promise<Map<string, Freshness>> } | undefined;
-  return () => {
-    const now = Date.now();
-    if (!cached || cached.publishes !== publishCount() || now - cached.at > 5_000) {
-      const value = tableFreshness(wh, home);
-      cached = { at: now, publishes: publishCount(), value };
-      value.catch(() => {
-        if (cached?.value === value) cached = undefined;
-      });
-    }
-    return cached.value;
-  };
+  return cachedPerPublish(() => tableFreshness(wh, home));
 }

@@ -9,6 +9,7 @@ import { freeBytes } from '../lib/disk-space.ts';
 import { failedFetchesByConnection } from '../pipelines/fetch/fetch-requests.ts';
 import type { Pipeline } from '../pipelines/pipeline-config.ts';
 import { publishedWindows } from '../pipelines/run-windows.ts';
+import { cachedPerPublish } from '../publish/per-publish.ts';
 import { actionStatuses } from '../vocabulary/action-types.ts';
 
 /** What the state gauges read at scrape time. */
@@ -41,6 +42,9 @@ export function refreshIntervalSeconds(refreshAt: number[]): number {
  */
 export function registerStateGauges(registry: Registry, s: StateSources): void {
   const now = s.now ?? Date.now;
+  // The windows change only when a run publishes: read once per publish (and at most every 5 s), not per scrape, as
+  // run_windows grows with every run. The ages are worked out at each scrape from the times read.
+  const windows = cachedPerPublish(() => publishedWindows(s.wh.db));
   const gauge = (name: string, help: string, labelNames: string[], read: (g: Gauge) => Promise<void>) =>
     new Gauge({
       name,
@@ -60,7 +64,7 @@ export function registerStateGauges(registry: Registry, s: StateSources): void {
     "Seconds since the latest published run that rebuilt a catalog table's data of a connection.",
     ['table', 'connection'],
     async (g) => {
-      for (const w of await publishedWindows(s.wh.db))
+      for (const w of await windows())
         g.set({ table: w.table_name, connection: w.connection_id }, (now() - Date.parse(w.refreshed_at)) / 1000);
     },
   );
