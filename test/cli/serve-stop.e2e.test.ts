@@ -25,7 +25,8 @@ describe('mktdata serve stopping with a run in progress', () => {
       { ...DE, name: 'Test DE', sellerId: 'SELLERDE', key: 'de' },
     ]);
     const server = await startServe(home.root, ['--grace-seconds', '1', '--no-pipelines']);
-    const run = startMktdata(['run', '--home', home.root], {});
+    // One pipeline, so one run: `mktdata run` alone runs each pipeline in turn, and a quick one may end before the stop.
+    const run = startMktdata(['run', '--pipeline', 'profit', '--home', home.root], {});
     try {
       // The run has started (it records itself running first, then lands) once a document is in landed/.
       for (const started = Date.now(); !anyLanded(home.landed); await delay(50))
