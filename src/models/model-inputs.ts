@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { tableColumns } from '../db/sql.ts';
 import type { Model } from './load-models.ts';
 
 /**
@@ -105,26 +104,45 @@ export function lineageDigest(model: Model, byId: ReadonlyMap<string, Model>, ma
   return digest.digest('hex');
 }
 
+/** The SQL digests kept at the models' last builds, and which tables and views exist: read once per run. */
+export interface KeptSql {
+  digests: Map<string, string>;
+  tables: Set<string>;
+}
+
+/** Reads the kept digests and the existing tables of the warehouse (two queries, whatever the number of models). */
+export async function keptSql(sql: DuckDBConnection): Promise<KeptSql> {
+  const digests = await sql.runAndReadAll('select model, digest from control.model_sql');
+  const tables = await sql.runAndReadAll(
+    `select schema_name || '.' || table_name from duckdb_tables() where database_name = current_database()
+     union all
+     select schema_name || '.' || view_name from duckdb_views() where database_name = current_database() and not internal`,
+  );
+  return {
+    digests: new Map(digests.getRowsJson().map(([model, digest]) => [String(model), String(digest)])),
+    tables: new Set(tables.getRowsJson().map(([name]) => String(name))),
+  };
+}
+
 /**
  * Whether the model's rows were made with the SQL `digest` says: `kept` (its kept digest is that one), `new` (none
  * kept and no table: nothing built yet) or `changed` (another digest kept, or none while its table exists: a home
  * made before digests were kept).
  */
-export async function sqlState(
-  sql: DuckDBConnection,
-  modelId: string,
-  digest: string,
-): Promise<'kept' | 'new' | 'changed'> {
-  const reader = await sql.runAndReadAll(`select digest from control.model_sql where model = $model`, {
-    model: modelId,
-  });
-  const kept = reader.getRowsJson()[0]?.[0] as string | undefined;
-  if (kept !== undefined) return kept === digest ? 'kept' : 'changed';
-  return (await tableColumns(sql, modelId)) === undefined ? 'new' : 'changed';
+export function sqlState(kept: KeptSql, modelId: string, digest: string): 'kept' | 'new' | 'changed' {
+  const digestKept = kept.digests.get(modelId);
+  if (digestKept !== undefined) return digestKept === digest ? 'kept' : 'changed';
+  return kept.tables.has(modelId) ? 'changed' : 'new';
 }
 
 /** Keeps the digest of the SQL a build of the model used for every row it holds. */
-export async function keepSqlDigest(sql: DuckDBConnection, modelId: string, digest: string): Promise<void> {
+export async function keepSqlDigest(
+  sql: DuckDBConnection,
+  kept: KeptSql,
+  modelId: string,
+  digest: string,
+): Promise<void> {
+  kept.digests.set(modelId, digest);
   await sql.run(`insert or replace into control.model_sql (model, digest) values ($model, $digest)`, {
     model: modelId,
     digest,

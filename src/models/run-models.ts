@@ -10,6 +10,7 @@ import {
   inputsFingerprint,
   keepFingerprint,
   keepSqlDigest,
+  keptSql,
   lineageDigest,
   sqlState,
   storedFingerprint,
@@ -108,6 +109,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
   let connections: Promise<SliceConnection[]> | undefined;
   const keyedRun: KeyedRun = { files: work?.newFiles ?? [], keyed: new Set() };
   const byId = new Map(all.map((m) => [m.id, m]));
+  const kept = await keptSql(wh.sql);
   // Per windowed model run, the dates it replaced per connection (its readers replace them too).
   const replaced = new Map<string, Map<string, DateRange[]>>();
   for (const [index, model] of models.entries()) {
@@ -125,9 +127,9 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
       // upgrade, an edit): its other dates and keys hold rows of the old SQL.
       const reads = model.config.increment?.reads;
       const digest = lineageDigest(model, byId, macros);
-      const state = await sqlState(wh.sql, model.id, digest);
+      const state = sqlState(kept, model.id, digest);
       // Not built yet: every row it will hold is of this SQL, whatever the build does. Changed: once built whole.
-      if (state === 'new') await keepSqlDigest(wh.sql, model.id, digest);
+      if (state === 'new') await keepSqlDigest(wh.sql, kept, model.id, digest);
       const changedSql = state === 'changed';
       const whole =
         changedSql ||
@@ -149,7 +151,7 @@ export async function runModels(wh: Warehouse, options: RunOptions = {}): Promis
         await keepFingerprint(wh.sql, model.id, fingerprint);
       const flag = changedSql ? { sqlChanged: true as const } : {};
       if (!unbuilt) {
-        if (changedSql) await keepSqlDigest(wh.sql, model.id, digest);
+        if (changedSql) await keepSqlDigest(wh.sql, kept, model.id, digest);
         report({ model: model.id, status: 'success', ...outcome, unbuilt, ms: Date.now() - started, ...flag });
         continue;
       }
