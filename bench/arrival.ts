@@ -1,6 +1,7 @@
 // Arrival order: the same documents landed in one run and in random orders over several runs must give the same
 // published tables. 50 seeds of a generated set with every source of the profit pipeline (30 days, overlapping
 // windows) and 5 of the bundled demo set; each failing seed is printed with its tables that differ.
+import { log, type Benchmark } from './benchmark.ts';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Warehouse } from '../src/db/warehouse.ts';
@@ -79,3 +80,26 @@ export async function benchArrival(workDir: string, log: (line: string) => void)
     ],
   };
 }
+
+/** `npm run bench -- arrival`: random arrival orders and splits give the tables of one run */
+export const arrivalBenchmark: Benchmark = {
+  name: 'arrival',
+  optIn: true,
+  async run(workDir) {
+    const r = await benchArrival(workDir, log);
+    return {
+      steps: r.sets.map((s) => ({
+        step: `arrival ${s.name}: ${s.seeds} random orders of ${s.documents} documents`,
+        ms: s.runsMs,
+        rows: s.seeds,
+      })),
+      summary: r.sets.map(
+        (s) =>
+          `arrival ${s.name}: ${s.seeds - s.failed.length} of ${s.seeds} random orders gave the tables of one run (target: all)` +
+          (s.failed.length > 0
+            ? `  ← seeds ${s.failed.map((f) => `${f.seed}: ${f.tables.join(', ')}`).join('; ')}`
+            : ''),
+      ),
+    };
+  },
+};

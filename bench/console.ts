@@ -4,6 +4,7 @@
 // key and with the operator key; the median and the slowest of the 20 are reported. The home is warm (its published
 // figures read), as a running `mktdata serve` keeps it within 2 s of a publish; the first answer of / before that
 // is reported apart.
+import { log, type Benchmark } from './benchmark.ts';
 import { performance } from 'node:perf_hooks';
 import { consolePages } from '../src/console/layout.ts';
 import { startConsoleHome } from '../test/helpers/console-home.ts';
@@ -56,3 +57,22 @@ export async function benchConsole(log: (message: string) => void) {
     await h.close();
   }
 }
+
+/** `npm run bench -- console`: the slowest answer of every console page on the demo home */
+export const consoleBenchmark: Benchmark = {
+  name: 'console',
+  async run() {
+    const { pages, coldMs } = await benchConsole(log);
+    const slowest = Math.max(...pages.map((p) => p.maxMs));
+    return {
+      steps: [
+        { step: 'console / just after a publish (figures not yet read)', ms: coldMs, rows: 1 },
+        ...pages.map((p) => ({ step: `console ${p.path} as ${p.who}, median of 20`, ms: p.medianMs, rows: 1 })),
+      ],
+      summary: [
+        `console: slowest page answer of ${pages.length * 20} = ${slowest.toFixed(0)} ms (target < 200 ms)` +
+          (slowest >= 200 ? '  ← above target' : ''),
+      ],
+    };
+  },
+};

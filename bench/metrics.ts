@@ -2,6 +2,7 @@
 // p50). Both sides run in this one process on one open warehouse, taking turns (bench/paired.ts): with metrics, a
 // `Metrics` registry with the state gauges records what `mktdata serve` records, and `/metrics` is scraped every
 // second meanwhile (Prometheus' default interval is 15 s or more: a harsher load than a real one); without, none.
+import { log, type Benchmark } from './benchmark.ts';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { buildApp, type App } from '../src/api/app.ts';
@@ -170,4 +171,29 @@ export async function benchMetrics(workDir: string, log: (message: string) => vo
   }
 }
 
-export { RUN_PAIRS, API_PAIRS, REQUESTS, YEARS };
+/** `npm run bench -- metrics`: the overhead of counting metrics, on a daily run and on the API's p50 */
+export const metricsBenchmark: Benchmark = {
+  name: 'metrics',
+  async run(workDir) {
+    const r = await benchMetrics(workDir, log);
+    const target = 1.02; // docs/benchmarks.md: metrics
+    const judge = (ratio: number) => (ratio > target ? '  ← above target' : '');
+    const list = (values: number[], digits: number) => values.map((v) => v.toFixed(digits)).join(', ');
+    return {
+      steps: [
+        { step: `metrics: ${YEARS}-year history, first run and next day (setup)`, ms: r.setupMs, rows: 1 },
+        { step: `metrics: ${RUN_PAIRS} pairs of daily runs, with and without`, ms: r.runs.ms, rows: 2 * RUN_PAIRS },
+        {
+          step: `metrics: ${API_PAIRS} pairs of ${REQUESTS} API requests, with and without`,
+          ms: r.api.ms,
+          rows: 2 * API_PAIRS * REQUESTS,
+        },
+      ],
+      summary: [
+        `metrics: daily run with / without metrics (scraped every second), the median of ${RUN_PAIRS} paired ratios = ${r.runs.ratio.toFixed(3)}x (target ≤ ${target}x); with ${list(r.runs.on, 0)} ms, without ${list(r.runs.off, 0)} ms${judge(r.runs.ratio)}`,
+        `metrics: API p50 (GET /api/v1/util/organization) with / without metrics, the median of ${API_PAIRS} paired ratios = ${r.api.ratio.toFixed(3)}x (target ≤ ${target}x); with ${list(r.api.on, 3)} ms, without ${list(r.api.off, 3)} ms${judge(r.api.ratio)}`,
+        `metrics: one scrape (every gauge read) ${r.profile.scrapeMs.toFixed(1)} ms, the median of 20; recording one HTTP answer ${r.profile.recordUs.toFixed(2)} µs, the mean of 100,000`,
+      ],
+    };
+  },
+};

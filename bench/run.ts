@@ -1,6 +1,6 @@
 // `npm run bench`: runs each benchmark in a temporary work dir under bench/.data/ and prints a table.
-// To add a benchmark: write `bench/<name>.ts` exporting `async (workDir) => …` and add an entry to
-// `benchmarks` below that turns its result into table rows and summary lines.
+// To add a benchmark: write `bench/<name>.ts` exporting a `Benchmark` (bench/benchmark.ts) whose `run(workDir)` turns
+// its result into table rows and summary lines, and list it in `benchmarks` below.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchDataDir, benchIngestOrders } from './ingest-orders.ts';
@@ -8,37 +8,15 @@ import { benchExports } from './exports.ts';
 import { dailyRunReport } from './daily-run.ts';
 import { benchProfit, sizes } from './profit.ts';
 import { benchFetch, SPEED } from './fetch.ts';
-import { benchStartup } from './startup.ts';
+import { startupBenchmark } from './startup.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchScale } from './scale.ts';
 import { benchConnections } from './connections.ts';
-import { benchConsole } from './console.ts';
-import { benchArrival } from './arrival.ts';
-import { API_PAIRS, benchMetrics, REQUESTS, RUN_PAIRS, YEARS } from './metrics.ts';
+import { consoleBenchmark } from './console.ts';
+import { arrivalBenchmark } from './arrival.ts';
+import { metricsBenchmark } from './metrics.ts';
+import { log, type Benchmark, type Step } from './benchmark.ts';
 import { availableParallelism } from 'node:os';
-
-/** One line of the printed table. */
-interface Step {
-  step: string;
-  ms: number;
-  /** rows processed by the step, for the rows/s column */
-  rows: number;
-}
-
-/** What a benchmark reports: table lines and free-text summary lines (ratios, targets). */
-interface Report {
-  steps: Step[];
-  summary: string[];
-}
-
-interface Benchmark {
-  name: string;
-  /** Runs only when named (`npm run bench -- scale`): it takes many minutes. */
-  optIn?: boolean;
-  run(workDir: string): Promise<Report>;
-}
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const benchmarks: Benchmark[] = [
   {
@@ -174,56 +152,6 @@ const benchmarks: Benchmark[] = [
     },
   },
   {
-    name: 'startup',
-    async run(workDir) {
-      const r = await benchStartup(workDir, log);
-      const bare = r.node + r.duckdb;
-      const judge = (ms: number, target: number) => (ms <= target || ms <= 3 * bare ? '' : '  ← above target');
-      return {
-        steps: [
-          { step: 'bare node -e 0 (median of 10)', ms: r.node, rows: 1 },
-          { step: 'bare DuckDB open of the snapshot, select 1 (median of 10)', ms: r.duckdb, rows: 1 },
-          { step: 'mktdata --help (median of 10)', ms: r.help, rows: 1 },
-          { step: 'mktdata query "select 1" (median of 10)', ms: r.query, rows: 1 },
-          { step: 'mktdata plan, model graph cached (median of 10)', ms: r.plan, rows: 1 },
-          { step: 'mktdata plan, no cache: every .yml parsed (median of 10)', ms: r.planUncached, rows: 1 },
-        ],
-        summary: [
-          `startup: --help ${(r.help / 1000).toFixed(2)} s (target ≤ 0.35 s, or within 3× of bare node + DuckDB open ${(bare / 1000).toFixed(2)} s)${judge(r.help, 350)}`,
-          `startup: query "select 1" ${(r.query / 1000).toFixed(2)} s (target ≤ 0.6 s, or within 3× of ${(bare / 1000).toFixed(2)} s)${judge(r.query, 600)}`,
-          `startup: plan ${(r.plan / 1000).toFixed(2)} s with the model-graph cache, ${(r.planUncached / 1000).toFixed(2)} s without`,
-        ],
-      };
-    },
-  },
-  {
-    name: 'webhooks',
-    async run(workDir) {
-      const r = await benchWebhooks(workDir, log);
-      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-      const perSecond = (ms: number) => Math.round((r.events * 1000) / ms).toLocaleString('en-US');
-      return {
-        steps: [
-          {
-            step: `record ${r.events} events, ${r.batches} transactions of ${r.events / r.batches} (recordEvents)`,
-            ms: r.recordMs,
-            rows: r.events,
-          },
-          {
-            step: `deliver ${r.events} events to a loopback receiver (concurrency ${r.concurrency})`,
-            ms: r.deliverMs,
-            rows: r.events,
-          },
-        ],
-        summary: [
-          `webhooks: ${r.events} events (${r.orders} orders, ~${(r.bodyBytes / 1024).toFixed(1)} KB each) recorded in ${seconds(r.recordMs)} = ${perSecond(r.recordMs)}/s`,
-          `webhooks: ${r.events} events delivered in ${seconds(r.deliverMs)} = ${perSecond(r.deliverMs)}/s (concurrency ${r.concurrency}); ` +
-            `outbox latency median ${r.latency.median.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, max ${r.latency.max.toFixed(0)} ms`,
-        ],
-      };
-    },
-  },
-  {
     name: 'scale',
     optIn: true,
     async run(workDir) {
@@ -281,69 +209,37 @@ const benchmarks: Benchmark[] = [
       };
     },
   },
+  startupBenchmark,
   {
-    name: 'arrival',
-    optIn: true,
+    name: 'webhooks',
     async run(workDir) {
-      const r = await benchArrival(workDir, log);
-      return {
-        steps: r.sets.map((s) => ({
-          step: `arrival ${s.name}: ${s.seeds} random orders of ${s.documents} documents`,
-          ms: s.runsMs,
-          rows: s.seeds,
-        })),
-        summary: r.sets.map(
-          (s) =>
-            `arrival ${s.name}: ${s.seeds - s.failed.length} of ${s.seeds} random orders gave the tables of one run (target: all)` +
-            (s.failed.length > 0
-              ? `  ← seeds ${s.failed.map((f) => `${f.seed}: ${f.tables.join(', ')}`).join('; ')}`
-              : ''),
-        ),
-      };
-    },
-  },
-  {
-    name: 'metrics',
-    async run(workDir) {
-      const r = await benchMetrics(workDir, log);
-      const target = 1.02; // docs/benchmarks.md: metrics
-      const judge = (ratio: number) => (ratio > target ? '  ← above target' : '');
-      const list = (values: number[], digits: number) => values.map((v) => v.toFixed(digits)).join(', ');
+      const r = await benchWebhooks(workDir, log);
+      const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+      const perSecond = (ms: number) => Math.round((r.events * 1000) / ms).toLocaleString('en-US');
       return {
         steps: [
-          { step: `metrics: ${YEARS}-year history, first run and next day (setup)`, ms: r.setupMs, rows: 1 },
-          { step: `metrics: ${RUN_PAIRS} pairs of daily runs, with and without`, ms: r.runs.ms, rows: 2 * RUN_PAIRS },
           {
-            step: `metrics: ${API_PAIRS} pairs of ${REQUESTS} API requests, with and without`,
-            ms: r.api.ms,
-            rows: 2 * API_PAIRS * REQUESTS,
+            step: `record ${r.events} events, ${r.batches} transactions of ${r.events / r.batches} (recordEvents)`,
+            ms: r.recordMs,
+            rows: r.events,
+          },
+          {
+            step: `deliver ${r.events} events to a loopback receiver (concurrency ${r.concurrency})`,
+            ms: r.deliverMs,
+            rows: r.events,
           },
         ],
         summary: [
-          `metrics: daily run with / without metrics (scraped every second), the median of ${RUN_PAIRS} paired ratios = ${r.runs.ratio.toFixed(3)}x (target ≤ ${target}x); with ${list(r.runs.on, 0)} ms, without ${list(r.runs.off, 0)} ms${judge(r.runs.ratio)}`,
-          `metrics: API p50 (GET /api/v1/util/organization) with / without metrics, the median of ${API_PAIRS} paired ratios = ${r.api.ratio.toFixed(3)}x (target ≤ ${target}x); with ${list(r.api.on, 3)} ms, without ${list(r.api.off, 3)} ms${judge(r.api.ratio)}`,
-          `metrics: one scrape (every gauge read) ${r.profile.scrapeMs.toFixed(1)} ms, the median of 20; recording one HTTP answer ${r.profile.recordUs.toFixed(2)} µs, the mean of 100,000`,
+          `webhooks: ${r.events} events (${r.orders} orders, ~${(r.bodyBytes / 1024).toFixed(1)} KB each) recorded in ${seconds(r.recordMs)} = ${perSecond(r.recordMs)}/s`,
+          `webhooks: ${r.events} events delivered in ${seconds(r.deliverMs)} = ${perSecond(r.deliverMs)}/s (concurrency ${r.concurrency}); ` +
+            `outbox latency median ${r.latency.median.toFixed(0)} ms, p95 ${r.latency.p95.toFixed(0)} ms, max ${r.latency.max.toFixed(0)} ms`,
         ],
       };
     },
   },
-  {
-    name: 'console',
-    async run() {
-      const { pages, coldMs } = await benchConsole(log);
-      const slowest = Math.max(...pages.map((p) => p.maxMs));
-      return {
-        steps: [
-          { step: 'console / just after a publish (figures not yet read)', ms: coldMs, rows: 1 },
-          ...pages.map((p) => ({ step: `console ${p.path} as ${p.who}, median of 20`, ms: p.medianMs, rows: 1 })),
-        ],
-        summary: [
-          `console: slowest page answer of ${pages.length * 20} = ${slowest.toFixed(0)} ms (target < 200 ms)` +
-            (slowest >= 200 ? '  ← above target' : ''),
-        ],
-      };
-    },
-  },
+  arrivalBenchmark,
+  metricsBenchmark,
+  consoleBenchmark,
 ];
 
 function printTable(steps: Step[]): void {

@@ -2,6 +2,7 @@
 // is run 10 times in a row, the median taken: `mktdata --help`, `mktdata query "select 1"` on a published demo-sized
 // home, and beside them a bare `node -e 0` and a bare DuckDB open of the same snapshot (node with @duckdb/node-api);
 // then `mktdata plan` with and without the model-graph cache.
+import { log, type Benchmark } from './benchmark.ts';
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,3 +47,28 @@ export async function benchStartup(workDir: string, log: (message: string) => vo
   });
   return { node, duckdb, help, query, plan, planUncached };
 }
+
+/** `npm run bench -- startup`: `mktdata --help` and `mktdata query` against a bare node and DuckDB */
+export const startupBenchmark: Benchmark = {
+  name: 'startup',
+  async run(workDir) {
+    const r = await benchStartup(workDir, log);
+    const bare = r.node + r.duckdb;
+    const judge = (ms: number, target: number) => (ms <= target || ms <= 3 * bare ? '' : '  ← above target');
+    return {
+      steps: [
+        { step: 'bare node -e 0 (median of 10)', ms: r.node, rows: 1 },
+        { step: 'bare DuckDB open of the snapshot, select 1 (median of 10)', ms: r.duckdb, rows: 1 },
+        { step: 'mktdata --help (median of 10)', ms: r.help, rows: 1 },
+        { step: 'mktdata query "select 1" (median of 10)', ms: r.query, rows: 1 },
+        { step: 'mktdata plan, model graph cached (median of 10)', ms: r.plan, rows: 1 },
+        { step: 'mktdata plan, no cache: every .yml parsed (median of 10)', ms: r.planUncached, rows: 1 },
+      ],
+      summary: [
+        `startup: --help ${(r.help / 1000).toFixed(2)} s (target ≤ 0.35 s, or within 3× of bare node + DuckDB open ${(bare / 1000).toFixed(2)} s)${judge(r.help, 350)}`,
+        `startup: query "select 1" ${(r.query / 1000).toFixed(2)} s (target ≤ 0.6 s, or within 3× of ${(bare / 1000).toFixed(2)} s)${judge(r.query, 600)}`,
+        `startup: plan ${(r.plan / 1000).toFixed(2)} s with the model-graph cache, ${(r.planUncached / 1000).toFixed(2)} s without`,
+      ],
+    };
+  },
+};
