@@ -283,27 +283,23 @@ export function fetchesByConnection(db: Db, connectionIds: string[]) {
     .execute();
 }
 
-/**
- * Per source: when a request of it last brought documents (or found none), and how many failed, or were abandoned in
- * the 7 days before `now`.
- */
+/** A request failing at `now`: failed and waiting for a retry, or abandoned in the 7 days before. */
+const failingAt = (now: Date) =>
+  sql`(status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}::timestamptz))`;
+
+/** Per source: when a request of it last brought documents (or found none), and how many are failing at `now`. */
 export async function fetchesBySource(db: Db, now: Date) {
   const result = await sql<{ source: string; fetched_at: string | null; failed: number }>`
     select source, max(finished_at) filter (where status in ('landed', 'empty'))::varchar as fetched_at,
-        count(*) filter (where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}::timestamptz))::integer as failed
+        count(*) filter (where ${failingAt(now)})::integer as failed
     from control.fetch_requests group by source`.execute(db);
   return result.rows;
 }
 
-/**
- * Per connection: how many requests failed and wait for a retry, or were abandoned in the 7 days before `now` (as
- * `fetchesBySource` counts them); connections without any are left out.
- */
+/** Per connection: how many requests are failing at `now`; connections without any are left out. */
 export async function failedFetchesByConnection(db: Db, now: Date) {
   const result = await sql<{ connection_id: string; failed: number }>`
     select connection_id, count(*)::integer as failed
-    from control.fetch_requests
-    where status = 'failed' or (status = 'abandoned' and finished_at > ${new Date(now.getTime() - 7 * 86_400_000).toISOString()}::timestamptz)
-    group by connection_id`.execute(db);
+    from control.fetch_requests where ${failingAt(now)} group by connection_id`.execute(db);
   return result.rows;
 }
