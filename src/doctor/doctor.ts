@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ConnectorConfig } from '../connectors/config.ts';
 import type { Credentials } from '../connectors/credentials.ts';
 import { connectionsByName } from '../control/connections.ts';
@@ -37,8 +38,8 @@ export async function runDoctor(inputs: DoctorInputs): Promise<CheckResult[]> {
   lines.push(configuration.result, ...inputs.controlLines);
   const config = inputs.config ?? configuration.config;
 
-  const notOpened = (name: string) =>
-    fail(name, 'not checked: the control plane could not be opened (see above)', 'fix that line first');
+  // What depends on a line that already failed is not applicable: one broken setup, one ✗ line.
+  const notOpened = (name: string) => skipped(name, 'the control plane could not be opened (see its line above)');
   const secret = wh
     ? await secretKeyCheck(wh).catch((error: Error) => ({
         result: fail('secret key', `could not be checked: ${error.message.split('\n')[0]}`, 'fix what it names'),
@@ -52,7 +53,8 @@ export async function runDoctor(inputs: DoctorInputs): Promise<CheckResult[]> {
   lines.push(...(await guarded('grants', () => grants(wh, secret.credentials, config, clock))));
   const configured = Boolean(config && (config.spApi.clientId || config.ads.clientId));
   lines.push(clockCheck(applications.answers, configured));
-  lines.push(...(await guarded('disk space', () => diskSpace(home))));
+  if (existsSync(home.root)) lines.push(...(await guarded('disk space', () => diskSpace(home))));
+  else lines.push(skipped('disk space', `${home.root} does not exist (see above)`));
   lines.push(nodeCheck(), ...(await guarded('DuckDB', duckDbCheck)));
   if (!scaled) {
     lines.push(skipped('PostgreSQL', 'a single home (MKTDATA_DATABASE_URL is not set)'));
@@ -90,8 +92,7 @@ async function grants(
   config: ConnectorConfig | null | undefined,
   clock: Clock,
 ): Promise<CheckResult[]> {
-  if (!wh)
-    return [fail('grants', 'not checked: the control plane could not be opened (see above)', 'fix that line first')];
+  if (!wh) return [skipped('grants', 'the control plane could not be opened (see its line above)')];
   // The secret key's own line already fails and says what to do: one broken setup, one ✗ line.
   if (!credentials)
     return [skipped('grants', 'the stored refresh tokens cannot be read without the secret key (see its line above)')];
