@@ -14,6 +14,12 @@ export const date = (value: string) => {
   return value;
 };
 
+/** A folder option value: an empty one would name the current folder without saying so. */
+export const folder = (value: string) => {
+  if (value.trim() === '') throw new InvalidArgumentError('an empty path: name the folder');
+  return value;
+};
+
 /** A whole-number option value, exact (at most 2^53 - 1). */
 export const wholeNumber = (value: string) => {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${value}`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Home } from '../home.ts';
 import { MktdataError } from '../errors.ts';
-import type { CommandFactory, WithControl } from './arguments.ts';
+import { folder, type CommandFactory, type WithControl } from './arguments.ts';
 
 /** A scaled-out install (MKTDATA_DATABASE_URL) has no single home to copy: its backup is PostgreSQL's and the shared folder's. */
 async function refuseScaledOut(command: string): Promise<void> {
@@ -26,7 +26,7 @@ export function backupCommands(
     .description(
       'copy the home (the warehouse checkpointed, the published snapshot, every landed document, the config) into a new or empty folder with a manifest of checksums; beside a running `mktdata serve` the server takes it between pipeline runs',
     )
-    .requiredOption('--to <dir>', 'the backup folder: new, or empty')
+    .requiredOption('--to <dir>', 'the backup folder: new, or empty', folder)
     .option(
       '--include-secret-key',
       'also copy secret.key, without which the stored credentials and webhook secrets cannot be read (keep the backup as safe as the key)',
@@ -44,7 +44,7 @@ export function backupCommands(
     .description(
       'restore a backup into the home (--home): every file checked against the manifest first; a home that is not empty only with --force, none that a process holds',
     )
-    .requiredOption('--from <dir>', 'the backup folder (made by `mktdata backup`)')
+    .requiredOption('--from <dir>', 'the backup folder (made by `mktdata backup`)', folder)
     .option('--force', 'replace a home that is not empty: its files not in the backup are deleted')
     .action(async (o: { from: string; force?: boolean }) => {
       await refuseScaledOut('restore');
