@@ -2,34 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { ControlPlane, FetchStatus } from '../../db/control-plane.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
-import type { InitialStage } from '../plan.ts';
 import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
 import type { UpstreamRequest } from './upstream-request.ts';
 import { connectionsStillLoading } from '../../control/connections.ts';
+import type { FetchRequest, FetchUpdate } from './fetch-request.ts';
 
 // control.fetch_requests, every request made upstream and how it went: every query on it is in this file
 // (test/db/control-table-modules.test.ts).
 
 type Db = Kysely<ControlPlane>;
 
-/** A persisted fetch request (control.fetch_requests). */
-export interface FetchRequest {
-  id: string;
-  runId: string | null;
-  connectionId: string;
-  source: string;
-  stage: InitialStage | null;
-  from: string | null;
-  to: string | null;
-  request: UpstreamRequest;
-  upstreamId: string | null;
-  status: FetchStatus;
-  attempts: number;
-  error: string | null;
-  documents: number;
-  requestedAt: string | null;
-  fileName: string | null;
-}
+export type { FetchRequest, FetchUpdate } from './fetch-request.ts';
 
 /** How long a request's range counts as fresh: another pipeline of the same run, or a rerun, does not ask again. */
 export const FRESH_MS = 30 * 60_000;
@@ -207,21 +190,6 @@ export async function pendingFetches(wh: Warehouse, now: Date): Promise<FetchReq
     .execute();
   return rows.map(fromRow);
 }
-
-/** What a fetch request's progress changes. */
-export type FetchUpdate = Partial<{
-  status: FetchStatus;
-  upstreamId: string | null;
-  attempts: number;
-  retryAt: string | null;
-  error: string | null;
-  documents: number;
-  fileName: string | null;
-  rows: number;
-  requestedAt: string;
-  finishedAt: string;
-  request: UpstreamRequest;
-}>;
 
 /** Records a fetch request's progress. */
 export async function updateFetch(wh: Warehouse, id: string, change: FetchUpdate): Promise<void> {
