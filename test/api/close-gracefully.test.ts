@@ -23,14 +23,17 @@ const within = (closing: Promise<void>, ms: number) =>
 describe('closing the server', () => {
   it('lets a request in flight finish, then closes its keep-alive connection instead of waiting out the keep-alive timeout', async () => {
     const app = Fastify();
+    let receive!: () => void;
+    const received = new Promise<void>((resolve) => (receive = resolve));
     app.get('/slow', async () => {
+      receive();
       await delay(300);
       return 'done';
     });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const agent = new Agent({ keepAlive: true });
     const answer = keepAliveGet(`${url}/slow`, agent);
-    await delay(100); // the request is in flight
+    await received; // the request is in flight (a request arriving after close began would get Fastify's 503)
     // Node's server.close() alone leaves this connection open for Fastify's 72 s keep-alive timeout after its response.
     expect(await within(closeGracefully(app), 20_000)).toBe('closed');
     expect(await answer).toEqual({ status: 200, body: 'done' });
@@ -39,11 +42,16 @@ describe('closing the server', () => {
 
   it('cuts a request still in flight after the grace period', async () => {
     const app = Fastify();
-    app.get('/endless', () => new Promise(() => {}));
+    let receive!: () => void;
+    const received = new Promise<void>((resolve) => (receive = resolve));
+    app.get('/endless', () => {
+      receive();
+      return new Promise(() => {});
+    });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const agent = new Agent({ keepAlive: true });
     const answer = keepAliveGet(`${url}/endless`, agent);
-    await delay(100);
+    await received;
     expect(await within(closeGracefully(app, 200), 20_000)).toBe('closed');
     expect((await answer).error).toMatch(/socket hang up|ECONNRESET/);
     agent.destroy();
