@@ -5,7 +5,7 @@
  */
 const ground = '^src/(db|time|lib|vocabulary)/|^src/(errors|home)\\.ts$';
 const features =
-  '^src/(actions|api|backup|catalog|cli|connectors|console|demo|exports|files|ingest|metrics|models|pipelines|publish|scale|webhooks|control)/';
+  '^src/(actions|api|backup|catalog|cli|connectors|console|demo|exports|files|ingest|mcp|metrics|models|pipelines|publish|scale|webhooks|control)/';
 
 module.exports = {
   forbidden: [

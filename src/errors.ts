@@ -72,6 +72,10 @@ export const errorRegistry = {
     message: 'more than {perSecond} requests per second for this organization; retry after {retryAfter} s',
   },
   ERR_ROUTE_NOT_FOUND: { status: 404, message: 'no endpoint {method} {path}' },
+  ERR_MCP_NO_SESSION: {
+    status: 405,
+    message: '/mcp keeps no session: POST each JSON-RPC message (there is no stream to GET or session to DELETE)',
+  },
   ERR_METRICS_UNAUTHORIZED: {
     status: 401,
     message: '/metrics needs the header `Authorization: Bearer <MKTDATA_METRICS_TOKEN>`',

@@ -20,6 +20,7 @@ type Row = {
   connection_id: string;
   details: string;
   external_id: string | null;
+  creator?: string;
 };
 
 /**
@@ -109,7 +110,7 @@ export class ActionWorker {
         action.organization_id,
         {
           usageType: 'ACTIONS',
-          specificUsageType: 'ACTIONS_API_STANDARD',
+          specificUsageType: action.creator === 'MCP' ? 'ACTIONS_MCP_STANDARD' : 'ACTIONS_API_STANDARD',
           tokens: ACTION_TOKENS,
           resourceId: action.id,
         },

@@ -93,12 +93,24 @@ async function kindsOf(wh: ControlStore, connection: { id: string; type: string 
   return [connection.type === 'VENDOR_CENTRAL' ? 'VENDOR' : 'SELLER', ...(ads ? (['ADS'] as const) : [])];
 }
 
+/** Who started an action (spec document 000, "Action": SYSTEM actions are the server's own). */
+export type ActionCreator = 'API' | 'MCP';
+
 /**
- * Starts an action (POST /actions): the type's details validated; a dry run answers VALIDATED with the validation
- * and queues nothing; a live one must be enabled for the organization on a connection with write access (412), under
- * the live-action limit (429), with a token to pay for it (402), and is queued PENDING for the action worker.
+ * Starts an action (POST /actions, or the MCP tool `start_action`): the type's details validated; a dry run answers
+ * VALIDATED with the validation and queues nothing; a live one must be enabled for the organization on a connection
+ * with write access (412), under the live-action limit (429), with a token to pay for it (402), and is queued
+ * PENDING for the action worker. An MCP dry run is also recorded, VALIDATED (never run), so that what an agent
+ * proposed is listed by GET /actions?creators=MCP; an API dry run answers `actionId: null` as the spec's clients
+ * expect.
  */
-export async function startAction(wh: ControlStore, organizationId: string, request: ActionRequest, at = new Date()) {
+export async function startAction(
+  wh: ControlStore,
+  organizationId: string,
+  request: ActionRequest,
+  at = new Date(),
+  creator: ActionCreator = 'API',
+) {
   const connection = await ownConnection(wh.db, organizationId, request.sellerOrVendorId);
   if (!connection) throw new MktdataError('ERR_CONNECTION_NOT_FOUND', { id: request.sellerOrVendorId });
   const schema = detailsSchema(request.type);
@@ -113,11 +125,33 @@ export async function startAction(wh: ControlStore, organizationId: string, requ
   }
   const parsed = schema.safeParse(request.details);
   const issues: Issue[] = parsed.success ? [] : parsed.error.issues.flatMap(issueOf);
-  if (request.dryRun)
-    return {
-      status: 200,
-      body: { actionId: null, status: 'VALIDATED' as const, validation: { valid: issues.length === 0, issues } },
-    };
+  const row = (status: ActionStatus, details: unknown, result: unknown): ActionRow => ({
+    id: randomUUID(),
+    organization_id: organizationId,
+    connection_id: connection.id,
+    type: request.type,
+    creator,
+    status,
+    details: JSON.stringify(details),
+    result: result === null ? null : JSON.stringify(result),
+    error_status: null,
+    error_code: null,
+    error_message: null,
+    external_id: null,
+    next_check_at: null,
+    created_at: at.toISOString(),
+    updated_at: at.toISOString(),
+  });
+  if (request.dryRun) {
+    const validation = { valid: issues.length === 0, issues };
+    let actionId: string | null = null;
+    if (creator === 'MCP') {
+      const validated = row('VALIDATED', request.details, { validation });
+      await insertAction(wh.db, validated);
+      actionId = validated.id;
+    }
+    return { status: 200, body: { actionId, status: 'VALIDATED' as const, validation } };
+  }
   if (issues.length > 0) {
     throw new MktdataError(
       'ERR_REQUEST_INVALID',
@@ -127,29 +161,13 @@ export async function startAction(wh: ControlStore, organizationId: string, requ
   }
   await requireAllowed(wh, organizationId, request.type, connection.id);
   await requireTokens(wh, organizationId, ACTION_TOKENS);
-  const id = randomUUID();
+  const pending = row('PENDING', parsed.data, null);
   await wh.db.transaction().execute(async (trx) => {
     if ((await actionsInStatus(trx, organizationId, liveStatuses)) >= LIVE_ACTION_LIMIT)
       throw new MktdataError('ERR_LIVE_ACTION_LIMIT', { limit: LIVE_ACTION_LIMIT });
-    await insertAction(trx, {
-      id,
-      organization_id: organizationId,
-      connection_id: connection.id,
-      type: request.type,
-      creator: 'API',
-      status: 'PENDING',
-      details: JSON.stringify(parsed.data),
-      result: null,
-      error_status: null,
-      error_code: null,
-      error_message: null,
-      external_id: null,
-      next_check_at: null,
-      created_at: at.toISOString(),
-      updated_at: at.toISOString(),
-    });
+    await insertAction(trx, pending);
   });
-  return { status: 202, body: { actionId: id, status: 'PENDING' as const } };
+  return { status: 202, body: { actionId: pending.id, status: 'PENDING' as const } };
 }
 
 /** An action as GET /actions/{id} answers it. */

@@ -82,6 +82,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route needs `service-api-key` and counts against the rate limit. */
     auth?: boolean;
+    /** The route takes its rate-limit tokens itself (`/mcp`: one per tool call, not per protocol message). */
+    ownRateLimit?: boolean;
   }
 }
 

@@ -22,7 +22,7 @@ import { tableNotFoundPage } from '../catalog/markdown.ts';
 import { ExportWorker } from '../exports/export-worker.ts';
 import { ScheduleRunner } from '../exports/schedule-runner.ts';
 import { urlSigningKey } from '../exports/signed-url.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { RateLimiter, takeRateLimitToken } from './rate-limit.ts';
 import { exportScheduleRoutes } from './routes/export-schedules.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { inviteApiRoutes, invitePageRoutes } from './routes/invite.ts';
@@ -46,6 +46,7 @@ import { healthAndReadyRoutes } from './routes/health-and-ready.ts';
 import { readiness } from './readiness/ready-report.ts';
 import { serveChecks } from './readiness/process-checks.ts';
 import { instrumentHttp, metricsRoutes } from './routes/metrics.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 
 export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
@@ -95,11 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const organizationId = await organizationOf(hashApiKey(key));
     if (!organizationId) throw new MktdataError('ERR_AUTH_INVALID_KEY');
     request.organizationId = organizationId;
-    const retryAfter = await limiter.take(organizationId);
-    if (retryAfter !== null) {
-      reply.header('Retry-After', String(retryAfter));
-      throw new MktdataError('ERR_RATE_LIMITED', { perSecond: limiter.perSecond, retryAfter });
-    }
+    if (!request.routeOptions.config.ownRateLimit) await takeRateLimitToken(limiter, organizationId, reply);
   });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
@@ -206,6 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     { prefix: apiPrefix },
   );
+  await mcpRoutes(app, deps, services, { limiter, freshness });
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
   await oauthRoutes(app, deps);

@@ -30,6 +30,16 @@ const reasons: Record<number, string> = {
  * internals.
  */
 export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = errorReply(error, request.id, (err) => request.log.error({ err }, 'unhandled error'));
+  return reply.status(status).type('application/json').send(body);
+}
+
+/** The status and body of a failure, as `sendError` answers them (the MCP tools answer the same body). */
+export function errorReply(
+  error: unknown,
+  requestId: string,
+  logUnhandled: (error: unknown) => void,
+): { status: number; body: Record<string, unknown> } {
   let code: ErrorCode;
   let message: string;
   let status: number;
@@ -62,23 +72,23 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     code = 'ERR_REQUEST_INVALID';
     message = new MktdataError(code, { summary: error.message }).message;
   } else {
-    request.log.error({ err: error }, 'unhandled error');
+    logUnhandled(error);
     code = 'ERR_INTERNAL';
     status = 500;
-    message = new MktdataError(code, { requestId: request.id }).message;
+    message = new MktdataError(code, { requestId }).message;
   }
-  return reply
-    .status(status)
-    .type('application/json')
-    .send({
+  return {
+    status,
+    body: {
       statusCode: status,
       error: reasons[status] ?? 'Error',
       code,
       message,
-      requestId: request.id,
+      requestId,
       ...(issues ? { issues } : {}),
       ...extra,
-    });
+    },
+  };
 }
 
 /** What a client may send of a body refused as too large before it is cut off. */

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import type { FastifyReply } from 'fastify';
 import type { ControlStore } from '../db/control-store.ts';
+import { MktdataError } from '../errors.ts';
 
 /** The API's rate limit: a token bucket per key, `perSecond` tokens a second, bursts up to `perSecond`. */
 export interface Limiter {
@@ -56,4 +58,12 @@ export class SharedRateLimiter implements Limiter {
     const row = rows[0]!;
     return row.granted ? null : wait(Number(row.tokens), rate);
   }
+}
+
+/** Takes one of the organization's tokens, or answers ERR_RATE_LIMITED (429) with its Retry-After header. */
+export async function takeRateLimitToken(limiter: Limiter, organizationId: string, reply: FastifyReply): Promise<void> {
+  const retryAfter = await limiter.take(organizationId);
+  if (retryAfter === null) return;
+  reply.header('Retry-After', String(retryAfter));
+  throw new MktdataError('ERR_RATE_LIMITED', { perSecond: limiter.perSecond, retryAfter });
 }

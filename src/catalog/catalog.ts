@@ -92,3 +92,16 @@ export interface Freshness {
   /** Requests for its sources that failed and wait for a retry, or were given up in the last 7 days. */
   failedFetches: number;
 }
+
+/** What a catalog table's model says besides its catalog block: its grain and the spec rules its SQL implements. */
+export interface TableModel {
+  grain: string;
+  rules: string[];
+}
+
+/** The grain and rules of a catalog table's model; null for a name that is no catalog table. */
+export function tableModel(tableName: string, dir: string = modelsDir): TableModel | null {
+  if (!catalogSources(dir).some((s) => s.tableName === tableName)) return null;
+  const model = loadModels(dir).find((m) => m.name === tableName)!;
+  return { grain: model.config.grain, rules: (model.config.rules ?? []).map((r) => r.rule) };
+}

@@ -3,7 +3,7 @@ import type { Home } from '../home.ts';
 import { date, wholeNumber, type CommandFactory } from './arguments.ts';
 
 /**
- * The long-running commands: `mktdata serve`, `worker`, `demo` and `fake-marketplace` (their modules load when they
+ * The long-running commands: `mktdata serve`, `mcp`, `worker`, `demo` and `fake-marketplace` (their modules load when they
  * run). `runCli` runs a command handed to the server over its admin channel.
  */
 export function serverCommands(
@@ -35,6 +35,14 @@ export function serverCommands(
       30,
     )
     .action(async (o) => (await import('./commands/serve.ts')).serve(home(), { ...o, runCli }));
+
+  command(program, 'mcp', 'MKTDATA_API_KEY=… mktdata mcp --home /var/lib/mktdata')
+    .description(
+      "serve MCP on stdin/stdout for a local AI assistant, as the organization of MKTDATA_API_KEY: relayed to the home's running `serve` (or --url), else served by a server it starts until the assistant disconnects (docs/mcp.md)",
+    )
+    .option('--url <url>', "a running mktdata's URL whose /mcp to relay to (default: the home's `serve`)")
+    .option('--requests-per-second <n>', 'rate limit of the server it starts when none serves the home', wholeNumber, 2)
+    .action(async (o) => (await import('./commands/mcp.ts')).mcp(home(), { ...o, runCli }));
 
   command(
     program,

@@ -118,7 +118,7 @@ export interface ExportTables {
     request: string;
     output_type: 'CSV' | 'JSON' | 'PARQUET';
     status: ExportStatus;
-    creator: 'API' | 'SCHEDULE';
+    creator: 'API' | 'SCHEDULE' | 'MCP';
     schedule_id: string | null;
     tokens: number | string;
     row_count: number | string | null;

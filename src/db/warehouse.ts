@@ -50,6 +50,8 @@ interface WriterRecord {
   since: string;
   /** The admin channel's socket, when the holder is `mktdata serve` (src/cli/admin-channel.ts). */
   admin?: string;
+  /** The URL the holder serves `/api/v1` at (`mktdata mcp` relays to its `/mcp`). */
+  api?: string;
 }
 
 function readWriter(home: Home): WriterRecord | null {
@@ -80,8 +82,23 @@ export function adminSocketOf(home: Home, options?: { served: true }): string | 
 
 /** Records in `writer.json` the admin socket of the process holding the home. */
 export function recordAdminSocket(home: Home, path: string): void {
+  recordWriter(home, { admin: path });
+}
+
+/** Records in `writer.json` the URL of the `/api/v1` the process holding the home serves. */
+export function recordApiUrl(home: Home, url: string): void {
+  recordWriter(home, { api: url });
+}
+
+function recordWriter(home: Home, detail: Partial<WriterRecord>): void {
   const record = readWriter(home);
-  if (record?.pid === process.pid) writeFileSync(home.writerFile, JSON.stringify({ ...record, admin: path }));
+  if (record?.pid === process.pid) writeFileSync(home.writerFile, JSON.stringify({ ...record, ...detail }));
+}
+
+/** The `/api/v1` URL of the live `mktdata serve` holding the home, or null when none serves it. */
+export function servedApiUrl(home: Home): string | null {
+  const record = readWriter(home);
+  return record?.api && writerAlive(home) ? record.api : null;
 }
 
 /**

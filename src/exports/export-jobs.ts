@@ -20,7 +20,14 @@ export type ExportRow = ExportTables['control.exports'];
 export const exportCost = (isPremium: boolean) => (isPremium ? 5 : 2);
 
 /** Who asked for an export; decides its usage record's specific type. */
-export type ExportCreator = { kind: 'API' } | { kind: 'SCHEDULE'; scheduleId: string };
+export type ExportCreator = { kind: 'API' } | { kind: 'MCP' } | { kind: 'SCHEDULE'; scheduleId: string };
+
+/** The usage record's specific type of an export, by who asked for it (docs/mcp.md "Metering"). */
+const exportUsage = {
+  API: 'EXPORTS_API_STANDARD',
+  MCP: 'EXPORTS_MCP_STANDARD',
+  SCHEDULE: 'EXPORTS_RECURRING_STANDARD',
+} as const;
 
 /**
  * Accepts an export: checks the request, charges its tokens and writes its usage record and its PENDING job in
@@ -41,7 +48,7 @@ export async function createExport(
   const id = randomUUID();
   const cost = exportCost(source.isPremium);
   return wh.db.transaction().execute(async (trx) => {
-    const specificUsageType = creator.kind === 'SCHEDULE' ? 'EXPORTS_RECURRING_STANDARD' : 'EXPORTS_API_STANDARD';
+    const specificUsageType = exportUsage[creator.kind];
     const paid = await charge(
       trx,
       organizationId,

@@ -103,6 +103,7 @@ export async function createDataFile(
   organizationId: string,
   input: NewDataFile,
   now: Date,
+  source: 'API' | 'MCP' = 'API',
 ): Promise<DataFileRow> {
   await requireConnection(wh.db, organizationId, input.sellerOrVendorId);
   const bytes = input.contentBase64 === undefined ? undefined : Buffer.from(input.contentBase64, 'base64');
@@ -114,7 +115,7 @@ export async function createDataFile(
     name: input.name,
     file_group: input.group,
     type: input.type,
-    source: 'API',
+    source,
     status: bytes ? 'UPLOADED' : 'WAITING_FOR_UPLOAD',
     size_bytes: bytes?.length ?? null,
     sha256: bytes ? digest(bytes) : null,

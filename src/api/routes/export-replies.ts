@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExportRow } from '../../exports/export-jobs.ts';
+import type { Home } from '../../home.ts';
 import { signDownload } from '../../exports/signed-url.ts';
 import { apiPrefix, type ExportServices } from '../app-deps.ts';
 
@@ -29,8 +32,18 @@ export const exportResponse = (row: ExportRow) => ({
   historicalDataStillLoadingNotice: null,
 });
 
+/** Whether a completed export's file can still be downloaded: within its retention, and still on disk. */
+export function exportFileAvailable(home: Home, row: ExportRow, at: Date): boolean {
+  return Boolean(
+    row.file_name && row.expires_at && new Date(row.expires_at) > at && existsSync(join(home.exports, row.file_name)),
+  );
+}
+
+/** Where the client reached this server: the origin of the links it is given. */
+export type Origin = Pick<FastifyRequest, 'protocol' | 'host'>;
+
 /** An absolute, key-less link to an export's file, signed and valid for the configured minutes. */
-export function downloadUrl(request: FastifyRequest, services: ExportServices, exportId: string): string {
+export function downloadUrl(request: Origin, services: ExportServices, exportId: string): string {
   const expires = Math.floor((services.worker.now() + services.signedUrlTtlMs) / 1000);
   return `${request.protocol}://${request.host}${apiPrefix}/exports/${exportId}/download?${signDownload(services.signingKey, exportId, expires)}`;
 }

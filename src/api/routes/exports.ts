@@ -33,7 +33,7 @@ import {
   exportsListQuery,
 } from '../schemas/exports.ts';
 import { ExportSourcesResponse } from '../schemas/catalog.ts';
-import { downloadUrl, exportResponse, notCompleted } from './export-replies.ts';
+import { downloadUrl, exportFileAvailable, exportResponse, notCompleted } from './export-replies.ts';
 
 const security = [{ serviceApiKey: [] }];
 const tags = ['Exports'];
@@ -196,7 +196,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
         });
         return notCompleted(request, reply, row, 422, error.code, error.message);
       }
-      if (!fileAvailable(row, now())) {
+      if (!exportFileAvailable(deps.home, row, now())) {
         const error = new MktdataError('ERR_EXPORT_FILE_GONE', { id: row.id });
         return notCompleted(request, reply, row, 410, error.code, error.message);
       }
@@ -235,7 +235,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
       }
       const row = await exportById(wh.db, exportId);
       if (!row) throw new MktdataError('ERR_EXPORT_NOT_FOUND', { id: exportId });
-      if (!fileAvailable(row, now())) throw new MktdataError('ERR_EXPORT_FILE_GONE', { id: exportId });
+      if (!exportFileAvailable(deps.home, row, now())) throw new MktdataError('ERR_EXPORT_FILE_GONE', { id: exportId });
       const path = join(deps.home.exports, row.file_name!);
       return reply
         .type(contentTypes[row.output_type])
@@ -247,13 +247,4 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps, services
         .send(createReadStream(path));
     },
   );
-
-  function fileAvailable(row: ExportRow, at: Date): boolean {
-    return Boolean(
-      row.file_name &&
-      row.expires_at &&
-      new Date(row.expires_at) > at &&
-      existsSync(join(deps.home.exports, row.file_name)),
-    );
-  }
 }

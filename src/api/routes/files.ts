@@ -18,6 +18,7 @@ import {
   type DataFileRow,
 } from '../../files/data-files.ts';
 import { apiPrefix, type AppDeps, type ExportServices } from '../app-deps.ts';
+import type { Origin } from './export-replies.ts';
 import { ApiBadRequestResponse, ApiNotFoundResponse, keyProtectedErrors, noContent } from '../schemas/common.ts';
 import { ApiForbiddenResponse, downloadQuery } from '../schemas/exports.ts';
 import {
@@ -233,8 +234,8 @@ export async function fileRoutes(app: FastifyInstance, deps: AppDeps, services: 
 }
 
 /** An absolute, key-less link to a file's bytes for one purpose, signed and valid for the configured minutes. */
-function fileLink(
-  request: FastifyRequest,
+export function fileLink(
+  request: Origin,
   services: ExportServices,
   purpose: LinkPurpose,
   id: string,

@@ -59,23 +59,29 @@ export async function usageRoutes(app: FastifyInstance, deps: AppDeps) {
         response: { 200: UsageLogsResponse, ...keyProtectedErrors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const { rows, total } = await usageRecordsOf(deps.wh.db, request.organizationId, q);
-      return {
-        items: rows.map((r) => ({
-          id: r.id,
-          usageType: r.usage_type as (typeof usageTypes)[number],
-          usagePool: r.usage_pool as (typeof usagePools)[number],
-          specificUsageType: r.specific_usage_type as (typeof specificUsageTypes)[number],
-          tokens: Number(r.tokens),
-          resourceId: r.resource_id,
-          usedAt: new Date(r.used_at).toISOString(),
-        })),
-        page: q.page,
-        pageSize: q.pageSize,
-        totalCount: total,
-      };
-    },
+    async (request) => usageLogs(deps, request.organizationId, request.query),
   );
+}
+
+/** GET /usage-logs (and the MCP tool `get_usage`): a page of the organization's usage records, newest first. */
+export async function usageLogs(
+  deps: Pick<AppDeps, 'wh'>,
+  organizationId: string,
+  q: Omit<z.output<typeof usageLogsQuery>, 'usagePools'> & Partial<z.output<typeof usageLogsQuery>>,
+) {
+  const { rows, total } = await usageRecordsOf(deps.wh.db, organizationId, q);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      usageType: r.usage_type as (typeof usageTypes)[number],
+      usagePool: r.usage_pool as (typeof usagePools)[number],
+      specificUsageType: r.specific_usage_type as (typeof specificUsageTypes)[number],
+      tokens: Number(r.tokens),
+      resourceId: r.resource_id,
+      usedAt: new Date(r.used_at).toISOString(),
+    })),
+    page: q.page,
+    pageSize: q.pageSize,
+    totalCount: total,
+  };
 }

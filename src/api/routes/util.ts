@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { loadMarketplaces } from '../../control/marketplaces.ts';
 import { MktdataError } from '../../errors.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
@@ -54,46 +55,53 @@ export async function utilRoutes(app: FastifyInstance, deps: AppDeps) {
         response: { 200: SellersAndVendorsResponseDto, ...keyProtectedErrors },
       },
     },
-    async (request) => {
-      const { page, pageSize, query, marketplaceCountryCode } = request.query;
-      const marketplaces = loadMarketplaces();
-      // UK and GB both mean the United Kingdom marketplace.
-      const country = marketplaceCountryCode?.toUpperCase() === 'UK' ? 'GB' : marketplaceCountryCode?.toUpperCase();
-      const marketplaceIds = country
-        ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId)
-        : null;
-      const { total, rows } = await searchConnections(deps.wh.db, request.organizationId, {
-        ...(query ? { query } : {}),
-        marketplaceIds,
-        page,
-        pageSize,
-      });
-      const stageOf = await initialLoadStages(deps.wh, deps.home);
-      const links = await accountLinks(deps.wh, rows);
-      const granted = await writableConnections(deps.wh.db);
-      const items = rows.map((c) => {
-        const marketplace = marketplaces.get(c.marketplace_id)!;
-        return {
-          id: c.id,
-          sellerOrVendorId: c.id,
-          name: c.name,
-          ...links.get(c.id)!,
-          marketplaceId: c.marketplace_id,
-          marketplaceCountryCode: marketplace.countryCode,
-          marketplaceCountryName: marketplace.countryName,
-          marketplaceSellerId: c.seller_id,
-          connections: [
-            {
-              type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS',
-              createdAt: new Date(String(c.created_at)).toISOString(),
-            },
-          ],
-          // READ unless the seller granted write access (`mktdata connections access`), which live actions need.
-          accessLevel: granted.has(c.id) ? ('READ_AND_WRITE' as const) : ('READ' as const),
-          initialLoadStage: stageOf(c.id),
-        };
-      });
-      return { items, page, pageSize, totalCount: Number(total) };
-    },
+    async (request) => sellersAndVendors(deps, request.organizationId, request.query),
   );
+}
+
+/** GET /util/sellers-and-vendors (and the MCP tool `list_sellers_and_vendors`): a page of the organization's accounts. */
+export async function sellersAndVendors(
+  deps: Pick<AppDeps, 'wh' | 'home'>,
+  organizationId: string,
+  filter: z.output<typeof sellersAndVendorsQuery>,
+) {
+  const { page, pageSize, query, marketplaceCountryCode } = filter;
+  const marketplaces = loadMarketplaces();
+  // UK and GB both mean the United Kingdom marketplace.
+  const country = marketplaceCountryCode?.toUpperCase() === 'UK' ? 'GB' : marketplaceCountryCode?.toUpperCase();
+  const marketplaceIds = country
+    ? [...marketplaces.values()].filter((m) => m.countryCode === country).map((m) => m.marketplaceId)
+    : null;
+  const { total, rows } = await searchConnections(deps.wh.db, organizationId, {
+    ...(query ? { query } : {}),
+    marketplaceIds,
+    page,
+    pageSize,
+  });
+  const stageOf = await initialLoadStages(deps.wh, deps.home);
+  const links = await accountLinks(deps.wh, rows);
+  const granted = await writableConnections(deps.wh.db);
+  const items = rows.map((c) => {
+    const marketplace = marketplaces.get(c.marketplace_id)!;
+    return {
+      id: c.id,
+      sellerOrVendorId: c.id,
+      name: c.name,
+      ...links.get(c.id)!,
+      marketplaceId: c.marketplace_id,
+      marketplaceCountryCode: marketplace.countryCode,
+      marketplaceCountryName: marketplace.countryName,
+      marketplaceSellerId: c.seller_id,
+      connections: [
+        {
+          type: c.type as 'SELLER_CENTRAL' | 'VENDOR_CENTRAL' | 'MKT_ADS',
+          createdAt: new Date(String(c.created_at)).toISOString(),
+        },
+      ],
+      // READ unless the seller granted write access (`mktdata connections access`), which live actions need.
+      accessLevel: granted.has(c.id) ? ('READ_AND_WRITE' as const) : ('READ' as const),
+      initialLoadStage: stageOf(c.id),
+    };
+  });
+  return { items, page, pageSize, totalCount: Number(total) };
 }

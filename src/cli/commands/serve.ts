@@ -2,7 +2,7 @@ import { buildApp, type App } from '../../api/app.ts';
 import { startAdminChannel } from '../admin-channel.ts';
 import { unserved } from '../served.ts';
 import { closeGracefully } from '../../api/close-gracefully.ts';
-import { openWarehouse } from '../../db/warehouse.ts';
+import { openWarehouse, recordApiUrl } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { serverLogger } from '../output.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
@@ -39,6 +39,8 @@ export interface ServeOptions {
   connectors?: Connectors;
   /** Count metrics and serve `GET /metrics`. @default true, unless MKTDATA_METRICS=off */
   metrics?: boolean;
+  /** The server's log (pino options). @default serverLogger(): JSON lines on stdout, pretty on a terminal */
+  logger?: object;
   /** Runs a command line handed to the server (the CLI's own parser): with it, `serve` opens the admin channel. */
   runCli?: (argv: string[]) => Promise<number>;
   /**
@@ -143,7 +145,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
       signedUrlMinutes,
       connectors,
       runNow,
-      logger: serverLogger(),
+      logger: options.logger ?? serverLogger(),
       ready: readiness(serveChecks(wh, options.pipelines === false ? 'off' : scheduler), { root: home.root }),
       metrics,
     });
@@ -167,6 +169,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
       );
       closing.push({ what: 'commands handed to the server', run: () => admin.close() });
     }
+    recordApiUrl(home, `${url}/api/v1`);
     console.log(`mktdata serving ${url}/api/v1 (home ${home.root}); stop with Ctrl-C`);
     console.log(
       `console ${url}/ (sign in with an organization's API key, or MKTDATA_OPERATOR_KEY for every organization)`,

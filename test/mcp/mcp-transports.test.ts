@@ -1,0 +1,210 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/api/app.ts';
+import type { Warehouse } from '../../src/db/warehouse.ts';
+import type { Home } from '../../src/home.ts';
+import { call, httpClient, mcpHome, OTHER_CONNECTION } from '../helpers/mcp-home.ts';
+import { startServe } from '../helpers/serve.ts';
+
+const US = '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e01'; // the demo's US seller (fixtures/demo/connections.json)
+
+describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
+  let home: Home;
+  let wh: Warehouse;
+  let app: App;
+  let origin: string;
+  let key: string;
+  let otherKey: string;
+  let client: Client;
+  // The rate limit's clock: it only moves when a test moves it, so a bucket refills exactly when told.
+  let clock = Date.parse('2026-11-22T10:00:00Z');
+
+  beforeAll(async () => {
+    ({ home, wh, key, otherKey } = await mcpHome());
+    app = await buildApp({ wh, home, logger: false, now: () => clock, requestsPerSecond: 2 });
+    origin = await app.listen({ host: '127.0.0.1', port: 0 });
+    client = await httpClient(origin, key);
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await app?.close();
+    await wh?.close();
+  });
+
+  /** Refills the organization's bucket (2 a second): the next two tool calls are within the limit. */
+  const tick = () => (clock += 1000);
+
+  it('lists the tools, resources and prompts', async () => {
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(tools).toEqual(
+      [
+        'create_export',
+        'create_file',
+        'describe_table',
+        'get_action',
+        'get_agent_instructions',
+        'get_export',
+        'get_usage',
+        'list_actions',
+        'list_sellers_and_vendors',
+        'search_tables',
+        'start_action',
+      ].sort(),
+    );
+    const resources = await client.listResources();
+    expect(resources.resources.map((r) => r.uri)).toContain('mktdata://data-scheme/mkt_profit_by_sku_and_date.md');
+    const page = await client.readResource({ uri: 'mktdata://data-scheme/mkt_profit_by_sku_and_date.md' });
+    expect((page.contents[0] as { text: string }).text).toMatch(/^# mkt_profit_by_sku_and_date/);
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name).sort();
+    expect(prompts).toEqual(['b2b_and_b2c', 'deprecated_tables', 'marketplace_timezones', 'profit_vs_sales']);
+    const prompt = await client.getPrompt({ name: 'profit_vs_sales', arguments: { question: 'profit last week?' } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain(
+      'profit = total_sales - sales_tax - total_fees - cogs_total - ad_spend + refund_cost',
+    );
+  });
+
+  it('searches the catalog by alias and describes mkt_profit_by_sku_and_date with its grain and rules', async () => {
+    tick();
+    const found = await call(client, 'search_tables', { words: 'p&l sku' });
+    expect(found.value.tables[0].tableName).toBe('mkt_profit_by_sku_and_date'); // both words: the alias and the column
+    const described = await call(client, 'describe_table', { tableName: 'mkt_profit_by_sku_and_date' });
+    expect(described.isError).toBe(false);
+    expect(described.value.grain).toBe('one row per seller_or_vendor_id, date, child_asin and sku');
+    const profit = described.value.columns.find((c: { name: string }) => c.name === 'profit');
+    expect(profit.rules.some((r: string) => r.startsWith('001 Profit measure rules 11'))).toBe(true);
+    tick();
+    const unknown = await call(client, 'describe_table', { tableName: 'control_connections' });
+    expect(unknown).toMatchObject({ isError: true, value: { statusCode: 404, code: 'ERR_SOURCE_NOT_FOUND' } });
+  });
+
+  it("lists only the organization's own sellers", async () => {
+    tick();
+    const { value } = await call(client, 'list_sellers_and_vendors');
+    const ids = value.items.map((i: { sellerOrVendorId: string }) => i.sellerOrVendorId).sort();
+    expect(ids).toEqual([US, '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e02']);
+    expect(ids).not.toContain(OTHER_CONNECTION);
+  });
+
+  it('creates an export recorded with usage EXPORTS_MCP_STANDARD and fetches it through its link', async () => {
+    tick();
+    const created = await call(client, 'create_export', {
+      sellerOrVendorIds: [US],
+      tableName: 'mkt_profit_by_sku_and_date',
+      from: '2026-08-01',
+      to: '2026-10-15',
+      outputType: 'CSV',
+    });
+    expect(created.isError, JSON.stringify(created.value)).toBe(false);
+    await app.exportServices.worker.idle();
+    tick();
+    const got = await call(client, 'get_export', { exportId: created.value.exportId });
+    expect(got.value.status).toBe('COMPLETED');
+    const file = await fetch(got.value.downloadUrl as string);
+    expect(file.status).toBe(200);
+    expect((await file.text()).split('\n')[0]).toContain('profit');
+    tick();
+    const usage = await call(client, 'get_usage');
+    const record = usage.value.usage.items.find((u: { resourceId: string }) => u.resourceId === created.value.exportId);
+    expect(record).toMatchObject({ usageType: 'EXPORTS', specificUsageType: 'EXPORTS_MCP_STANDARD', tokens: 5 }); // premium table: 5
+  });
+
+  it('records a dry-run action VALIDATED with creator MCP, listed by GET /api/v1/actions?creators=MCP', async () => {
+    tick();
+    const details = { sku: 'SKU-A', price: { amount: 19.99, currency: 'USD' } };
+    const started = await call(client, 'start_action', {
+      type: 'MKT_LISTINGS_PRICING_UPDATE',
+      sellerOrVendorId: US,
+      details,
+    });
+    expect(started.value).toMatchObject({ status: 'VALIDATED', validation: { valid: true, issues: [] } });
+    const listed = await fetch(`${origin}/api/v1/actions?creators=MCP`, { headers: { 'service-api-key': key } });
+    const items = ((await listed.json()) as { items: { actionId: string; creator: string; status: string }[] }).items;
+    expect(items).toEqual([
+      expect.objectContaining({ actionId: started.value.actionId, creator: 'MCP', status: 'VALIDATED' }),
+    ]);
+  });
+
+  it('creates a data file with source MCP and an upload link', async () => {
+    tick();
+    const { value } = await call(client, 'create_file', {
+      name: 'hero.png',
+      group: 'LISTING_IMAGES',
+      type: 'PNG',
+      sellerOrVendorId: US,
+      ttlHours: 24,
+    });
+    expect(value).toMatchObject({ source: 'MCP', status: 'WAITING_FOR_UPLOAD' });
+    expect(value.uploadUrl).toMatch(new RegExp(`^${origin}/api/v1/files/${value.fileId}/content\\?`));
+  });
+
+  it("answers another organization's key with none of this one's exports", async () => {
+    tick();
+    const other = await httpClient(origin, otherKey);
+    const { value } = await call(other, 'list_sellers_and_vendors');
+    expect(value.items.map((i: { sellerOrVendorId: string }) => i.sellerOrVendorId)).toEqual([OTHER_CONNECTION]);
+    await other.close();
+  });
+
+  it('refuses a missing key, a wrong key and a call over the rate limit as the HTTP API does, as MCP errors', async () => {
+    await expect(httpClient(origin)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('"code":"ERR_AUTH_MISSING_KEY"'),
+    });
+    await expect(httpClient(origin, 'not-a-key')).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('"code":"ERR_AUTH_INVALID_KEY"'),
+    });
+    tick();
+    await call(client, 'get_agent_instructions');
+    await call(client, 'get_agent_instructions'); // the bucket (2) is empty now, and the clock stands still
+    await expect(call(client, 'get_agent_instructions')).rejects.toMatchObject({
+      code: 429,
+      message: expect.stringContaining('"code":"ERR_RATE_LIMITED"'),
+    });
+    const http = await fetch(`${origin}/api/v1/util/organization`, { headers: { 'service-api-key': key } });
+    expect(http.status).toBe(429); // one bucket for /api/v1 and /mcp
+  });
+
+  /** `mktdata mcp` on the home, as a local assistant starts it, connected with the SDK's stdio client. */
+  async function stdioClient(apiKey: string): Promise<Client> {
+    const client = new Client({ name: 'mktdata-test', version: '1.0.0' });
+    const env = { ...process.env, MKTDATA_API_KEY: apiKey } as Record<string, string>;
+    const args = ['bin/mktdata.js', 'mcp', '--home', home.root];
+    await client.connect(new StdioClientTransport({ command: 'node', args, env, stderr: 'ignore' }));
+    return client;
+  }
+
+  describe('over stdio (`mktdata mcp`)', () => {
+    beforeAll(async () => {
+      // The home is free now: `mktdata mcp` serves it itself, then beside a `serve` it relays to that one.
+      await client.close();
+      await app.close();
+      await wh.close();
+    });
+
+    it('serves the home itself when nothing else does: tools, a call, and the API key refused as MCP errors', async () => {
+      const stdio = await stdioClient(key);
+      expect((await stdio.listTools()).tools.map((t) => t.name)).toContain('describe_table');
+      const described = await call(stdio, 'describe_table', { tableName: 'mkt_profit_by_sku_and_date' });
+      expect(described.value.grain).toBe('one row per seller_or_vendor_id, date, child_asin and sku');
+      await stdio.close();
+      await expect(stdioClient('not-a-key')).rejects.toMatchObject({
+        message: 'MCP error -32000: the service-api-key is not a valid API key',
+        data: { statusCode: 401, code: 'ERR_AUTH_INVALID_KEY' },
+      });
+    }, 60_000);
+
+    it("relays to the home's running `serve`", async () => {
+      const serve = await startServe(home.root, ['--no-pipelines']);
+      try {
+        const stdio = await stdioClient(key);
+        const { value } = await call(stdio, 'list_sellers_and_vendors');
+        expect(value.items).toHaveLength(2);
+        await stdio.close();
+      } finally {
+        expect(await serve.stop(20_000)).toBe(0);
+      }
+    }, 60_000);
+  });
+});
