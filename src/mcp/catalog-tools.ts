@@ -80,7 +80,7 @@ export async function describeTable(ctx: McpContext, tableName: string) {
   };
 }
 
-/** The catalog tools: search the tables, describe one, and read the agent instructions of `service_api.md`. */
+/** The catalog tools: search the tables, describe one, and read the agent instructions the service serves at /api/v1/spec/service_api.md. */
 export function registerCatalogTools(server: McpServer, ctx: McpContext): void {
   server.registerTool(
     'search_tables',
