@@ -171,6 +171,21 @@ export const errorRegistry = {
     message:
       'organization {org} has no tokens left; the operator adds some with `mktdata org tokens --org {org} --add N`',
   },
+  ERR_QUERY_REFUSED: {
+    status: 400,
+    message: 'the query is refused: {reason}; the query tool answers one read-only SELECT over the catalog tables',
+  },
+  ERR_QUERY_INVALID: { status: 400, message: 'the query does not run: {reason}' },
+  ERR_QUERY_TIMEOUT: {
+    status: 422,
+    message:
+      'the query was stopped after {seconds} s, its time cap: narrow the period or the connections, aggregate, or add a LIMIT',
+  },
+  ERR_QUERY_MEMORY: {
+    status: 422,
+    message:
+      'the query was stopped at its memory cap ({limit}): {reason}; narrow the period, aggregate before joining, or add a LIMIT',
+  },
   ERR_SECRET_UNREADABLE: { status: 500, message: 'cannot decrypt the stored secret of {context}: {reason}' },
   ERR_CONNECTOR_CONFIG: {
     status: 400,

@@ -37,6 +37,20 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
   }
 }
 
+/**
+ * The published snapshot files a reader attaches, with the tables their manifests list: the home's, or in a
+ * scaled-out install every shard's (they hold disjoint connections). Throws ERR_NOT_PUBLISHED before the first publish.
+ */
+export function publishedFiles(home: Home): { file: string; tables: string[] }[] {
+  const files = home.shards
+    ? shardSnapshots(home.shards)
+    : existsSync(home.published)
+      ? [{ file: home.published, manifest: readManifest(home) }]
+      : [];
+  if (files.length === 0) throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
+  return files.map(({ file, manifest }) => ({ file, tables: manifest?.tables.map((t) => t.name) ?? [] }));
+}
+
 /** The shards' published snapshots (`<shards>/<shard>/published/`) with their manifests. */
 function shardSnapshots(dir: string): { file: string; manifest: PublishResult }[] {
   if (!existsSync(dir)) return [];

@@ -24,7 +24,37 @@ const live = new Set<Opened>();
  * Whether an instance of this process may have the file of inode `ino` open: a publish must not write into it (file
  * locks keep other processes' readers out, not this one's).
  */
-export const openHere = (ino: number) => [...live].some((entry) => entry.inodes.has(ino));
+export const openHere = (ino: number) => held.has(ino) || [...live].some((entry) => entry.inodes.has(ino));
+
+/** Inodes of published files attached by instances of their own (the query sandbox), with how many hold each. */
+const held = new Map<number, number>();
+
+/**
+ * Marks the published `file` open in this process while an instance of its own attaches it (the query sandbox,
+ * src/mcp/query), so that a publish here does not write into it once it becomes the spare. Call `seen` after the
+ * attach (a publish may rename another file into place meanwhile) and `release` when the instance is closed.
+ */
+export function holdPublishedFile(file: string): { seen(): void; release(): void } {
+  const inodes = new Set<number>();
+  const add = () => {
+    const ino = statSync(file, { throwIfNoEntry: false })?.ino;
+    if (ino === undefined || inodes.has(ino)) return;
+    inodes.add(ino);
+    held.set(ino, (held.get(ino) ?? 0) + 1);
+  };
+  add();
+  return {
+    seen: add,
+    release() {
+      for (const ino of inodes) {
+        const left = (held.get(ino) ?? 1) - 1;
+        if (left > 0) held.set(ino, left);
+        else held.delete(ino);
+      }
+      inodes.clear();
+    },
+  };
+}
 
 /** How long an instance no reader uses stays open. */
 const IDLE_MS = 30_000;

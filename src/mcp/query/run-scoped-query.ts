@@ -1,0 +1,89 @@
+/**
+ * The MCP `query` tool's engine: read-only SQL over one organization's rows of the published snapshot.
+ *
+ * What it guarantees, and how (each layer holds alone; together they hold by construction, not by string filters):
+ * 1. Only one SELECT runs. DuckDB's own parser reads the text (`json_serialize_sql`): any other statement
+ *    (INSERT, CREATE, ATTACH, COPY, SET, PRAGMA, INSTALL, LOAD, CALL...) and stacked statements are refused, and
+ *    comments hide nothing since the parser has already dropped them.
+ * 2. The statement names nothing but the organization's catalog tables (plain names), its own CTEs and the table
+ *    functions range, generate_series and unnest (./query-tree.ts): system and control tables, other databases and
+ *    schemas, files, file and metadata functions, and functions reading settings or sequences are refused.
+ * 3. It runs in a fresh in-memory DuckDB instance of its own (./open-sandbox.ts), where each catalog table is a view
+ *    of the rows whose `seller_or_vendor_id` is one of the organization's connections, over the snapshot attached
+ *    read-only under a random alias. Another organization's rows are not filtered out of an answer: no table the
+ *    statement can name holds them.
+ * 4. The instance is locked before the statement runs: external access and the local file system off (no file is
+ *    read or written, nothing is loaded or installed), no spilling to disk, a memory cap, two threads, configuration
+ *    locked. It is closed after every call; nothing is kept between calls.
+ * 5. Caps: the statement is interrupted at its time cap, stopped at its memory cap, and its answer cut at the row
+ *    cap (`truncated`); at most QUERY_SLOTS sandboxes run at once in a process, so queries hold at most that many
+ *    times the memory cap.
+ */
+import type { Home } from '../../home.ts';
+import { checkQuery } from './check-query.ts';
+import { openSandbox } from './open-sandbox.ts';
+import { withQuerySlot } from './query-slots.ts';
+import { streamRows } from './stream-rows.ts';
+
+/** Whose rows a statement may read. */
+export interface QueryScope {
+  /** The organization's connections (catalog tables' `seller_or_vendor_id`); rows of any other are unreachable. */
+  sellerOrVendorIds: string[];
+  /** Catalog tables the organization may read (table names, e.g. mkt_profit_by_sku_and_date). */
+  tables: string[];
+}
+
+/** The caps of one call. */
+export interface QueryCaps {
+  /**
+   * Rows answered at most; more make the answer `truncated`.
+   * @default 1000
+   */
+  rowCap?: number;
+  /**
+   * Time the statement may run, in milliseconds.
+   * @default 10_000
+   */
+  timeoutMs?: number;
+  /**
+   * DuckDB's memory limit for the statement (a size such as 256MB).
+   * @default '256MB'
+   */
+  memoryLimit?: string;
+}
+
+/** A statement's answer. */
+export interface QueryResult {
+  /** DuckDB type names, e.g. DECIMAL(18,2), DATE, VARCHAR */
+  columns: { name: string; type: string }[];
+  /** JSON-safe values (./json-values.ts) */
+  rows: Record<string, unknown>[];
+  rowCount: number;
+  /** more rows than the row cap existed */
+  truncated: boolean;
+  /** the catalog tables the statement read (for metering) */
+  tables: string[];
+}
+
+/**
+ * Runs one read-only SELECT over the published snapshot, seeing only the rows of `scope`'s connections in
+ * `scope`'s tables. Throws ERR_QUERY_REFUSED, ERR_QUERY_INVALID, ERR_QUERY_TIMEOUT, ERR_QUERY_MEMORY, or
+ * ERR_NOT_PUBLISHED before the first publish.
+ */
+export async function runScopedQuery(
+  home: Home,
+  scope: QueryScope,
+  sql: string,
+  caps: QueryCaps = {},
+): Promise<QueryResult> {
+  const { rowCap = 1000, timeoutMs = 10_000, memoryLimit = '256MB' } = caps;
+  const { tables } = await checkQuery(sql, scope.tables);
+  return withQuerySlot(async () => {
+    const sandbox = await openSandbox(home, scope.sellerOrVendorIds, tables, memoryLimit);
+    try {
+      return { ...(await streamRows(sandbox.sql, sql, { rowCap, timeoutMs, memoryLimit })), tables };
+    } finally {
+      sandbox.close();
+    }
+  });
+}
