@@ -33,7 +33,8 @@ export const ORDERS = 'mkt_order_items_with_cogs';
 /** Organization A may read the two tables; mkt_cogs is published too, but not in its scope. */
 export const scopeA: QueryScope = { sellerOrVendorIds: [US.id, DE.id], tables: [PROFIT, ORDERS] };
 
-const line = (id: string, date: string, sku: string, quantity: string, price: string, tax = ''): OrderLine => ({
+/** A shipped order line bought at 12:00 UTC on `date`. */
+export const line = (id: string, date: string, sku: string, quantity: string, price: string, tax = ''): OrderLine => ({
   'amazon-order-id': id,
   'purchase-date': `${date}T12:00:00+00:00`,
   'last-updated-date': `${date}T12:00:00+00:00`,
@@ -70,9 +71,14 @@ export async function buildQueryHome(): Promise<{ home: Home; wh: Warehouse; dir
     line('B-1', '2026-03-02', 'MUG', '1', '99.00'),
     line('B-2', '2026-03-03', 'SECRET-SKU', '1', '500.00'),
   ]);
+  await buildAndPublish(wh);
+  return made;
+}
+
+/** Builds the tables the tests read and publishes them. */
+export async function buildAndPublish(wh: Warehouse): Promise<void> {
   const results = await runModels(wh, { select: [`marts.${PROFIT}`, `marts.${ORDERS}`, 'marts.mkt_cogs'] });
   const failed = results.filter((r) => r.status !== 'success');
   if (failed.length) throw new Error(failed.map((r) => `${r.model}: ${r.error}`).join('; '));
   await publish(wh);
-  return made;
 }

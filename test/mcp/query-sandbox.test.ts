@@ -10,7 +10,8 @@ import { openSandbox } from '../../src/mcp/query/open-sandbox.ts';
 import { querySlots } from '../../src/mcp/query/query-slots.ts';
 import { runScopedQuery } from '../../src/mcp/query/run-scoped-query.ts';
 import { DE, makeHome, US } from '../helpers/home.ts';
-import { B1, BULK_LINES, buildQueryHome, ORDERS, PROFIT, scopeA } from './query-fixture.ts';
+import { landOrders } from '../helpers/profit.ts';
+import { B1, BULK_LINES, buildAndPublish, buildQueryHome, line, ORDERS, PROFIT, scopeA } from './query-fixture.ts';
 
 describe('runScopedQuery', () => {
   let home: Home;
@@ -92,6 +93,14 @@ describe('runScopedQuery', () => {
     });
     // MUG on 03-02 and 03-03, CUP on 03-03
     expect(exact).toMatchObject({ rowCount: 3, truncated: false });
+  });
+
+  it('cuts the answer before its rows as JSON pass the size cap', async () => {
+    // each row is {"s":"x…x"}: 1000 x and 8 characters around them = 1008; two make 2016, a third 3024 > 3000
+    const result = await runScopedQuery(home, scopeA, `select repeat('x', 1000) as s from range(10)`, {
+      maxBytes: 3000,
+    });
+    expect(result).toMatchObject({ rowCount: 2, truncated: true });
   });
 
   it("shows only organization A's rows, whatever the statement asks", async () => {
@@ -188,5 +197,13 @@ describe('runScopedQuery', () => {
         sandbox.close();
       }
     });
+  });
+
+  it('answers from a new snapshot as soon as it is published (a prepared instance of the old one is not used)', async () => {
+    const count = `select count(*)::integer as n from ${ORDERS} where mkt_order_id = 'A-5'`;
+    expect((await runScopedQuery(home, scopeA, count)).rows).toEqual([{ n: 0 }]);
+    await landOrders(wh, dir, US, [line('A-5', '2026-03-04', 'MUG', '1', '10.00')]);
+    await buildAndPublish(wh);
+    expect((await runScopedQuery(home, scopeA, count)).rows).toEqual([{ n: 1 }]);
   });
 });

@@ -31,8 +31,8 @@ interface Spare {
 const spares = new Map<string, Spare>();
 
 /**
- * A fresh instance with the home's published snapshots attached: the one prepared after the previous call when it
- * still attaches the current files, else a new one. A prepared instance holds no organization's view or row (the
+ * A fresh instance with the home's published snapshots attached: the one prepared after the previous call
+ * (`prepareSpare`) when it still attaches the current files, else a new one. A prepared instance holds no organization's view or row (the
  * views come after, for one call only), so preparing it ahead shares nothing between organizations; it saves each
  * call the instance's start-up and the attach, the bulk of a small query's time.
  */
@@ -46,9 +46,7 @@ export async function takeAttached(home: Home): Promise<AttachedSnapshots> {
     if (ready && spare.version !== null && spare.version === versionOf(home)) attached = ready;
     else ready?.close();
   }
-  attached ??= await attach(home);
-  prepareSpare(home);
-  return attached;
+  return attached ?? (await attach(home));
 }
 
 /** Closes the prepared instances (tests, shutdown). */
@@ -61,7 +59,11 @@ export async function closeSpares(): Promise<void> {
   }
 }
 
-function prepareSpare(home: Home): void {
+/**
+ * Starts preparing the instance the home's next call takes. Call it once a call has answered: preparing meanwhile
+ * would take the cores its statement runs on.
+ */
+export function prepareSpare(home: Home): void {
   if (spares.has(home.root)) return;
   const before = versionOf(home);
   const spare: Spare = { attached: attach(home), version: null, idle: undefined as unknown as NodeJS.Timeout };

@@ -8,18 +8,20 @@
  * 2. The statement names nothing but the organization's catalog tables (plain names), its own CTEs and the table
  *    functions range, generate_series and unnest (./query-tree.ts): system and control tables, other databases and
  *    schemas, files, file and metadata functions, and functions reading settings or sequences are refused.
- * 3. It runs in a fresh in-memory DuckDB instance of its own (./open-sandbox.ts), where each catalog table is a view
- *    of the rows whose `seller_or_vendor_id` is one of the organization's connections, over the snapshot attached
- *    read-only under a random alias. Another organization's rows are not filtered out of an answer: no table the
- *    statement can name holds them.
+ * 3. It runs in a fresh in-memory DuckDB instance of its own (./open-sandbox.ts), where each catalog table it reads
+ *    is a view of the rows whose `seller_or_vendor_id` is one of the organization's connections, over the snapshot
+ *    attached read-only under a random alias. Another organization's rows are not filtered out of an answer: no
+ *    table the statement can name holds them.
  * 4. The instance is locked before the statement runs: external access and the local file system off (no file is
  *    read or written, nothing is loaded or installed), no spilling to disk, a memory cap, two threads, configuration
- *    locked. It is closed after every call; nothing is kept between calls.
+ *    locked. It serves one call and is closed. The next call's instance is prepared once a call has answered
+ *    (./attached-snapshots.ts), with the snapshot attached and nothing else: no view, no organization's id.
  * 5. Caps: the statement is interrupted at its time cap, stopped at its memory cap, and its answer cut at the row
- *    cap (`truncated`); at most QUERY_SLOTS sandboxes run at once in a process, so queries hold at most that many
- *    times the memory cap.
+ *    cap or the size cap (`truncated`); at most QUERY_SLOTS sandboxes run at once in a process, so queries hold at
+ *    most that many times the memory cap.
  */
 import type { Home } from '../../home.ts';
+import { prepareSpare } from './attached-snapshots.ts';
 import { checkQuery } from './check-query.ts';
 import { openSandbox } from './open-sandbox.ts';
 import { withQuerySlot } from './query-slots.ts';
@@ -50,6 +52,12 @@ export interface QueryCaps {
    * @default '256MB'
    */
   memoryLimit?: string;
+  /**
+   * Size of the answer's rows as JSON, in characters, at most; more make it `truncated` (an agent reads the answer
+   * whole, and the process holds it outside DuckDB's memory cap).
+   * @default 4 MiB (4_194_304)
+   */
+  maxBytes?: number;
 }
 
 /** A statement's answer. */
@@ -59,7 +67,7 @@ export interface QueryResult {
   /** JSON-safe values (./json-values.ts) */
   rows: Record<string, unknown>[];
   rowCount: number;
-  /** more rows than the row cap existed */
+  /** the answer was cut: more rows than the row cap existed, or they passed the size cap */
   truncated: boolean;
   /** the catalog tables the statement read (for metering) */
   tables: string[];
@@ -76,14 +84,15 @@ export async function runScopedQuery(
   sql: string,
   caps: QueryCaps = {},
 ): Promise<QueryResult> {
-  const { rowCap = 1000, timeoutMs = 10_000, memoryLimit = '256MB' } = caps;
+  const { rowCap = 1000, timeoutMs = 10_000, memoryLimit = '256MB', maxBytes = 4 * 2 ** 20 } = caps;
   const { tables } = await checkQuery(sql, scope.tables);
   return withQuerySlot(async () => {
     const sandbox = await openSandbox(home, scope.sellerOrVendorIds, tables, memoryLimit);
     try {
-      return { ...(await streamRows(sandbox.sql, sql, { rowCap, timeoutMs, memoryLimit })), tables };
+      return { ...(await streamRows(sandbox.sql, sql, { rowCap, timeoutMs, memoryLimit, maxBytes })), tables };
     } finally {
       sandbox.close();
+      prepareSpare(home);
     }
   });
 }

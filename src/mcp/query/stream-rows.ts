@@ -16,10 +16,13 @@ export interface StreamCaps {
   rowCap: number;
   timeoutMs: number;
   memoryLimit: string;
+  /** characters of the rows as JSON */
+  maxBytes: number;
 }
 
 /**
- * Runs `statement` streaming: reads chunks until `rowCap` + 1 rows (the one more says the answer is truncated) and
+ * Runs `statement` streaming: reads chunks until `rowCap` + 1 rows (the one more says the answer is truncated), or
+ * until the rows as JSON would pass `maxBytes` (DuckDB's memory cap does not count what it has handed over), and
  * interrupts it after `timeoutMs`. DuckDB's errors become ERR_QUERY_TIMEOUT, ERR_QUERY_MEMORY or ERR_QUERY_INVALID
  * (the statement's own fault, with DuckDB's message); any other is rethrown.
  */
@@ -36,15 +39,19 @@ export async function streamRows(sql: DuckDBConnection, statement: string, caps:
     const columns = names.map((name, i) => ({ name, type: result.columnType(i).toString() }));
     const rows: Record<string, Json>[] = [];
     let truncated = false;
+    let bytes = 0;
     while (!truncated) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
       for (const values of chunk.convertRows(jsonValue)) {
-        if (rows.length === caps.rowCap) {
+        const row = Object.fromEntries(names.map((name, i) => [name, values[i] ?? null]));
+        const size = JSON.stringify(row).length;
+        if (rows.length === caps.rowCap || bytes + size > caps.maxBytes) {
           truncated = true;
           break;
         }
-        rows.push(Object.fromEntries(names.map((name, i) => [name, values[i] ?? null])));
+        rows.push(row);
+        bytes += size;
       }
     }
     return { columns, rows, rowCount: rows.length, truncated };
