@@ -173,9 +173,12 @@ export const errorRegistry = {
   },
   ERR_QUERY_REFUSED: {
     status: 400,
-    message: 'the query is refused: {reason}; the query tool answers one read-only SELECT over the catalog tables',
+    message: "the query is refused: {reason}; send one read-only SELECT over your organization's catalog tables",
   },
-  ERR_QUERY_INVALID: { status: 400, message: 'the query does not run: {reason}' },
+  ERR_QUERY_INVALID: {
+    status: 400,
+    message: "the query does not run: {reason}; correct it (the catalog describes each table's columns and types)",
+  },
   ERR_QUERY_TIMEOUT: {
     status: 422,
     message:

@@ -21,9 +21,11 @@ export interface AttachedSnapshots {
 }
 
 interface Spare {
-  attached: Promise<AttachedSnapshots>;
-  /** the published files' identities (path, inode, size, time) when attached; null if one changed meanwhile */
-  version: string | null;
+  /**
+   * the instance, and the published files' identities (path, inode, size, time) it attached; null when a publish
+   * renamed a file into place meanwhile (which one it attached is then unknown)
+   */
+  ready: Promise<{ attached: AttachedSnapshots; version: string | null }>;
   idle: NodeJS.Timeout;
 }
 
@@ -32,21 +34,20 @@ const spares = new Map<string, Spare>();
 
 /**
  * A fresh instance with the home's published snapshots attached: the one prepared after the previous call
- * (`prepareSpare`) when it still attaches the current files, else a new one. A prepared instance holds no organization's view or row (the
- * views come after, for one call only), so preparing it ahead shares nothing between organizations; it saves each
- * call the instance's start-up and the attach, the bulk of a small query's time.
+ * (`prepareSpare`) when it still attaches the current files, else a new one. A prepared instance holds no
+ * organization's view or row (the views come after, for one call only), so preparing it ahead shares nothing between
+ * organizations; it saves each call the instance's start-up and the attach, the bulk of a small query's time.
  */
 export async function takeAttached(home: Home): Promise<AttachedSnapshots> {
   const spare = spares.get(home.root);
   spares.delete(home.root);
-  let attached: AttachedSnapshots | undefined;
   if (spare) {
     clearTimeout(spare.idle);
-    const ready = await spare.attached.catch(() => undefined);
-    if (ready && spare.version !== null && spare.version === versionOf(home)) attached = ready;
-    else ready?.close();
+    const ready = await spare.ready.catch(() => undefined);
+    if (ready && ready.version !== null && ready.version === versionOf(home)) return ready.attached;
+    ready?.attached.close();
   }
-  return attached ?? (await attach(home));
+  return attach(home);
 }
 
 /** Closes the prepared instances (tests, shutdown). */
@@ -55,7 +56,7 @@ export async function closeSpares(): Promise<void> {
   spares.clear();
   for (const spare of all) {
     clearTimeout(spare.idle);
-    (await spare.attached.catch(() => undefined))?.close();
+    (await spare.ready.catch(() => undefined))?.attached.close();
   }
 }
 
@@ -66,19 +67,20 @@ export async function closeSpares(): Promise<void> {
 export function prepareSpare(home: Home): void {
   if (spares.has(home.root)) return;
   const before = versionOf(home);
-  const spare: Spare = { attached: attach(home), version: null, idle: undefined as unknown as NodeJS.Timeout };
-  spare.idle = setTimeout(() => {
+  const ready = attach(home).then((attached) => ({
+    attached,
+    version: before === versionOf(home) ? before : null,
+  }));
+  const idle = setTimeout(() => {
     if (spares.get(home.root) === spare) spares.delete(home.root);
-    void spare.attached.then(
-      (a) => a.close(),
+    void ready.then(
+      ({ attached }) => attached.close(),
       () => {},
     );
   }, SPARE_IDLE_MS).unref();
-  // A publish that renamed a file into place while it attached leaves its version unknown: it is not used.
-  void spare.attached.then(
-    () => (spare.version = before === versionOf(home) ? before : null),
-    () => spares.get(home.root) === spare && spares.delete(home.root),
-  );
+  const spare: Spare = { ready, idle };
+  // Not published, or the file unreadable: no spare; the next call says why.
+  void ready.catch(() => spares.get(home.root) === spare && spares.delete(home.root));
   spares.set(home.root, spare);
 }
 
