@@ -15,6 +15,8 @@ const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest']);
 /** Scalar functions refused, with why: they reach outside the statement's rows. */
 const DENIED_FUNCTIONS: Record<string, string> = {
   current_setting: "reads the server's settings",
+  // not in the DuckDB mktdata ships (the CLI's own), refused should a later one have it
+  getenv: "reads the server's environment",
   getvariable: "reads the session's variables",
   nextval: 'reads and moves sequences',
   currval: 'reads sequences',
