@@ -15,6 +15,7 @@ import { benchConnections } from './connections.ts';
 import { consoleBenchmark } from './console.ts';
 import { arrivalBenchmark } from './arrival.ts';
 import { metricsBenchmark } from './metrics.ts';
+import { mcpBenchmark } from './mcp.ts';
 import { log, type Benchmark, type Step } from './benchmark.ts';
 import { availableParallelism } from 'node:os';
 
@@ -239,6 +240,7 @@ const benchmarks: Benchmark[] = [
   },
   arrivalBenchmark,
   metricsBenchmark,
+  mcpBenchmark,
   consoleBenchmark,
 ];
 

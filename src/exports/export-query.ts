@@ -133,10 +133,18 @@ export function buildExportQuery(
  * (docs/design/PROFIT.md); filters and sums see the rounded values, so they agree with the rows a user reads.
  */
 function exported(column: Column): string {
-  if (column.type === 'NUMBER' && column.dataType === 'DECIMAL(18,4)')
-    return `round(${id(column.name)}, 2)::decimal(18,2) as ${id(column.name)}`;
-  return id(column.name);
+  return isCentAmount(column) ? `${inCents(column.name)} as ${id(column.name)}` : id(column.name);
 }
+
+/**
+ * An amount the warehouse keeps to 4 decimals: every client reads it rounded to the cent (an export's projection, the
+ * views an MCP query reads), so that filters, sums and the rows themselves agree wherever they are read.
+ */
+export const isCentAmount = (column: Pick<Column, 'type' | 'dataType'>) =>
+  column.type === 'NUMBER' && column.dataType === 'DECIMAL(18,4)';
+
+/** The amount `name` as clients read it: rounded to the cent. */
+export const inCents = (name: string) => `round(${id(name)}, 2)::decimal(18,2)`;
 
 const dateBucket = {
   DAY: '"date"',

@@ -6,6 +6,7 @@ import { registerCatalogTools } from './catalog-tools.ts';
 import { registerExportTools } from './export-tools.ts';
 import { registerFileTools } from './file-tools.ts';
 import type { McpContext } from './mcp-context.ts';
+import { registerQueryTool } from './query-tool.ts';
 import { registerResourcesAndPrompts } from './resources-and-prompts.ts';
 
 /** What the server tells a client when it connects: where to start, and the rules that matter most. */
@@ -24,6 +25,7 @@ export function buildMcpServer(ctx: McpContext): McpServer {
   );
   registerCatalogTools(server, ctx);
   registerAccountTools(server, ctx);
+  registerQueryTool(server, ctx);
   registerExportTools(server, ctx);
   registerActionTools(server, ctx);
   registerFileTools(server, ctx);

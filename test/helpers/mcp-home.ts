@@ -51,5 +51,6 @@ export async function httpClient(origin: string, key?: string): Promise<Client> 
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result.content[0] as { text: string }).text;
+  if (text.startsWith('MCP error')) throw new Error(text);
   return { isError: result.isError === true, value: JSON.parse(text) as Record<string, any> };
 }

@@ -48,6 +48,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
         'get_usage',
         'list_actions',
         'list_sellers_and_vendors',
+        'query',
         'search_tables',
         'start_action',
       ].sort(),
@@ -107,6 +108,57 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
     const usage = await call(client, 'get_usage');
     const record = usage.value.usage.items.find((u: { resourceId: string }) => u.resourceId === created.value.exportId);
     expect(record).toMatchObject({ usageType: 'EXPORTS', specificUsageType: 'EXPORTS_MCP_STANDARD', tokens: 5 }); // premium table: 5
+  });
+
+  it('answers a sum of profit by SKU over the last 7 days equal to the same sum exported through /api/v1/exports', async () => {
+    tick();
+    // The demo's files end on 2026-10-15: the last 7 marketplace-local days are 2026-10-09..15.
+    const sql = `select sku, sum(profit) as profit from mkt_profit_by_sku_and_date
+      where seller_or_vendor_id = '${US}' and date between date '2026-10-09' and date '2026-10-15' group by sku`;
+    const queried = await call(client, 'query', { sql });
+    expect(queried.isError, JSON.stringify(queried.value)).toBe(false);
+    expect(queried.value.columns.map((c: { name: string }) => c.name)).toEqual(['sku', 'profit']);
+    const created = await fetch(`${origin}/api/v1/exports`, {
+      method: 'POST',
+      headers: { 'service-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        sellerOrVendorIds: [US],
+        tableName: 'mkt_profit_by_sku_and_date',
+        from: '2026-10-09',
+        to: '2026-10-15',
+        groupBy: ['sku'],
+        aggregations: [{ column: 'profit', aggregation: 'sum' }],
+        outputType: 'JSON',
+      }),
+    });
+    expect(created.status).toBe(202);
+    const exportId = ((await created.json()) as { exportId: string }).exportId;
+    await app.exportServices.worker.idle();
+    tick();
+    const link = (await call(client, 'get_export', { exportId })).value.downloadUrl as string;
+    const exported = ((await (await fetch(link)).json()) as { sku: string; sum_profit: number }[]).map((r) => ({
+      sku: r.sku,
+      profit: r.sum_profit,
+    }));
+    // Exports round amounts to the cent (docs/api.md): the query's exact sums, rounded the same way, are the same.
+    const cents = (rows: { sku: string; profit: unknown }[]) =>
+      Object.fromEntries(rows.map((r) => [r.sku, Number(r.profit).toFixed(2)]));
+    expect(Object.keys(cents(exported)).length).toBeGreaterThan(0);
+    expect(cents(queried.value.rows)).toEqual(cents(exported));
+    tick();
+    const usage = await call(client, 'get_usage');
+    const record = usage.value.usage.items.find((u: { resourceId: string }) => u.resourceId === queried.value.queryId);
+    expect(record).toMatchObject({ specificUsageType: 'EXPORTS_MCP_STANDARD', tokens: 5 }); // a premium table: 5
+  });
+
+  it("reads none of another organization's rows and refuses what is not a SELECT of the catalog", async () => {
+    tick();
+    const mine = await call(client, 'query', {
+      sql: 'select distinct seller_or_vendor_id as id from mkt_profit_by_sku_and_date order by id',
+    });
+    expect(mine.value.rows).toEqual([{ id: US }, { id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e02' }]);
+    const refused = await call(client, 'query', { sql: 'select * from control.connections' });
+    expect(refused).toMatchObject({ isError: true, value: { code: 'ERR_QUERY_REFUSED' } });
   });
 
   it('records a dry-run action VALIDATED with creator MCP, listed by GET /api/v1/actions?creators=MCP', async () => {

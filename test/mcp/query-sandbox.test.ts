@@ -44,7 +44,7 @@ describe('runScopedQuery', () => {
     ]);
     expect(result.columns).toEqual([
       { name: 'sku', type: 'VARCHAR' },
-      { name: 'profit', type: 'DECIMAL(38,4)' },
+      { name: 'profit', type: 'DECIMAL(38,2)' }, // amounts are read in cents, as an export has them
       { name: 'units', type: 'INTEGER' },
     ]);
     expect(result).toMatchObject({ rowCount: 4, truncated: false, tables: [PROFIT] });
@@ -73,7 +73,7 @@ describe('runScopedQuery', () => {
     expect(result.columns.map((c) => c.type)).toEqual([
       'DATE',
       'TIMESTAMP',
-      'DECIMAL(18,4)',
+      'DECIMAL(18,2)',
       'DECIMAL(38,4)',
       'BIGINT',
       'BIGINT',

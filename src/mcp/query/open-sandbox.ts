@@ -1,5 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { describe, quote } from '../../db/sql.ts';
+import { inCents, isCentAmount } from '../../exports/export-query.ts';
+import { id } from '../../exports/export-filters.ts';
+import { loadModels } from '../../models/load-models.ts';
 import type { Home } from '../../home.ts';
 import { takeAttached } from './attached-snapshots.ts';
 
@@ -28,7 +31,7 @@ export async function openSandbox(
     // No connection, no row: `in ()` is not SQL.
     const rows = ids ? `seller_or_vendor_id in (${ids})` : 'false';
     for (const table of tables) {
-      const union = (sources.get(table) ?? []).map((s) => `select * from ${s} where ${rows}`);
+      const union = (sources.get(table) ?? []).map((s) => `select ${columnsOf(table)} from ${s} where ${rows}`);
       if (union.length) await createView(sql, table, union.join(' union all by name '));
     }
     await sql.run(
@@ -39,6 +42,13 @@ export async function openSandbox(
     close();
     throw error;
   }
+}
+
+/** A catalog table's columns as clients read them: its amounts rounded to the cent, as an export has them. */
+function columnsOf(table: string): string {
+  const model = loadModels().find((m) => m.schema === 'marts' && m.name === table);
+  const amounts = (model?.config.columns ?? []).filter(isCentAmount).map((c) => `${inCents(c.name)} as ${id(c.name)}`);
+  return amounts.length ? `* replace (${amounts.join(', ')})` : '*';
 }
 
 /**
