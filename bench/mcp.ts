@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { buildApp, type App } from '../src/api/app.ts';
 import { addConnection } from '../src/control/connections.ts';
 import { createApiKey, createOrganization } from '../src/control/organizations.ts';
+import { addTokens } from '../src/control/tokens.ts';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
 import { resolveHome, type Home } from '../src/home.ts';
 import { publish } from '../src/publish/publish.ts';
@@ -49,7 +50,8 @@ async function timedCall(client: Client, sql: string): Promise<number> {
 }
 
 async function demoCalls(): Promise<number[]> {
-  const { home, wh, key } = await mcpHome();
+  const { home, wh, key, org } = await mcpHome();
+  await addTokens(wh, org, 10 * DEMO_CALLS); // each call costs 5 (a premium table)
   const { app, client } = await served(wh, home, key);
   try {
     const sql = profitBySku(demo.connection, demo.lastDay);
@@ -105,7 +107,6 @@ async function twoYearPairs(workDir: string): Promise<{ tool: number[]; bare: nu
 
 export const mcpBenchmark: Benchmark = {
   name: 'mcp',
-  optIn: true,
   async run(workDir) {
     const demoTimes = await demoCalls();
     const { tool, bare } = await twoYearPairs(workDir);
@@ -115,6 +116,8 @@ export const mcpBenchmark: Benchmark = {
       steps: [
         { step: `query tool, demo home (p50 of ${DEMO_CALLS})`, ms: percentile(demoTimes, 50), rows: 1 },
         { step: `query tool, demo home (p95 of ${DEMO_CALLS})`, ms: demoP95, rows: 1 },
+        { step: `query tool, two-year home (p50 of ${PAIRS})`, ms: percentile(tool, 50), rows: 1 },
+        { step: `bare DuckDB, two-year home (p50 of ${PAIRS})`, ms: percentile(bare, 50), rows: 1 },
         { step: `query tool, two-year home (p95 of ${PAIRS})`, ms: percentile(tool, 95), rows: 1 },
         { step: `bare DuckDB, two-year home (p95 of ${PAIRS})`, ms: percentile(bare, 95), rows: 1 },
       ],

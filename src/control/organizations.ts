@@ -159,6 +159,16 @@ export async function debitTokens(db: Kysely<ControlPlane>, id: string, tokens: 
   return debited.numUpdatedRows !== 0n;
 }
 
+/** Gives back `tokens` a failed operation was charged; an unmetered organization stays unmetered. */
+export async function returnTokens(db: Kysely<ControlPlane>, id: string, tokens: number): Promise<void> {
+  await db
+    .updateTable('control.organizations')
+    .set((eb) => ({ token_balance: eb('token_balance', '+', tokens) }))
+    .where('id', '=', id)
+    .where('token_balance', 'is not', null)
+    .execute();
+}
+
 /** Adds `tokens` to the organization's balance (an unmetered one starts from zero); returns the new balance. */
 export async function creditTokens(db: Kysely<ControlPlane>, id: string, tokens: number): Promise<number> {
   const row = await db

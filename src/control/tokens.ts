@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { creditTokens, debitTokens, findOrganization, requireOrganization } from './organizations.ts';
+import { creditTokens, debitTokens, findOrganization, requireOrganization, returnTokens } from './organizations.ts';
 
 // control.usage_records, one row per metered operation: every query on it is in this file
 // (test/db/control-table-modules.test.ts).
@@ -129,6 +129,21 @@ export async function charged<T>(
     if (!(await charge(trx, organizationId, usage, at)))
       throw new MktdataError('ERR_NO_TOKENS', { org: organizationId, tokens: usage.tokens });
     return work(trx);
+  });
+}
+
+/**
+ * Undoes a `charge` whose work then failed (an MCP query charged as it started): its tokens back and its usage record
+ * removed, in one transaction.
+ */
+export async function refund(wh: ControlStore, organizationId: string, usage: Usage): Promise<void> {
+  await wh.db.transaction().execute(async (trx) => {
+    await returnTokens(trx, organizationId, usage.tokens);
+    await trx
+      .deleteFrom('control.usage_records')
+      .where('organization_id', '=', organizationId)
+      .where('resource_id', '=', usage.resourceId)
+      .execute();
   });
 }
 

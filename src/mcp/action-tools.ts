@@ -7,6 +7,29 @@ import { answer, nowOf, type McpContext } from './mcp-context.ts';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
+/** The input of `start_action` (built once: every request builds its server). */
+const startActionInput = z.object({
+  type: z.enum(actionTypes).describe('An action type of the spec, e.g. MKT_ADS_SP_CAMPAIGNS_UPDATE.'),
+  sellerOrVendorId: z.string().min(1).max(64),
+  dryRun: z.boolean().default(true).describe('true (the default): validate only. false: run it.'),
+  details: z.record(z.string(), z.unknown()).describe("Per type; validated against the type's JSON Schema."),
+});
+
+/** The input of `get_action` (built once: every request builds its server). */
+const getActionInput = z.object({ actionId: z.uuid() });
+
+/** The input of `list_actions` (built once: every request builds its server). */
+const listActionsInput = z.object({
+  page: z.number().int().min(1).max(999_999_999).default(1),
+  pageSize: z.number().int().min(1).max(25).default(20),
+  statuses: z.array(z.enum(actionStatuses)).max(16).optional(),
+  types: z.array(z.enum(actionTypes)).max(16).optional(),
+  creators: z
+    .array(z.enum(['API', 'MCP', 'SYSTEM']))
+    .max(8)
+    .optional(),
+});
+
 /**
  * The action tools: start one (a dry run unless the caller says `dryRun: false`), read one, list them; recorded with
  * creator MCP and held to the HTTP API's rules (501 without the beta, 400, 402, 404, 412, 429), since they share its
@@ -20,12 +43,7 @@ export function registerActionTools(server: McpServer, ctx: McpContext): void {
       title: 'Start an action',
       description:
         "Validates an action and, only with dryRun false, queues it to change the seller's account (pause a campaign, change a price...). A dry run is recorded VALIDATED and changes nothing. The details' JSON Schema per type: GET /api/v1/actions/types/{type}/schema.",
-      inputSchema: {
-        type: z.enum(actionTypes).describe('An action type of the spec, e.g. MKT_ADS_SP_CAMPAIGNS_UPDATE.'),
-        sellerOrVendorId: z.string().min(1).max(64),
-        dryRun: z.boolean().default(true).describe('true (the default): validate only. false: run it.'),
-        details: z.record(z.string(), z.unknown()).describe("Per type; validated against the type's JSON Schema."),
-      },
+      inputSchema: startActionInput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
     (request) =>
@@ -42,7 +60,7 @@ export function registerActionTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'Get an action',
       description: "An action's status, result and error.",
-      inputSchema: { actionId: z.uuid() },
+      inputSchema: getActionInput,
       annotations: readOnly,
     },
     ({ actionId }) =>
@@ -57,16 +75,7 @@ export function registerActionTools(server: McpServer, ctx: McpContext): void {
     {
       title: 'List actions',
       description: "The organization's actions, newest first, filtered by status, type or creator (API, MCP, SYSTEM).",
-      inputSchema: {
-        page: z.number().int().min(1).max(999_999_999).default(1),
-        pageSize: z.number().int().min(1).max(25).default(20),
-        statuses: z.array(z.enum(actionStatuses)).max(16).optional(),
-        types: z.array(z.enum(actionTypes)).max(16).optional(),
-        creators: z
-          .array(z.enum(['API', 'MCP', 'SYSTEM']))
-          .max(8)
-          .optional(),
-      },
+      inputSchema: listActionsInput,
       annotations: readOnly,
     },
     (filters) =>

@@ -80,6 +80,15 @@ export async function describeTable(ctx: McpContext, tableName: string) {
   };
 }
 
+/** The input of `search_tables` (built once: every request builds its server). */
+const searchTablesInput = z.object({
+  words: z.string().max(256).describe('Words to look for, e.g. "profit sku".'),
+  sourceType: z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']).optional(),
+});
+
+/** The input of `describe_table` (built once: every request builds its server). */
+const describeTableInput = z.object({ tableName: z.string().max(128).describe('e.g. mkt_profit_by_sku_and_date') });
+
 /** The catalog tools: search the tables, describe one, and read the agent instructions the service serves at /api/v1/spec/service_api.md. */
 export function registerCatalogTools(server: McpServer, ctx: McpContext): void {
   server.registerTool(
@@ -88,10 +97,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext): void {
       title: 'Search the catalog tables',
       description:
         'Finds catalog tables by words (names, aliases such as "P&L" or "ACoS", descriptions, column names), best match first. Use it before `query` to find the table that holds a measure.',
-      inputSchema: {
-        words: z.string().max(256).describe('Words to look for, e.g. "profit sku".'),
-        sourceType: z.enum(['SELLER_CENTRAL', 'VENDOR_CENTRAL', 'MKT_ADS']).optional(),
-      },
+      inputSchema: searchTablesInput,
       annotations: readOnly,
     },
     ({ words, sourceType }) => answer(ctx, async () => ({ tables: searchTables(words, sourceType) })),
@@ -102,7 +108,7 @@ export function registerCatalogTools(server: McpServer, ctx: McpContext): void {
       title: 'Describe a catalog table',
       description:
         "A table's columns with types and meaning, its grain (one row per ...), fetch periods, freshness, known issues and the spec rules its columns follow.",
-      inputSchema: { tableName: z.string().max(128).describe('e.g. mkt_profit_by_sku_and_date') },
+      inputSchema: describeTableInput,
       annotations: readOnly,
     },
     ({ tableName }) => answer(ctx, () => describeTable(ctx, tableName)),

@@ -6,6 +6,12 @@ import { requireTokens } from '../control/tokens.ts';
 import { createExport, requireExport } from '../exports/export-jobs.ts';
 import { answer, nowOf, parseArguments, type McpContext } from './mcp-context.ts';
 
+/** The input of `get_export` (built once: every request builds its server). */
+/** The input of `create_export`: the ExportRequest's fields (its refinements are checked by the handler). */
+const createExportInput = z.object(ExportRequest.shape);
+
+const getExportInput = z.object({ exportId: z.string().min(1).max(64) });
+
 /**
  * The export tools: create an export (the HTTP API's ExportRequest, recorded with creator MCP and usage
  * EXPORTS_MCP_STANDARD) and read one, with its signed download link once it is completed.
@@ -17,7 +23,7 @@ export function registerExportTools(server: McpServer, ctx: McpContext): void {
       title: 'Create an export',
       description:
         'Starts an export of a catalog table (the ExportRequest of POST /api/v1/exports: sellerOrVendorIds, sourceId or tableName, from/to, columns, filters, groupBy, aggregations, outputType). Costs 2 tokens (5 for a premium table). Poll it with `get_export`.',
-      inputSchema: ExportRequest.shape,
+      inputSchema: createExportInput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (input) =>
@@ -34,7 +40,7 @@ export function registerExportTools(server: McpServer, ctx: McpContext): void {
       title: 'Get an export',
       description:
         "An export's state; once COMPLETED, `downloadUrl` is a signed link to its file (valid for minutes, no key needed).",
-      inputSchema: { exportId: z.string().min(1).max(64) },
+      inputSchema: getExportInput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ exportId }) =>

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
-import { closeSpares } from '../../src/mcp/query/attached-snapshots.ts';
+import { closeReaders } from '../../src/mcp/query/attached-snapshots.ts';
 import { QUERY_SLOTS } from '../../src/mcp/query/query-slots.ts';
 import { runScopedQuery } from '../../src/mcp/query/run-scoped-query.ts';
 import { B1, buildQueryHome, ORDERS, PROFIT, scopeA } from './query-fixture.ts';
@@ -155,7 +155,7 @@ describe('runScopedQuery against hostile SQL', () => {
     ({ home, wh } = await buildQueryHome());
   }, 60_000);
   afterAll(async () => {
-    await closeSpares();
+    await closeReaders();
     await wh?.close();
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
+import { setActionsBeta } from '../../src/actions/settings.ts';
 import { call, httpClient, mcpHome, OTHER_CONNECTION } from '../helpers/mcp-home.ts';
 import { startServe } from '../helpers/serve.ts';
 
@@ -190,11 +191,33 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
     expect(value.uploadUrl).toMatch(new RegExp(`^${origin}/api/v1/files/${value.fileId}/content\\?`));
   });
 
-  it("answers another organization's key with none of this one's exports", async () => {
+  it("answers another organization's key with its own sellers, and its 10 tokens pay for two queries, then 402", async () => {
     tick();
     const other = await httpClient(origin, otherKey);
     const { value } = await call(other, 'list_sellers_and_vendors');
     expect(value.items.map((i: { sellerOrVendorId: string }) => i.sellerOrVendorId)).toEqual([OTHER_CONNECTION]);
+    tick();
+    // A failing query is refunded: the balance stays 10.
+    const failed = await call(other, 'query', { sql: 'select nope from mkt_profit_by_sku_and_date' });
+    expect(failed).toMatchObject({ isError: true, value: { statusCode: 400, code: 'ERR_QUERY_INVALID' } });
+    expect((await call(other, 'get_usage')).value).toMatchObject({ tokenBalance: 10, usage: { totalCount: 0 } });
+    // Each query of the premium profit table costs 5: 10 → 5 → 0, then the API's 402.
+    const count = { sql: 'select count(*) as n from mkt_profit_by_sku_and_date' };
+    tick();
+    expect((await call(other, 'query', count)).value).toMatchObject({ rows: [{ n: 0 }], tokens: 5 });
+    expect((await call(other, 'query', count)).value).toMatchObject({ rows: [{ n: 0 }], tokens: 5 });
+    tick();
+    const refused = await call(other, 'query', count);
+    expect(refused).toMatchObject({ isError: true, value: { statusCode: 402, code: 'ERR_NO_TOKENS' } });
+    const { organization_id } = await wh.db
+      .selectFrom('control.connections')
+      .select('organization_id')
+      .where('id', '=', OTHER_CONNECTION)
+      .executeTakeFirstOrThrow();
+    await setActionsBeta(wh, organization_id, true); // GET /actions answers 402 without tokens, once the beta is on
+    const http = await fetch(`${origin}/api/v1/actions`, { headers: { 'service-api-key': otherKey } });
+    expect(http.status).toBe(402);
+    expect(refused.value.message).toBe(((await http.json()) as { message: string }).message); // the API's own 402 message
     await other.close();
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
-import { closeSpares } from '../../src/mcp/query/attached-snapshots.ts';
+import { closeReaders } from '../../src/mcp/query/attached-snapshots.ts';
 import { openSandbox } from '../../src/mcp/query/open-sandbox.ts';
 import { querySlots } from '../../src/mcp/query/query-slots.ts';
 import { runScopedQuery } from '../../src/mcp/query/run-scoped-query.ts';
@@ -22,7 +22,7 @@ describe('runScopedQuery', () => {
     ({ home, wh, dir } = await buildQueryHome());
   }, 60_000);
   afterAll(async () => {
-    await closeSpares();
+    await closeReaders();
     await wh?.close();
   });
 
@@ -169,8 +169,8 @@ describe('runScopedQuery', () => {
       try {
         const setting = async (name: string) =>
           (await sandbox.sql.runAndReadAll(`select current_setting('${name}')::varchar`)).getRowsJson()[0]![0];
-        // 64MB = 61.0 MiB
-        expect(await setting('memory_limit')).toBe('61.0 MiB');
+        // The reader's limit is QUERY_SLOTS (2) × 64MB = 128MB = 122.0 MiB, shared by the statements running at once.
+        expect(await setting('memory_limit')).toBe('122.0 MiB');
         expect(await setting('enable_external_access')).toBe('false');
         expect(await setting('lock_configuration')).toBe('true');
         expect(await setting('max_temp_directory_size')).toBe('0 bytes');
@@ -193,9 +193,13 @@ describe('runScopedQuery', () => {
         // No spilling: a sort larger than the cap fails instead of writing temporary files.
         expect(await error(`select * from range(20000000) order by random()`)).toMatch(/^Out of Memory Error/);
         expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-        // The view holds the given connection's rows only.
+        // The view holds the given connection's rows only, and no other connection of the reader sees it.
         const ids = await sandbox.sql.runAndReadAll(`select distinct seller_or_vendor_id from ${ORDERS}`);
         expect(ids.getRowsJson()).toEqual([[US.id]]);
+        const other = await openSandbox(home, [B1.id], [], '64MB');
+        expect(other.sql).not.toBe(sandbox.sql);
+        await expect(other.sql.run(`select * from ${ORDERS}`)).rejects.toThrow(/Catalog Error/);
+        other.close();
       } finally {
         sandbox.close();
       }

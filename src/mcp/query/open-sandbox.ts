@@ -4,20 +4,20 @@ import { inCents, isCentAmount } from '../../exports/export-query.ts';
 import { id } from '../../exports/export-filters.ts';
 import { loadModels } from '../../models/load-models.ts';
 import type { Home } from '../../home.ts';
-import { takeAttached } from './attached-snapshots.ts';
+import { connectReader } from './attached-snapshots.ts';
 
 /** A locked-down DuckDB instance holding views of one organization's rows. */
 export interface Sandbox {
   sql: DuckDBConnection;
-  /** Closes the instance and forgets the files it attached. */
-  close(): void;
+  /** Closes the connection; `spent` (the statement hit a cap) also retires the reader, giving its memory back. */
+  close(spent?: boolean): void;
 }
 
 /**
- * Opens a fresh in-memory DuckDB instance for one statement (./attached-snapshots.ts: the published snapshots
- * attached read-only under random aliases), creates in `main` one view per table the statement reads with only the
- * rows of `sellerOrVendorIds`, then locks it: memory cap, no external access, no local file system, configuration
- * locked.
+ * A connection of its own to the home's locked reader (./attached-snapshots.ts: the published snapshots attached
+ * read-only under random aliases, external access and the local file system off, configuration locked), holding one
+ * temporary view per table the statement reads with only the rows of `sellerOrVendorIds`: views no other connection
+ * sees. The connection is kept for the next call of the same connections, views and all, and closed with its reader.
  */
 export async function openSandbox(
   home: Home,
@@ -25,18 +25,16 @@ export async function openSandbox(
   tables: readonly string[],
   memoryLimit: string,
 ): Promise<Sandbox> {
-  const { sql, sources, close } = await takeAttached(home);
+  const ids = [...sellerOrVendorIds].sort().map(quote).join(', ');
+  // A pooled connection holds the views of exactly these connections' rows: only a call of the same ids gets it.
+  const { sql, sources, views, close } = await connectReader(home, memoryLimit, ids);
   try {
-    const ids = sellerOrVendorIds.map(quote).join(', ');
     // No connection, no row: `in ()` is not SQL.
     const rows = ids ? `seller_or_vendor_id in (${ids})` : 'false';
-    for (const table of tables) {
+    for (const table of tables.filter((t) => !views.has(t))) {
       const union = (sources.get(table) ?? []).map((s) => `select ${columnsOf(table)} from ${s} where ${rows}`);
-      if (union.length) await createView(sql, table, union.join(' union all by name '));
+      if (union.length && (await createView(sql, table, union.join(' union all by name ')))) views.add(table);
     }
-    await sql.run(
-      `set memory_limit = ${quote(memoryLimit)}; set enable_external_access = false; set disabled_filesystems = 'LocalFileSystem'; set lock_configuration = true`,
-    );
     return { sql, close };
   } catch (error) {
     close();
@@ -56,10 +54,12 @@ function columnsOf(table: string): string {
  * them; a table without it (or missing from the file its manifest describes) gets no view, and the statement then
  * fails on an unknown table, as it would for a table not published yet.
  */
-async function createView(sql: DuckDBConnection, table: string, select: string): Promise<void> {
+async function createView(sql: DuckDBConnection, table: string, select: string): Promise<boolean> {
   try {
-    await sql.run(`create view main."${table.replace(/"/g, '""')}" as ${select}`);
+    await sql.run(`create temporary view "${table.replace(/"/g, '""')}" as ${select}`);
+    return true;
   } catch (error) {
     if (!/^(Binder|Catalog) Error/.test(describe(error))) throw error;
+    return false;
   }
 }

@@ -20,8 +20,8 @@
  *    cap or the size cap (`truncated`); at most QUERY_SLOTS sandboxes run at once in a process, so queries hold at
  *    most that many times the memory cap.
  */
+import { MktdataError } from '../../errors.ts';
 import type { Home } from '../../home.ts';
-import { prepareSpare } from './attached-snapshots.ts';
 import { checkQuery } from './check-query.ts';
 import { openSandbox } from './open-sandbox.ts';
 import { withQuerySlot } from './query-slots.ts';
@@ -84,15 +84,35 @@ export async function runScopedQuery(
   sql: string,
   caps: QueryCaps = {},
 ): Promise<QueryResult> {
-  const { rowCap = 1000, timeoutMs = 10_000, memoryLimit = '256MB', maxBytes = 4 * 2 ** 20 } = caps;
+  return (await checkScopedQuery(home, scope, sql)).run(caps);
+}
+
+/** A statement that passed the checks: the catalog tables it reads (what it costs), and how to run it. */
+export interface CheckedQuery {
+  tables: string[];
+  run(caps?: QueryCaps): Promise<QueryResult>;
+}
+
+/** Checks a statement (ERR_QUERY_REFUSED, ERR_QUERY_INVALID) without running it: `run` then runs it once. */
+export async function checkScopedQuery(home: Home, scope: QueryScope, sql: string): Promise<CheckedQuery> {
   const { tables } = await checkQuery(sql, scope.tables);
-  return withQuerySlot(async () => {
-    const sandbox = await openSandbox(home, scope.sellerOrVendorIds, tables, memoryLimit);
-    try {
-      return { ...(await streamRows(sandbox.sql, sql, { rowCap, timeoutMs, memoryLimit, maxBytes })), tables };
-    } finally {
-      sandbox.close();
-      prepareSpare(home);
-    }
-  });
+  const run = (caps: QueryCaps = {}) => {
+    const { rowCap = 1000, timeoutMs = 10_000, memoryLimit = '256MB', maxBytes = 4 * 2 ** 20 } = caps;
+    return withQuerySlot(async () => {
+      const sandbox = await openSandbox(home, scope.sellerOrVendorIds, tables, memoryLimit);
+      let spent = true;
+      try {
+        const streamed = await streamRows(sandbox.sql, sql, { rowCap, timeoutMs, memoryLimit, maxBytes });
+        spent = streamed.truncated;
+        return { ...streamed, tables };
+      } catch (error) {
+        spent =
+          error instanceof MktdataError && (error.code === 'ERR_QUERY_TIMEOUT' || error.code === 'ERR_QUERY_MEMORY');
+        throw error;
+      } finally {
+        sandbox.close(spent);
+      }
+    });
+  };
+  return { tables, run };
 }
