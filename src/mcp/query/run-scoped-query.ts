@@ -8,17 +8,17 @@
  * 2. The statement names nothing but the organization's catalog tables (plain names), its own CTEs and the table
  *    functions range, generate_series and unnest (./query-tree.ts): system and control tables, other databases and
  *    schemas, files, file and metadata functions, and functions reading settings or sequences are refused.
- * 3. It runs in a fresh in-memory DuckDB instance of its own (./open-sandbox.ts), where each catalog table it reads
- *    is a view of the rows whose `seller_or_vendor_id` is one of the organization's connections, over the snapshot
- *    attached read-only under a random alias. Another organization's rows are not filtered out of an answer: no
- *    table the statement can name holds them.
- * 4. The instance is locked before the statement runs: external access and the local file system off (no file is
- *    read or written, nothing is loaded or installed), no spilling to disk, a memory cap, two threads, configuration
- *    locked. It serves one call and is closed. The next call's instance is prepared once a call has answered
- *    (./attached-snapshots.ts), with the snapshot attached and nothing else: no view, no organization's id.
- * 5. Caps: the statement is interrupted at its time cap, stopped at its memory cap, and its answer cut at the row
- *    cap or the size cap (`truncated`); at most QUERY_SLOTS sandboxes run at once in a process, so queries hold at
- *    most that many times the memory cap.
+ * 3. It runs on a connection of its own to an in-memory DuckDB instance that holds no table (./open-sandbox.ts), where
+ *    each catalog table it reads is a temporary view, seen by that connection only, of the rows whose
+ *    `seller_or_vendor_id` is one of the organization's connections, over the snapshot attached read-only under a
+ *    random alias. Another organization's rows are not filtered out of an answer: no table the statement can name
+ *    holds them. The connection is kept, views and all, for the next call of the same connections only.
+ * 4. The instance (one per published snapshot, ./attached-snapshots.ts) is locked before any statement runs:
+ *    external access and the local file system off (no file is read or written, nothing is loaded or installed), no
+ *    spilling to disk, QUERY_SLOTS times the memory cap, two threads, configuration locked. A statement that hits a
+ *    cap retires it (its memory is given back with it); a publish replaces it.
+ * 5. Caps: the statement is interrupted at its time cap, stopped at the memory cap, and its answer cut at the row
+ *    cap or the size cap (`truncated`); at most QUERY_SLOTS statements run at once in a process.
  */
 import { MktdataError } from '../../errors.ts';
 import type { Home } from '../../home.ts';
