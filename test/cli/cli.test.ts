@@ -286,6 +286,7 @@ describe('mktdata CLI', () => {
       'actions disable',
       'connections access',
       'serve',
+      'mcp',
       'demo',
       'fake-marketplace',
       'doctor',

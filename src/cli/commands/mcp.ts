@@ -61,6 +61,8 @@ async function relay(url: URL, apiKey: string | undefined): Promise<void> {
 export async function mcp(home: Home, options: McpOptions): Promise<void> {
   console.log = console.error;
   const apiKey = process.env.MKTDATA_API_KEY || undefined;
+  // (Said on stderr, which MCP clients show in their logs; the calls themselves answer the API's 401.)
+  if (!apiKey) console.error('mktdata mcp: MKTDATA_API_KEY is not set: every call is refused (401) until it is');
   const given = options.url ?? servedApiUrl(home);
   if (given) return relay(new URL('/mcp', given), apiKey);
   const { serve } = await import('./serve.ts');
