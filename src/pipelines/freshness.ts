@@ -22,6 +22,33 @@ export function restatementDays(table: PipelineTable, pipeline: Pipeline): numbe
   return Math.max(0, ...days);
 }
 
+/** A table's freshness for one connection: its rows' latest published rebuild, and the date they are final through. */
+export interface ConnectionFreshness {
+  sellerOrVendorId: string;
+  lastRefreshedAt: string | null;
+  finalThrough: string | null;
+}
+
+/** A catalog table's freshness for each of `connectionIds` (no published run yet: nulls). */
+export async function connectionFreshness(
+  wh: Pick<Warehouse, 'db'>,
+  tableName: string,
+  connectionIds: string[],
+): Promise<ConnectionFreshness[]> {
+  const pipeline = loadPipelines().find((p) => p.tables.some((t) => t.name === tableName));
+  const table = pipeline?.tables.find((t) => t.name === tableName);
+  const days = pipeline && table ? restatementDays(table, pipeline) : null;
+  const windows = (await publishedWindows(wh.db)).filter((w) => w.table_name === tableName);
+  return connectionIds.map((id) => {
+    const window = windows.find((w) => w.connection_id === id);
+    return {
+      sellerOrVendorId: id,
+      lastRefreshedAt: window ? new Date(window.refreshed_at).toISOString() : null,
+      finalThrough: window && days !== null ? addDays(window.local_date, -days) : null,
+    };
+  });
+}
+
 /** The freshness of every catalog table, by table name. */
 export async function tableFreshness(wh: Warehouse, home: Home): Promise<Map<string, Freshness>> {
   // The snapshot's publish time, per table: in a scaled-out install, the latest of the shards that publish it.

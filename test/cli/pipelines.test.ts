@@ -20,6 +20,7 @@ describe('mktdata plan, run and runs', () => {
     const h = ['--home', home];
     expect((await cli(['init', ...h])).code).toBe(0);
     const org = lastLine((await cli(['org', 'create', '--name', 'Acme', ...h])).stdout);
+    const key = lastLine((await cli(['keys', 'create', '--org', org, ...h])).stdout);
     expect(
       (
         await cli([
@@ -130,6 +131,21 @@ describe('mktdata plan, run and runs', () => {
       expect(page).toContain(`final through ${finalThrough}`);
       const listings = scheme.sources.find((s: { tableName: string }) => s.tableName === 'mkt_listings_with_cogs');
       expect(listings?.freshness?.finalThrough ?? null).toBeNull();
+      // The MCP tool describe_table says it per connection: the organization's one, final 35 days back too.
+      const described = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { 'service-api-key': key, accept: 'application/json, text/event-stream' },
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'describe_table', arguments: { tableName: 'mkt_profit_by_date' } },
+        },
+      });
+      expect(described.json().result.structuredContent.freshnessByConnection).toEqual([
+        { sellerOrVendorId: us, lastRefreshedAt: entry.freshness.lastRefreshedAt, finalThrough },
+      ]);
       await app.close();
     } finally {
       await wh.close();
