@@ -6,16 +6,18 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The slowest test files first (longest processing time first): on a fresh clone vitest knows no durations and
- * started these last, so that the two 2.5-minute live-connector tests ran at the very end, side by side.
+ * The slowest test files first (longest processing time first), by their durations in CI: on a fresh clone vitest
+ * knows no durations and started these last, so that the live-connector tests ran at the very end, side by side.
  */
 const slowest = [
-  'e2e/live-connectors-faults.',
   'e2e/live-connectors.',
+  'pipelines/arrival-order.',
+  'scale/scale-out.',
   'cli/tarball.',
-  'cli/demo.',
-  'cli/cli.',
   'e2e/serve-beside.',
+  'cli/cli.',
+  'publish/spare.',
+  'cli/demo.',
   'e2e/lapsed-grant.',
   'e2e/kill-resume.',
   'e2e/secrets.',
@@ -23,6 +25,7 @@ const slowest = [
   'db/upgrade.',
   'publish/publish.',
   'console/console.browser.',
+  'mcp/mcp-transports.',
 ];
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
