@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpRoutes } from '../src/mcp/http-route.ts';
 import { buildApp, type App } from '../src/api/app.ts';
 import { addConnection } from '../src/control/connections.ts';
 import { createApiKey, createOrganization } from '../src/control/organizations.ts';
@@ -35,7 +36,7 @@ const percentile = (values: number[], p: number) => {
 
 /** The app of `home` listening on loopback with a client of `key`; the rate limit out of the way. */
 async function served(wh: Warehouse, home: Home, key: string): Promise<{ app: App; client: Client }> {
-  const app = await buildApp({ wh, home, logger: false, requestsPerSecond: 1_000_000 });
+  const app = await buildApp({ wh, home, logger: false, extensions: [mcpRoutes], requestsPerSecond: 1_000_000 });
   const origin = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, client: await httpClient(origin, key) };
 }

@@ -11,6 +11,7 @@ import type { Networks } from '../webhooks/address.ts';
 import type { Limiter } from './rate-limit.ts';
 import type { ReadyReport } from './readiness/ready-report.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { Freshness } from '../catalog/catalog.ts';
 
 /** What the HTTP app needs: the warehouse (control plane), the home (published snapshot) and its limits. */
 export interface AppDeps {
@@ -56,7 +57,20 @@ export interface AppDeps {
   ready?: () => Promise<ReadyReport>;
   /** The process's metrics: with them the app counts its answers, exports and webhooks and serves `/metrics`. */
   metrics?: Metrics;
+  /** Interfaces built on the API that add their routes to its app (`mktdata serve` adds MCP's `/mcp`). */
+  extensions?: AppExtension[];
 }
+
+/** What an extension of the app works with: the same deps, services, rate limit and catalog freshness as the API. */
+export interface AppContext {
+  deps: AppDeps;
+  services: ExportServices;
+  limiter: Limiter;
+  freshness: () => Promise<Map<string, Freshness>>;
+}
+
+/** Adds routes to the app, after the API's own (and under its key check, rate limit and error replies). */
+export type AppExtension = (app: FastifyInstance, context: AppContext) => Promise<void>;
 
 /** The export machinery behind the routes: workers, schedules and the link signing key. */
 export interface ExportServices {

@@ -46,7 +46,6 @@ import { healthAndReadyRoutes } from './routes/health-and-ready.ts';
 import { readiness } from './readiness/ready-report.ts';
 import { serveChecks } from './readiness/process-checks.ts';
 import { instrumentHttp, metricsRoutes } from './routes/metrics.ts';
-import { mcpRoutes } from './routes/mcp.ts';
 
 export { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
 import { apiPrefix, type App, type AppDeps, type ExportServices } from './app-deps.ts';
@@ -203,7 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     { prefix: apiPrefix },
   );
-  await mcpRoutes(app, deps, services, { limiter, freshness });
+  for (const extend of deps.extensions ?? []) await extend(app, { deps, services, limiter, freshness });
   await app.register(fastifyFormbody);
   await invitePageRoutes(app, deps);
   await oauthRoutes(app, deps);

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/api/app.ts';
+import { mcpRoutes } from '../../src/mcp/http-route.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { resolveHome } from '../../src/home.ts';
 import { localClock } from '../../src/pipelines/plan.ts';
@@ -114,7 +115,7 @@ describe('mktdata plan, run and runs', () => {
     // Freshness in the catalog entry and on the table's page: profit is final 35 days back (settlements' daily window).
     const wh = await openWarehouse(resolveHome(home), 'test');
     try {
-      const app = await buildApp({ wh, home: resolveHome(home), requestsPerSecond: 100 });
+      const app = await buildApp({ wh, home: resolveHome(home), requestsPerSecond: 100, extensions: [mcpRoutes] });
       const scheme = (
         await app.inject({ method: 'GET', url: '/api/v1/spec/data-scheme?query=mkt_profit_by_date' })
       ).json();

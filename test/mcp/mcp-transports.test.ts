@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpRoutes } from '../../src/mcp/http-route.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';
@@ -23,7 +24,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
 
   beforeAll(async () => {
     ({ home, wh, key, otherKey } = await mcpHome());
-    app = await buildApp({ wh, home, logger: false, now: () => clock, requestsPerSecond: 2 });
+    app = await buildApp({ wh, home, logger: false, extensions: [mcpRoutes], now: () => clock, requestsPerSecond: 2 });
     origin = await app.listen({ host: '127.0.0.1', port: 0 });
     client = await httpClient(origin, key);
   }, 120_000);

@@ -21,6 +21,7 @@ import { replicaChecks, serveChecks } from '../../api/readiness/process-checks.t
 import { recoverInterruptedRuns } from '../../pipelines/run-history.ts';
 import { stopWithin, watchSignals, type StopStep } from '../stop-signals.ts';
 import { metricsEnabled, serverMetrics } from '../../metrics/metrics.ts';
+import { mcpRoutes } from '../../mcp/http-route.ts';
 
 /** Options of `mktdata serve`. */
 export interface ServeOptions {
@@ -148,6 +149,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
       logger: options.logger ?? serverLogger(),
       ready: readiness(serveChecks(wh, options.pipelines === false ? 'off' : scheduler), { root: home.root }),
       metrics,
+      extensions: [mcpRoutes],
     });
     closing.push({
       what: 'requests and exports in progress',
@@ -221,7 +223,17 @@ async function serveReplica(
     const ready = readiness(replicaChecks(store, home), { root: home.root });
     // (Its gauges read the shared control plane; the runs are counted by the workers that make them.)
     const metrics = serverMetrics({ wh, home, pipelines: loadPipelines() }, options.metrics ?? metricsEnabled());
-    app = await buildApp({ ...options, wh, home, connectors, limiter, ready, logger: serverLogger(), metrics });
+    app = await buildApp({
+      ...options,
+      wh,
+      home,
+      connectors,
+      limiter,
+      ready,
+      logger: serverLogger(),
+      metrics,
+      extensions: [mcpRoutes],
+    });
     closing.push({
       what: 'requests and exports in progress',
       run: () => closeGracefully(app!, Math.min(REQUESTS_GRACE_MS, graceMs)),

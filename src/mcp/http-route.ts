@@ -1,11 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Freshness } from '../../catalog/catalog.ts';
-import { MktdataError } from '../../errors.ts';
-import { buildMcpServer } from '../../mcp/mcp-server.ts';
-import type { AppDeps, ExportServices } from '../app-deps.ts';
-import { errorReply } from '../error-replies.ts';
-import { takeRateLimitToken, type Limiter } from '../rate-limit.ts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppExtension } from '../api/app-deps.ts';
+import { errorReply } from '../api/error-replies.ts';
+import { takeRateLimitToken } from '../api/rate-limit.ts';
+import { MktdataError } from '../errors.ts';
+import { buildMcpServer } from './mcp-server.ts';
 
 /** The largest JSON-RPC message accepted: an ExportRequest or action details, never a file (those are PUT). */
 const bodyLimit = 1024 * 1024;
@@ -35,27 +34,22 @@ function jsonRpcError(error: FastifyError | Error, request: FastifyRequest, repl
 }
 
 /**
- * `/mcp`: the MCP server over Streamable HTTP (docs/mcp.md). Stateless: every POST builds the organization's server,
- * answers in JSON and forgets it, so any API replica answers any call. The key is the API's `service-api-key`; each
- * tool call takes one token of the API's rate limit (the protocol's own messages take none).
+ * `/mcp`: the MCP server over Streamable HTTP (docs/mcp.md), an extension of the API's app (`mktdata serve` and every
+ * API replica add it). Stateless: every POST builds the organization's server, answers in JSON and forgets it, so any
+ * replica answers any call. The key is the API's `service-api-key`; each tool call takes one token of the API's rate
+ * limit (the protocol's own messages take none).
  */
-export async function mcpRoutes(
-  app: FastifyInstance,
-  deps: AppDeps,
-  services: ExportServices,
-  options: { limiter: Limiter; freshness: () => Promise<Map<string, Freshness>> },
-) {
+export const mcpRoutes: AppExtension = async (app, { deps, services, limiter, freshness }) => {
   const config = { auth: true, ownRateLimit: true };
   app.post('/mcp', { config, bodyLimit, errorHandler: jsonRpcError }, async (request, reply) => {
-    for (let n = toolCalls(request.body); n > 0; n--)
-      await takeRateLimitToken(options.limiter, request.organizationId, reply);
+    for (let n = toolCalls(request.body); n > 0; n--) await takeRateLimitToken(limiter, request.organizationId, reply);
     const server = buildMcpServer({
       deps,
       services,
       organizationId: request.organizationId,
       origin: { protocol: request.protocol, host: request.host },
       requestId: request.id,
-      freshness: options.freshness,
+      freshness,
       logError: (err) => request.log.error({ err }, 'MCP tool failed'),
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -71,4 +65,4 @@ export async function mcpRoutes(
   };
   app.get('/mcp', { config, errorHandler: jsonRpcError }, noSession);
   app.delete('/mcp', { config, errorHandler: jsonRpcError }, noSession);
-}
+};
