@@ -30,6 +30,7 @@ import {
   startMktdata,
   type Child,
 } from '../helpers/scale.ts';
+import { call, httpClient } from '../helpers/mcp-home.ts';
 import { startServe, type ServeProcess } from '../helpers/serve.ts';
 
 if (postgresMissing) console.warn(postgresMissing);
@@ -300,7 +301,7 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
     );
   });
 
-  it('serves an export created on one replica from the other, and holds one rate limit across both', async () => {
+  it('serves an export created on one replica from the other, an MCP query over the shards, and one rate limit across both', async () => {
     for (let i = 0; i < 2; i++)
       replicas.push(
         await startServe(shared, ['--requests-per-second', '3'], {
@@ -347,6 +348,21 @@ describe.skipIf(postgresMissing !== null)('scale-out: PostgreSQL, 3 workers, 2 A
       (await scheme.json()) as { sources: { tableName: string; freshness?: { lastRefreshedAt: string | null } }[] }
     ).sources.find((x) => x.tableName === 'mkt_profit_by_date');
     expect(profit?.freshness?.lastRefreshedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    // MCP on a replica: the query tool reads the shards' snapshots, the organization's rows only (60 rows: the export's).
+    const mcp = await httpClient(new URL(b.base).origin, key);
+    const sql = `select count(*) as n from mkt_profit_by_date where seller_or_vendor_id in ('${us.id}', '${connections[2]!.id}') and date between '2026-09-01' and '2026-09-30'`;
+    let counted: Awaited<ReturnType<typeof call>> | undefined;
+    for (let attempt = 0; !counted; attempt++) {
+      // (429 while the polling above has spent the organization's bucket: the tool call waits its turn.)
+      counted = await call(mcp, 'query', { sql }).catch(async (error: { code?: number }) => {
+        if (error.code !== 429 || attempt > 20) throw error;
+        await delay(400);
+        return undefined;
+      });
+    }
+    expect(counted.value).toMatchObject({ rows: [{ n: 60 }] });
+    await mcp.close();
 
     await delay(1500); // the bucket full again: 3 tokens for the organization, whichever replica asks
     const asked = Date.now();
