@@ -259,7 +259,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
       await wh.close();
     });
 
-    it('serves the home itself when nothing else does: tools, a call, and the API key refused as MCP errors', async () => {
+    it('serves the home itself when nothing else does: tools, a call, and a wrong or missing key refused as MCP errors', async () => {
       const stdio = await stdioClient(key);
       expect((await stdio.listTools()).tools.map((t) => t.name)).toContain('describe_table');
       const described = await call(stdio, 'describe_table', { tableName: 'mkt_profit_by_sku_and_date' });
@@ -269,6 +269,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
         message: 'MCP error -32000: the service-api-key is not a valid API key',
         data: { statusCode: 401, code: 'ERR_AUTH_INVALID_KEY' },
       });
+      await expect(stdioClient('')).rejects.toMatchObject({ data: { statusCode: 401, code: 'ERR_AUTH_MISSING_KEY' } });
     }, 60_000);
 
     it("relays to the home's running `serve`", async () => {
