@@ -94,17 +94,6 @@ export function ownConnection(db: Db, organizationId: string, id: string) {
     .executeTakeFirst();
 }
 
-/** The ids of every connection of the organization (the rows its MCP queries may read). */
-export async function ownConnectionIds(db: Db, organizationId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('control.connections')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** The organization's connections among `ids` (another organization's are left out). */
 export function ownConnectionsAmong(db: Db, organizationId: string, ids: string[]) {
   return db

@@ -2,10 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { serviceApiMarkdown } from '../api/service-api-md.ts';
 import { catalogSources, searchText, tableModel, type CatalogSource } from '../catalog/catalog.ts';
-import { ownConnectionIds } from '../control/connections.ts';
 import { MktdataError } from '../errors.ts';
 import { connectionFreshness } from '../pipelines/freshness.ts';
-import { answer, type McpContext } from './mcp-context.ts';
+import { answer, organizationConnectionIds, type McpContext } from './mcp-context.ts';
 
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 const firstSentence = (text: string) => text.trim().split(/(?<=\.)\s/)[0]!;
@@ -68,11 +67,7 @@ export async function describeTable(ctx: McpContext, tableName: string) {
     fetchPeriods: s.fetchPeriods,
     dataAvailability: s.dataAvailability ?? null,
     freshness: (await ctx.freshness()).get(tableName) ?? null,
-    freshnessByConnection: await connectionFreshness(
-      ctx.deps.wh,
-      tableName,
-      await ownConnectionIds(ctx.deps.wh.db, ctx.organizationId),
-    ),
+    freshnessByConnection: await connectionFreshness(ctx.deps.wh, tableName, await organizationConnectionIds(ctx)),
     issues: s.issues,
     searchAliases: s.searchAliases ?? [],
     relatedActions: s.relatedActions ?? [],

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { connectionsWithOrganization } from '../control/connections.ts';
 import { MktdataError } from '../errors.ts';
 import type { AppDeps, ExportServices } from '../api/app-deps.ts';
 import { errorReply } from '../api/error-replies.ts';
@@ -21,6 +22,12 @@ export interface McpContext {
   freshness: () => Promise<Map<string, Freshness>>;
   /** Logs a failure that is the server's, not the client's (the tool answers ERR_INTERNAL). */
   logError: (error: unknown) => void;
+}
+
+/** The ids of the organization's connections: the rows its calls may read. */
+export async function organizationConnectionIds(ctx: McpContext): Promise<string[]> {
+  const rows = await connectionsWithOrganization(ctx.deps.wh.db, ctx.organizationId);
+  return rows.map((c) => c.id).sort();
 }
 
 /** The context's clock, as the API's routes read it. */

@@ -5,8 +5,7 @@ import { catalogSources } from '../catalog/catalog.ts';
 import { charged, refund } from '../control/tokens.ts';
 import { exportCost } from '../exports/export-jobs.ts';
 import { sourcesEnabled } from '../exports/export-source.ts';
-import { ownConnectionIds } from '../control/connections.ts';
-import { answer, nowOf, type McpContext } from './mcp-context.ts';
+import { answer, nowOf, organizationConnectionIds, type McpContext } from './mcp-context.ts';
 import { checkScopedQuery } from './query/run-scoped-query.ts';
 
 /** Rows a query answers at most (more: `truncated`), unless the call asks for fewer. */
@@ -47,7 +46,7 @@ export function registerQueryTool(server: McpServer, ctx: McpContext): void {
         const { wh, home } = ctx.deps;
         const enabled = await sourcesEnabled(wh, ctx.organizationId);
         const scope = {
-          sellerOrVendorIds: await ownConnectionIds(wh.db, ctx.organizationId),
+          sellerOrVendorIds: await organizationConnectionIds(ctx),
           tables: catalogSources()
             .filter(enabled)
             .map((s) => s.tableName),
