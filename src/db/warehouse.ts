@@ -14,17 +14,20 @@ import { migrateHome } from './home-version.ts';
 export const duckDbOptions = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'true' };
 
 /**
- * DuckDB's memory limit and spill directory for the warehouse, from the environment (docs/operations.md "Memory and
- * disk"):
- * MKTDATA_MEMORY_LIMIT (a size such as `2GB`; DuckDB's default is 80% of the machine's memory) and
+ * DuckDB's memory limit, threads and spill directory for the warehouse, from the environment (docs/operations.md
+ * "Memory and disk"):
+ * MKTDATA_MEMORY_LIMIT (a size such as `2GB`; DuckDB's default is 80% of the machine's memory),
+ * MKTDATA_THREADS (how many threads a query may use; DuckDB's default is one per core) and
  * MKTDATA_TEMP_DIRECTORY (where a build spills what does not fit; default `warehouse.duckdb.tmp/` in the home).
- * Each snapshot an export reads gets the same memory limit.
+ * Each snapshot an export reads gets the same memory limit and threads ({@link readerOptions}).
  */
 export function resourceOptions(env: NodeJS.ProcessEnv = process.env): {
   memory_limit?: string;
+  threads?: string;
   temp_directory?: string;
 } {
   const limit = env.MKTDATA_MEMORY_LIMIT?.trim();
+  const threads = env.MKTDATA_THREADS?.trim();
   const temp = env.MKTDATA_TEMP_DIRECTORY?.trim();
   if (limit && !/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) {
     throw new MktdataError('ERR_INPUT_INVALID', {
@@ -32,7 +35,23 @@ export function resourceOptions(env: NodeJS.ProcessEnv = process.env): {
       reason: `"${limit}" is not a size such as 2GB or 1536MiB`,
     });
   }
-  return { ...(limit ? { memory_limit: limit } : {}), ...(temp ? { temp_directory: resolve(temp) } : {}) };
+  if (threads && !(/^\d+$/.test(threads) && Number(threads) >= 1 && Number(threads) <= 1024)) {
+    throw new MktdataError('ERR_INPUT_INVALID', {
+      where: 'MKTDATA_THREADS',
+      reason: `"${threads}" is not a whole number of threads from 1 to 1024`,
+    });
+  }
+  return {
+    ...(limit ? { memory_limit: limit } : {}),
+    ...(threads ? { threads } : {}),
+    ...(temp ? { temp_directory: resolve(temp) } : {}),
+  };
+}
+
+/** The options of a read-only instance of a published snapshot: the warehouse's memory limit and threads. */
+export function readerOptions(): Record<string, string> {
+  const { memory_limit, threads } = resourceOptions();
+  return { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}), ...(threads ? { threads } : {}) };
 }
 
 /** The one writer of a home: the DuckDB warehouse, a SQL connection and the control plane. */

@@ -19,7 +19,7 @@ export interface ConfigFindings {
 
 /**
  * `mktdata.config` and the environment, each through the validator the commands themselves use (one definition
- * each): the connector settings, MKTDATA_MEMORY_LIMIT, MKTDATA_MIN_FREE_DISK, MKTDATA_CLOCK_*, the scale-out
+ * each): the connector settings, MKTDATA_MEMORY_LIMIT, MKTDATA_THREADS, MKTDATA_MIN_FREE_DISK, MKTDATA_CLOCK_*, the scale-out
  * variables; and MKTDATA_TEMP_DIRECTORY, which only the first spill would otherwise find wrong.
  */
 export function configurationCheck(home: Home, env: NodeJS.ProcessEnv = process.env): ConfigFindings {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { duckDbOptions, resourceOptions } from '../db/warehouse.ts';
+import { readerOptions } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
 import type { PublishedConnection, PublishResult } from './manifest.ts';
@@ -17,8 +17,7 @@ export async function withSnapshot<T>(home: Home, work: (sql: DuckDBConnection) 
   const shards = home.shards ? shardSnapshots(home.shards) : [];
   if (home.shards ? shards.length === 0 : !existsSync(home.published))
     throw new MktdataError('ERR_NOT_PUBLISHED', { home: home.root });
-  const { memory_limit } = resourceOptions();
-  const options = { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}) };
+  const options = readerOptions();
   const connected = async (instance: DuckDBInstance) => {
     const sql = await instance.connect();
     try {

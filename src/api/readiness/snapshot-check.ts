@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { duckDbOptions, resourceOptions } from '../../db/warehouse.ts';
+import { readerOptions } from '../../db/warehouse.ts';
 import type { Home } from '../../home.ts';
 import { withPublishedInstance } from '../../publish/snapshot-instances.ts';
 import { failing, passing, reasonOf, type CheckOutcome, type ReadyCheck } from './ready-report.ts';
@@ -22,8 +22,7 @@ function publishedDirs(home: Home): string[] {
  */
 export function snapshotCheck(home: Home): ReadyCheck {
   const opened = new Map<string, { version: string; outcome: CheckOutcome }>();
-  const { memory_limit } = resourceOptions();
-  const options = { ...duckDbOptions, ...(memory_limit ? { memory_limit } : {}) };
+  const options = readerOptions();
   const checkDir = async (dir: string): Promise<CheckOutcome | null> => {
     const name = (file: string) => relative(home.root, join(dir, file));
     let snapshotId: string;
