@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -105,7 +106,7 @@ export interface VirtualClock extends Clock {
  * later on the clock: no token expires and no poll budget runs out because the CPU was elsewhere, and no test waits
  * for time to pass.
  */
-export function virtualClock(start: number): VirtualClock {
+export function virtualClock(start: number, onMove?: (now: number) => void): VirtualClock {
   let now = start;
   let order = 0;
   const sleepers: { at: number; order: number; wake: () => void }[] = [];
@@ -118,7 +119,10 @@ export function virtualClock(start: number): VirtualClock {
     pending = null;
     if (sleepers.length === 0 || held > 0) return;
     sleepers.sort((a, b) => a.at - b.at || a.order - b.order);
-    now = Math.max(now, sleepers[0]!.at);
+    if (sleepers[0]!.at > now) {
+      now = sleepers[0]!.at;
+      onMove?.(now);
+    }
     while (sleepers.length > 0 && sleepers[0]!.at <= now) sleepers.shift()!.wake();
     if (sleepers.length > 0) schedule();
   }
@@ -145,6 +149,7 @@ export function virtualClock(start: number): VirtualClock {
     },
     jump: (ms) => {
       now += ms;
+      onMove?.(now);
       if (sleepers.length > 0) schedule();
     },
     hold() {
@@ -158,6 +163,24 @@ export function virtualClock(start: number): VirtualClock {
       };
     },
   };
+}
+
+/**
+ * A virtual clock whose time is written to `file` (epoch milliseconds, as decimal text, replaced whole by a rename)
+ * each time it moves, so that a fake marketplace in another process reads the time of this one (MKTDATA_CLOCK_FILE:
+ * tests that run `mktdata` as a child process). It starts at the time the file holds, when there is one (a process
+ * that follows another one on the same file, as after a kill, goes on from where that one stopped), else at `start`.
+ */
+export function sharedVirtualClock(file: string, start: number): VirtualClock {
+  const written = Number(existsSync(file) ? readFileSync(file, 'utf8') : NaN);
+  const write = (now: number) => {
+    const temp = `${file}.${process.pid}`;
+    writeFileSync(temp, String(now));
+    renameSync(temp, file);
+  };
+  const initial = Number.isFinite(written) ? written : start;
+  write(initial);
+  return virtualClock(initial, write);
 }
 
 /** A clock that runs fast through the past up to real time (`catchUp` ends the fast part at once). */

@@ -1,7 +1,12 @@
 // The virtual clock the in-process end-to-end tests share: time moves only to the earliest sleeper, only when the
 // event loop comes round to it, and never while a request holds it.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../../src/time/clock.ts';
+import { fileClock } from '@mktdata/fake-marketplace';
+import { connectorClock } from '../../src/pipelines/fetch/live.ts';
+import { sharedVirtualClock, virtualClock } from '../../src/time/clock.ts';
 
 const T0 = Date.parse('2026-11-20T18:30:00Z');
 
@@ -65,5 +70,45 @@ describe('the virtual clock', () => {
     await expect(aborted).rejects.toThrow('stopped');
     await clock.sleep(1_000);
     expect(clock.now()).toBe(T0 + 1_000);
+  });
+});
+
+// MKTDATA_CLOCK_FILE: the same clock for a `mktdata` child process and a fake marketplace in the test's process.
+describe('the virtual clock shared through a file', () => {
+  it('writes its time each time it moves, and a later process on the same file goes on from there', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mktdata-clock-')), 'clock');
+    const reader = fileClock(file, T0 - 1);
+    const clock = connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: new Date(T0).toISOString() });
+    // Written as soon as it is made, so the fake reads the start before the first request.
+    expect(readFileSync(file, 'utf8')).toBe(String(T0));
+    expect(reader.now()).toBe(T0);
+    await clock.sleep(15_000);
+    expect(reader.now()).toBe(T0 + 15_000);
+    // A killed run's successor: it starts where the file says, not at MKTDATA_CLOCK_START.
+    const next = connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: new Date(T0).toISOString() });
+    expect(next.now()).toBe(T0 + 15_000);
+    await next.sleep(60_000);
+    expect(reader.now()).toBe(T0 + 75_000);
+    // Held by a request on its way: the time the fake answers at stays the time it was sent at.
+    const release = next.hold!();
+    const woke = next.sleep(1_000);
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reader.now()).toBe(T0 + 75_000);
+    release();
+    await woke;
+    expect(reader.now()).toBe(T0 + 76_000);
+    expect(() => connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: 'soon' })).toThrow(
+      'MKTDATA_CLOCK_START must be a date and time, not soon',
+    );
+  });
+
+  it("reads the start until the client writes a time, and a sleep on it ends once the client's clock has passed", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mktdata-clock-')), 'clock');
+    const reader = fileClock(file, T0);
+    expect(reader.now()).toBe(T0);
+    const clock = sharedVirtualClock(file, T0);
+    const fakeWaits = reader.sleep(30_000).then(() => reader.now());
+    await clock.sleep(45_000);
+    expect(await fakeWaits).toBe(T0 + 45_000);
   });
 });

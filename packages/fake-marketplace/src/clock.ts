@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -31,5 +32,26 @@ export function scaledClock(speed: number, start: number, realStart: number): Cl
     now: () => start + (Date.now() - realStart) * speed,
     sleep: (ms, signal) => delay(Math.max(0, ms) / speed, undefined, { signal }),
     speed: () => speed,
+  };
+}
+
+/**
+ * The time a client in another process keeps in `file` (epoch milliseconds as decimal text; `start` until it writes
+ * one): mktdata given MKTDATA_CLOCK_FILE writes there a virtual clock that moves only when its connectors wait, and
+ * never while one of their requests is on its way, so every answer is given at the time the request was sent. A sleep
+ * on it ends once that client's clock has passed its end.
+ */
+export function fileClock(file: string, start: number): Clock {
+  const now = () => {
+    const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    const time = Number(text);
+    return text && Number.isFinite(time) ? time : start;
+  };
+  return {
+    now,
+    async sleep(ms, signal) {
+      const until = now() + Math.max(0, ms);
+      while (now() < until) await delay(10, undefined, { signal });
+    },
   };
 }

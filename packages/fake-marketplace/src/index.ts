@@ -17,7 +17,7 @@ export {
 } from './server.ts';
 export type { Exchange } from './request-log.ts';
 export { serveFakeMarketplace, type ServeOptions } from './serve.ts';
-export { systemClock, scaledClock, type Clock } from './clock.ts';
+export { systemClock, scaledClock, fileClock, type Clock } from './clock.ts';
 export { fakeData, demoSellers } from './data/index.ts';
 export type { FakeSeller } from './data/sellers.ts';
 export type { FakeData } from './data/types.ts';

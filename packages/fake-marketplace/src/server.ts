@@ -70,6 +70,11 @@ export interface FakeMarketplaceOptions {
    * models. @default false (a long run would hold every answer)
    */
   recordExchanges?: boolean;
+  /**
+   * Called with each request as it is answered and logged: a test can act at an exact request (kill the client that
+   * sent it, say) rather than at whatever request a timer finds.
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
 }
 
 /** An SP-API operation the fake serves. */
@@ -209,6 +214,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
     options.accessTokenSeconds ?? 3600,
     options.dataAsOf,
   );
+  state.onRecord = options.onRequest;
   let url = '';
   const queue = new NotificationQueue(options.duplicateNotifications ?? 0.1);
   const { app, operations } = buildFakeApp(state, options, () => url, queue);
@@ -240,7 +246,7 @@ export async function startFakeMarketplace(options: FakeMarketplaceOptions): Pro
  */
 export function fakeMarketplaceEnv(
   fake: FakeMarketplace,
-  clock?: { speed: number; start: number; realStart: number },
+  clock?: { speed: number; start: number; realStart: number } | { file: string; start: number },
 ): Record<string, string> {
   return {
     MKTDATA_MARKETPLACE_URL: fake.url,
@@ -250,13 +256,15 @@ export function fakeMarketplaceEnv(
     MKTDATA_ADS_CLIENT_ID: fake.adsApp.clientId,
     MKTDATA_ADS_CLIENT_SECRET: fake.adsApp.clientSecret,
     MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl,
-    ...(clock
-      ? {
-          MKTDATA_CLOCK_SPEED: String(clock.speed),
-          MKTDATA_CLOCK_START: new Date(clock.start).toISOString(),
-          MKTDATA_CLOCK_REAL_START: String(clock.realStart),
-        }
-      : {}),
+    ...(clock && 'file' in clock
+      ? { MKTDATA_CLOCK_FILE: clock.file, MKTDATA_CLOCK_START: new Date(clock.start).toISOString() }
+      : clock
+        ? {
+            MKTDATA_CLOCK_SPEED: String(clock.speed),
+            MKTDATA_CLOCK_START: new Date(clock.start).toISOString(),
+            MKTDATA_CLOCK_REAL_START: String(clock.realStart),
+          }
+        : {}),
   };
 }
 

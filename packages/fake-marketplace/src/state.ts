@@ -111,8 +111,12 @@ export class FakeState {
     return code;
   }
 
+  /** Called with each answered request as it is recorded (`FakeMarketplaceOptions.onRequest`). */
+  onRecord?: (entry: RequestLogEntry) => void;
+
   /** Records an answered request. */
   record(entry: RequestLogEntry): void {
     this.log.push(entry);
+    this.onRecord?.(entry);
   }
 }
