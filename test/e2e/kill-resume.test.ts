@@ -1,19 +1,20 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { realNow, scaledClock } from '../../src/time/clock.ts';
-import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
+import {
+  demoSellers,
+  fakeMarketplaceEnv,
+  fileClock,
+  startFakeMarketplace,
+  type FakeMarketplace,
+} from '@mktdata/fake-marketplace';
 import { connectAll, demoHome } from '../helpers/live.ts';
 import { contractViolations } from '../helpers/contracts.ts';
 
-const SPEED = 500;
-const START = '2026-11-20T18:30:00Z';
-
-/** The environment that points a `mktdata` process at the fake, on the same clock as the fake in this process. */
-const env = (fake: FakeMarketplace, realStart: number): NodeJS.ProcessEnv => ({
-  ...process.env,
-  ...fakeMarketplaceEnv(fake, { speed: SPEED, start: Date.parse(START), realStart }),
-});
+const START = Date.parse('2026-11-20T18:30:00Z');
 
 /** A report create the fake accepted: its seller, type and window (SP-API) or type and dates (Ads API). */
 const creates = (fake: FakeMarketplace) =>
@@ -40,10 +41,26 @@ describe('a run killed while reports are processing', () => {
   });
 
   it('resumes the same reports on the next run and requests none twice', async () => {
-    const realStart = realNow();
-    const clock = scaledClock(SPEED, Date.parse(START), realStart);
+    // Each `mktdata run` keeps a virtual clock in this file (MKTDATA_CLOCK_FILE), which the fake reads: time moves
+    // only while the run waits, so a busy machine cannot make links expire or polls run out before the kill.
+    const clockFile = join(mkdtempSync(join(tmpdir(), 'mktdata-kill-clock-')), 'clock');
     const sellers = demoSellers('2026-09-01');
-    fake = await startFakeMarketplace({ sellers, clock, recordExchanges: true });
+    // The first run is killed at the request that makes 10 reports created and 10 polls of them, while it polls.
+    let first: ChildProcess | undefined;
+    let killed = false;
+    fake = await startFakeMarketplace({
+      sellers,
+      clock: fileClock(clockFile, START),
+      recordExchanges: true,
+      onRequest: () => {
+        if (killed || !first) return;
+        const polled = fake!.log.filter((e) => e.operation === 'getReport').length;
+        if (creates(fake!).length >= 10 && polled >= 10) {
+          killed = true;
+          first.kill('SIGKILL');
+        }
+      },
+    });
     const { home, wh } = await demoHome('mktdata-kill-');
     await connectAll(wh, fake, sellers);
     await wh.close();
@@ -51,22 +68,12 @@ describe('a run killed while reports are processing', () => {
     fake.setSwitch('getReport', { stuck: true });
     const run = () =>
       spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], {
-        env: env(fake!, realStart),
+        env: { ...process.env, ...fakeMarketplaceEnv(fake!, { file: clockFile, start: START }) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-    const first = run();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const polled = fake!.log.filter((e) => e.operation === 'getReport').length;
-        if (creates(fake!).length >= 10 && polled >= 10) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 50);
-      first.once('exit', (code) => reject(new Error(`the run ended by itself (${code}) before it was killed`)));
-    });
-    first.kill('SIGKILL');
-    await once(first, 'exit');
+    first = run();
+    const [firstCode, signal] = (await once(first, 'exit')) as [number | null, NodeJS.Signals | null];
+    expect(signal, `the run ended by itself (${firstCode}) before it was killed`).toBe('SIGKILL');
     const before = creates(fake);
     fake.setSwitch('getReport', { stuck: false });
 
