@@ -145,29 +145,27 @@ export const START = '2026-11-20T18:30:00Z';
 export const OPENED_ON = '2026-06-01';
 
 /**
- * Home A fetches through the connectors, a first load and three daily runs; then every document A landed is dropped by
- * hand, in the order A landed it, into home B's landing folder, and B runs each pipeline once at the last day's clock:
- * the published tables must agree. (B need not follow A day by day: the tables do not depend on the order or the
- * batches documents arrive in, which test/pipelines/arrival-order.test.ts proves.)
+ * Home A fetches through the connectors; after each of its pipeline runs, the documents A landed are dropped by hand
+ * into home B's landing folder and B runs the same pipeline at the same clock: the published tables must agree.
  */
 export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof liveMarketplace>>, homes: Warehouse[]) {
   const a = await demoHome('mktdata-live-a-');
   const b = await demoHome('mktdata-live-b-');
   homes.push(a.wh, b.wh);
   await connectAll(a.wh, live.fake, live.sellers);
-  const pipelines = loadPipelines();
-  // As `mktdata run` does: every pipeline, then one publish per home.
-  const runAll = async (wh: Warehouse, fetcher?: typeof live.fetcher) => {
-    const now = new Date(live.clock.now());
-    const runs: RunSummary[] = [];
-    for (const pipeline of pipelines) runs.push(await runPipeline(wh, pipeline, { now, fetcher, deferPublish: true }));
-    await publishDeferred(wh, runs);
-  };
+  const seen = new Set<string>();
   for (let day = 0; day < 4; day++) {
     if (day > 0) live.clock.jump(DAY);
-    await runAll(a.wh, live.fetcher);
+    // As `mktdata run` does: every pipeline, then one publish per home.
+    const runs: { a: RunSummary[]; b: RunSummary[] } = { a: [], b: [] };
+    for (const pipeline of loadPipelines()) {
+      const now = new Date(live.clock.now());
+      runs.a.push(await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher, deferPublish: true }));
+      await dropNewDocuments(a.wh, b.home, seen);
+      runs.b.push(await runPipeline(b.wh, pipeline, { now, deferPublish: true }));
+    }
+    await publishDeferred(a.wh, runs.a);
+    await publishDeferred(b.wh, runs.b);
   }
-  const seen = await dropNewDocuments(a.wh, b.home, new Set());
-  await runAll(b.wh);
   return { a, b, documents: seen.size };
 }
