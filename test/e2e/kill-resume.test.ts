@@ -1,20 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  demoSellers,
-  fakeMarketplaceEnv,
-  fileClock,
-  startFakeMarketplace,
-  type FakeMarketplace,
-} from '@mktdata/fake-marketplace';
-import { connectAll, demoHome } from '../helpers/live.ts';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
+import { childProcessClock, connectAll, demoHome } from '../helpers/live.ts';
 import { contractViolations } from '../helpers/contracts.ts';
-
-const START = Date.parse('2026-11-20T18:30:00Z');
 
 /** A report create the fake accepted: its seller, type and window (SP-API) or type and dates (Ads API). */
 const creates = (fake: FakeMarketplace) =>
@@ -41,16 +30,15 @@ describe('a run killed while reports are processing', () => {
   });
 
   it('resumes the same reports on the next run and requests none twice', async () => {
-    // Each `mktdata run` keeps a virtual clock in this file (MKTDATA_CLOCK_FILE), which the fake reads: time moves
-    // only while the run waits, so a busy machine cannot make links expire or polls run out before the kill.
-    const clockFile = join(mkdtempSync(join(tmpdir(), 'mktdata-kill-clock-')), 'clock');
+    // Each `mktdata run` keeps the virtual clock, the second going on from where the killed one stopped.
+    const clock = childProcessClock();
     const sellers = demoSellers('2026-09-01');
     // The first run is killed at the request that makes 10 reports created and 10 polls of them, while it polls.
     let first: ChildProcess | undefined;
     let killed = false;
     fake = await startFakeMarketplace({
       sellers,
-      clock: fileClock(clockFile, START),
+      clock: clock.fake,
       recordExchanges: true,
       onRequest: () => {
         if (killed || !first) return;
@@ -68,7 +56,7 @@ describe('a run killed while reports are processing', () => {
     fake.setSwitch('getReport', { stuck: true });
     const run = () =>
       spawn('node', ['bin/mktdata.js', 'run', '--home', home.root, '--pipeline', 'profit'], {
-        env: { ...process.env, ...fakeMarketplaceEnv(fake!, { file: clockFile, start: START }) },
+        env: { ...process.env, ...fakeMarketplaceEnv(fake!, clock) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
     first = run();

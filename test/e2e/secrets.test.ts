@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
@@ -8,18 +7,10 @@ import { sharedVirtualClock } from '../../src/time/clock.ts';
 import { Connectors } from '../../src/connectors/connectors.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
-import {
-  demoSellers,
-  fakeMarketplaceEnv,
-  fileClock,
-  startFakeMarketplace,
-  type FakeMarketplace,
-} from '@mktdata/fake-marketplace';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { contractViolations } from '../helpers/contracts.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
-import { demoHome, fakeConfig } from '../helpers/live.ts';
-
-const START = Date.parse('2026-11-20T18:30:00Z');
+import { childProcessClock, demoHome, fakeConfig } from '../helpers/live.ts';
 
 /** Runs the CLI with extra environment and optional standard input; returns everything it printed. */
 function cli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number; output: string }> {
@@ -51,18 +42,17 @@ describe('secrets', () => {
   });
 
   it('never appear in CLI output, logs, API answers or the home in plain text', async () => {
-    // Each command keeps a virtual clock in this file (MKTDATA_CLOCK_FILE), which the fake reads: time moves only
-    // while the command waits, so a busy machine cannot make a link expire or a poll run out.
-    const clockFile = join(mkdtempSync(join(tmpdir(), 'mktdata-secrets-clock-')), 'clock');
+    // Each command keeps the virtual clock in turn, each going on from where the one before stopped.
+    const clock = childProcessClock();
     const sellers = demoSellers('2026-10-01');
-    fake = await startFakeMarketplace({ sellers, clock: fileClock(clockFile, START), recordExchanges: true });
+    fake = await startFakeMarketplace({ sellers, clock: clock.fake, recordExchanges: true });
     const made = await demoHome('mktdata-secrets-');
     await made.wh.close();
     const home = made.home.root;
     const spToken = fake.grant(sellers[0]!.sellerId, 'sp-api');
     const adsToken = fake.grant(sellers[0]!.sellerId, 'ads');
     const us = demoConnections[0]!.id;
-    const env = fakeMarketplaceEnv(fake, { file: clockFile, start: START });
+    const env = fakeMarketplaceEnv(fake, clock);
     const outputs: string[] = [];
     const step = async (args: string[], extra: NodeJS.ProcessEnv = {}, input?: string) => {
       const result = await cli([...args, '--home', home], { ...env, ...extra }, input);
@@ -99,7 +89,7 @@ describe('secrets', () => {
         home: made.home,
         logger: { level: 'trace', stream: { write: (line: string) => outputs.push(line) } },
         // This process's connectors go on from the commands' clock, in the same file.
-        connectors: new Connectors(fakeConfig(fake), sharedVirtualClock(clockFile, START)),
+        connectors: new Connectors(fakeConfig(fake), sharedVirtualClock(clock.file, clock.start)),
       });
       const key = await createApiKey(wh, made.organizationId);
       for (const url of [

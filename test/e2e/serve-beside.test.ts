@@ -4,17 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  demoSellers,
-  fakeMarketplaceEnv,
-  fileClock,
-  startFakeMarketplace,
-  type FakeMarketplace,
-} from '@mktdata/fake-marketplace';
+import { demoSellers, fakeMarketplaceEnv, startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import { contractViolations } from '../helpers/contracts.ts';
 import { connectThroughInvitation } from '../helpers/consent.ts';
 import { cli } from '../helpers/home.ts';
-import { START } from '../helpers/live.ts';
+import { childProcessClock } from '../helpers/live.ts';
 import { startServe, type ServeProcess } from '../helpers/serve.ts';
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1)!;
@@ -34,17 +28,11 @@ describe('the command line beside a running server', () => {
   });
 
   it('loads a seller connected through an invitation at once, and lets every command work while it serves', async () => {
-    // The server keeps a virtual clock in this file (MKTDATA_CLOCK_FILE), which the fake reads: time moves only while
-    // its connectors wait, so a busy machine cannot make the consent's code or a document link expire.
-    const dir = mkdtempSync(join(tmpdir(), 'mktdata-beside-'));
-    const clock = { file: join(dir, 'clock'), start: Date.parse(START) };
-    fake = await startFakeMarketplace({
-      sellers: demoSellers('2026-10-01'),
-      clock: fileClock(clock.file, clock.start),
-      recordExchanges: true,
-    });
+    // The server keeps the virtual clock: the consent's code cannot expire while a busy machine keeps it waiting.
+    const clock = childProcessClock();
+    fake = await startFakeMarketplace({ sellers: demoSellers('2026-10-01'), clock: clock.fake, recordExchanges: true });
     const env = fakeMarketplaceEnv(fake, clock);
-    const home = join(dir, 'home');
+    const home = join(mkdtempSync(join(tmpdir(), 'mktdata-beside-')), 'home');
     const h = ['--home', home];
     const run = (args: string[]) => cli([...args, ...h], { env });
     expect((await run(['init'])).code).toBe(0);

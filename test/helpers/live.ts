@@ -13,6 +13,7 @@ import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import {
   demoSellers,
+  fileClock,
   type FakeSeller,
   startFakeMarketplace,
   type FakeMarketplace,
@@ -143,6 +144,17 @@ const DAY = 86_400_000;
 // sellers opened on 2026-06-01: the first load's older windows hold nothing and end CANCELLED.
 export const START = '2026-11-20T18:30:00Z';
 export const OPENED_ON = '2026-06-01';
+
+/**
+ * The clock of a test that runs `mktdata` as a child process, from START: the child keeps a virtual clock in `file`
+ * (MKTDATA_CLOCK_FILE, which `fakeMarketplaceEnv(fake, clock)` sets) and `fake`, the fake's clock, reads it there.
+ * Time moves only while the child waits, so a busy machine cannot make a link expire or a poll run out.
+ */
+export function childProcessClock(): { file: string; start: number; fake: ReturnType<typeof fileClock> } {
+  const file = join(mkdtempSync(join(tmpdir(), 'mktdata-clock-')), 'clock');
+  const start = Date.parse(START);
+  return { file, start, fake: fileClock(file, start) };
+}
 
 /**
  * Home A fetches through the connectors; after each of its pipeline runs, the documents A landed are dropped by hand
