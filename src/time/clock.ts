@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
 /**
@@ -168,19 +169,18 @@ export function virtualClock(start: number, onMove?: (now: number) => void): Vir
 /**
  * A virtual clock whose time is written to `file` (epoch milliseconds, as decimal text, replaced whole by a rename)
  * each time it moves, so that a fake marketplace in another process reads the time of this one (MKTDATA_CLOCK_FILE:
- * tests that run `mktdata` as a child process). It starts at the time the file holds, when there is one (a process
- * that follows another one on the same file, as after a kill, goes on from where that one stopped), else at `start`.
+ * tests that run `mktdata` as a child process; the reader takes `start` while there is no file). It starts at the time
+ * the file holds, when there is one (a process that follows another one on the same file, as after a kill, goes on
+ * from where that one stopped), else at `start`. Nothing is written until it moves.
  */
 export function sharedVirtualClock(file: string, start: number): VirtualClock {
+  if (!existsSync(dirname(file))) throw new Error(`MKTDATA_CLOCK_FILE: the folder of ${file} does not exist`);
   const written = Number(existsSync(file) ? readFileSync(file, 'utf8') : NaN);
-  const write = (now: number) => {
+  return virtualClock(Number.isFinite(written) ? written : start, (now) => {
     const temp = `${file}.${process.pid}`;
     writeFileSync(temp, String(now));
     renameSync(temp, file);
-  };
-  const initial = Number.isFinite(written) ? written : start;
-  write(initial);
-  return virtualClock(initial, write);
+  });
 }
 
 /** A clock that runs fast through the past up to real time (`catchUp` ends the fast part at once). */

@@ -1,6 +1,6 @@
 // The virtual clock the in-process end-to-end tests share: time moves only to the earliest sleeper, only when the
 // event loop comes round to it, and never while a request holds it.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,12 +77,13 @@ describe('the virtual clock', () => {
 describe('the virtual clock shared through a file', () => {
   it('writes its time each time it moves, and a later process on the same file goes on from there', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mktdata-clock-')), 'clock');
-    const reader = fileClock(file, T0 - 1);
+    const reader = fileClock(file, T0);
     const clock = connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: new Date(T0).toISOString() });
-    // Written as soon as it is made, so the fake reads the start before the first request.
-    expect(readFileSync(file, 'utf8')).toBe(String(T0));
-    expect(reader.now()).toBe(T0);
+    // Nothing written until it moves (\`mktdata doctor\` makes one to check the variables): the fake reads the start.
+    expect(existsSync(file)).toBe(false);
+    expect(clock.now()).toBe(T0);
     await clock.sleep(15_000);
+    expect(readFileSync(file, 'utf8')).toBe(String(T0 + 15_000));
     expect(reader.now()).toBe(T0 + 15_000);
     // A killed run's successor: it starts where the file says, not at MKTDATA_CLOCK_START.
     const next = connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: new Date(T0).toISOString() });
@@ -99,6 +100,9 @@ describe('the virtual clock shared through a file', () => {
     expect(reader.now()).toBe(T0 + 76_000);
     expect(() => connectorClock({ MKTDATA_CLOCK_FILE: file, MKTDATA_CLOCK_START: 'soon' })).toThrow(
       'MKTDATA_CLOCK_START must be a date and time, not soon',
+    );
+    expect(() => connectorClock({ MKTDATA_CLOCK_FILE: join(file, 'no-such-folder', 'clock') })).toThrow(
+      `MKTDATA_CLOCK_FILE: the folder of ${join(file, 'no-such-folder', 'clock')} does not exist`,
     );
   });
 
