@@ -14,12 +14,15 @@ import { startServe, type ServeProcess } from '../helpers/serve.ts';
 
 if (postgresMissing) console.warn(postgresMissing);
 
-/** Waits for `check` to hold, polling every 100 ms, for at most 30 s; the processes' output in the failure. */
+/**
+ * Waits for `check` to hold, polling every 100 ms, for at most 180 s (a hang guard: beside two other copies of the
+ * suite, a replica took more than 30 s to notice PostgreSQL stopped); the processes' output in the failure.
+ */
 async function until<T>(what: string, check: () => Promise<T | undefined>, output: () => string): Promise<T> {
   for (const started = Date.now(); ; await delay(100)) {
     const value = await check().catch(() => undefined);
     if (value !== undefined) return value;
-    if (Date.now() - started > 30_000) throw new Error(`${what}: not after 30 s\n${output()}`);
+    if (Date.now() - started > 180_000) throw new Error(`${what}: not after 180 s\n${output()}`);
   }
 }
 
