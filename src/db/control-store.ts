@@ -47,10 +47,12 @@ export async function openPostgresControl(
   } = {},
 ): Promise<ControlStore & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: url, max: 8, types });
-  // An idle connection the server closed (PostgreSQL restarted or stopped) is an 'error' event of the pool: without a
-  // listener it would end the process. The pool drops that connection, and the next query connects again or fails
-  // itself (`/ready` then names the control plane).
+  // A connection the server closed (PostgreSQL restarted or stopped) emits 'error': without a listener it would end the
+  // process. The pool listens only while a connection is idle, so each connection also gets its own listener for the
+  // time it is checked out (a transaction between two statements). The query in flight fails by itself, the pool drops
+  // the connection, and the next query connects again or fails (`/ready` then names the control plane).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<ControlPlane>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (options.migrate === false) await sql`select 1`.execute(db);
