@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';
 import { createExport, deleteExport } from '../src/exports/export-jobs.ts';

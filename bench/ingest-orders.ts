@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
 import { duckDbOptions, openWarehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';

@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mcpRoutes } from '../src/mcp/http-route.ts';
 import { buildApp, type App } from '../src/api/app.ts';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createApiKey, createOrganization } from '../src/control/organizations.ts';
 import { addTokens } from '../src/control/tokens.ts';
 import { openWarehouse, type Warehouse } from '../src/db/warehouse.ts';

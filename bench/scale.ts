@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
 import { openPostgresControl } from '../src/db/control-store.ts';
 import { startPostgres } from '../test/helpers/postgres.ts';

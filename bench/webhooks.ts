@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { addConnection } from '../src/control/connections.ts';
+import { addConnection } from '../src/control/connections/connections.ts';
 import { createOrganization } from '../src/control/organizations.ts';
 import { openWarehouse } from '../src/db/warehouse.ts';
 import { resolveHome } from '../src/home.ts';

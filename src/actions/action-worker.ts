@@ -10,7 +10,7 @@ import type { ActionStatus, ActionType } from '../vocabulary/action-types.ts';
 import { ACTION_TOKENS, requireAllowed } from './actions.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import type { ActionContext, ActionOutcome } from './definitions/define.ts';
-import { connectionAccount } from '../control/connections.ts';
+import { connectionAccount } from '../control/connections/connections.ts';
 import { actionsToCheck, nextPendingAction, requeueInProgressActions, updateAction } from './action-queue.ts';
 
 type Row = {

@@ -12,7 +12,7 @@ import {
 } from '../vocabulary/action-types.ts';
 import { actionDefinitions } from './definitions/index.ts';
 import { accessLevelOf, actionTypeEnabled, hasActionsBeta } from './settings.ts';
-import { ownConnection } from '../control/connections.ts';
+import { ownConnection } from '../control/connections/connections.ts';
 import { credentialApis } from '../connectors/credentials.ts';
 import {
   actionOf,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { requireConnection } from '../control/connections.ts';
+import { requireConnection } from '../control/connections/connections.ts';
 import { actionTypes, type ActionType } from '../vocabulary/action-types.ts';
 import { requireOrganization } from '../control/organizations.ts';
 

@@ -120,7 +120,7 @@ export function controlCommands(
     .option('--seller-id <id>', "the seller's merchant id (selling_partner_id)")
     .option('--id <uuid>', 'use this sellerOrVendorId instead of a new one')
     .action(async (o) => {
-      const { addConnection } = await import('../control/connections.ts');
+      const { addConnection } = await import('../control/connections/connections.ts');
       await withControl('connections add', async (wh) =>
         console.log(
           await addConnection(wh, {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { requireConnection, setLoadStage, setSellerIdIfMissing } from '../control/connections.ts';
+import { requireConnection, setSellerIdIfMissing } from '../control/connections/connections.ts';
+import { setLoadStage } from '../control/connections/load-stages.ts';
 import { loadMarketplaces } from '../control/marketplaces.ts';
 import { MktdataError } from '../errors.ts';
 import type { Region } from './config.ts';

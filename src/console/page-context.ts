@@ -1,7 +1,7 @@
 import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import type { ConsoleScope } from './scope.ts';
-import { connectionsWithOrganization } from '../control/connections.ts';
+import { connectionsWithOrganization } from '../control/connections/connections.ts';
 
 /**
  * What a console page is rendered from: the control plane, the home (published snapshot), whose view, and the clock.

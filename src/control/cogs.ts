@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely, OnConflictBuilder, Selectable } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
-import { requireOwnConnection } from './connections.ts';
+import { requireOwnConnection } from './connections/connections.ts';
 import { cogsFilesLandedSince, recordLandedFile } from './landed-files.ts';
 import { charged } from './tokens.ts';
 

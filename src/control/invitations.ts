@@ -3,7 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
-import { addConnection, connectionOfAccount } from './connections.ts';
+import { addConnection, connectionOfAccount } from './connections/connections.ts';
 
 // control.invitations, the public links that connect an account: every query on it is in this file
 // (test/db/control-table-modules.test.ts).

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ControlStore } from '../db/control-store.ts';
-import { connectionIds } from './connections.ts';
+import { connectionIds } from './connections/connections.ts';
 
 /**
  * The shard of a connection among `shards` by rendezvous (highest random weight) hashing: every connection goes to

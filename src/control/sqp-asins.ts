@@ -1,6 +1,6 @@
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { requireOwnConnection } from './connections.ts';
+import { requireOwnConnection } from './connections/connections.ts';
 
 /** Spec 000 limits: ASINs per request and on the stored list; how long a change locks the list. */
 export const SQP_MAX_ASINS = 252;

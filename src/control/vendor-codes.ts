@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { MktdataError } from '../errors.ts';
-import { ownConnection } from './connections.ts';
+import { ownConnection } from './connections/connections.ts';
 import { charged } from './tokens.ts';
 
 /** One VendorCodeUpsertRequest row: exactly one of asin and sku. */

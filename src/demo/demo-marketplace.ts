@@ -4,11 +4,11 @@ import { catchUpClock, type CatchUpClock } from '../time/clock.ts';
 import { endpointsUnder, type ConnectorConfig } from '../connectors/config.ts';
 import { Connectors } from '../connectors/connectors.ts';
 import { setCredentials } from '../connectors/credentials.ts';
-import { addConnection } from '../control/connections.ts';
+import { addConnection } from '../control/connections/connections.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadFakeMarketplace, type FakeMarketplace, type FakeSeller } from './fake-marketplace.ts';
 import { addDays, localDate } from '../time/zone.ts';
-import { findConnection } from '../control/connections.ts';
+import { findConnection } from '../control/connections/connections.ts';
 
 /** The demo's connections: the sellers of the fake marketplace, with fixed ids (the README's examples use them). */
 export const demoConnections = [

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ConnectorConfig } from '../connectors/config.ts';
 import type { Credentials } from '../connectors/credentials.ts';
-import { connectionsByName } from '../control/connections.ts';
+import { connectionsByName } from '../control/connections/connections.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import type { Home } from '../home.ts';
 import type { Clock } from '../time/clock.ts';

@@ -6,7 +6,7 @@ import { MktdataError } from '../errors.ts';
 import { loadModels } from '../models/load-models.ts';
 import { buildExportQuery, type ExportConnection, type ExportQuery, type ExportTable } from './export-query.ts';
 import type { ExportRequest } from './export-request.ts';
-import { ownConnectionsAmong } from '../control/connections.ts';
+import { ownConnectionsAmong } from '../control/connections/connections.ts';
 
 /** A connection as an export needs it: owner, account type and marketplace. */
 export interface ExportAccount {

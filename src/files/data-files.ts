@@ -6,7 +6,7 @@ import type { ControlPlane } from '../db/control-plane.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { MktdataError } from '../errors.ts';
 import type { Home } from '../home.ts';
-import { ownConnection } from '../control/connections.ts';
+import { ownConnection } from '../control/connections/connections.ts';
 
 export type DataFileRow = ControlPlane['control.data_files'];
 export type FileType = DataFileRow['type'];

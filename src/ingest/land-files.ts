@@ -7,7 +7,7 @@ import type { BatchFile, LandingConnection, Source } from './source.ts';
 import { hashFile } from './text-file.ts';
 import { inTransaction } from '../db/sql.ts';
 import { ensureMacros } from '../db/macros.ts';
-import { receivingConnections } from '../control/connections.ts';
+import { receivingConnections } from '../control/connections/connections.ts';
 import { landedContents, recordLandedBatch } from '../control/landed-files.ts';
 
 /** A file waiting to be landed for a connection. */

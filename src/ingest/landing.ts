@@ -5,7 +5,7 @@ import { landFile, type LandResult } from './land-file.ts';
 import { landFiles, type WaitingFile } from './land-files.ts';
 import { findSource } from './sources/index.ts';
 import { sidecarOf } from '../home.ts';
-import { connectionAccounts } from '../control/connections.ts';
+import { connectionAccounts } from '../control/connections/connections.ts';
 
 /**
  * Files waiting in a landing folder: regular files, not hidden, not still being written (`.tmp`, `.partial`), and

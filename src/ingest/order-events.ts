@@ -1,6 +1,6 @@
 import type { LandContext } from './source.ts';
 import { appendEvents, summaryContext } from '../webhooks/outbox.ts';
-import { connectionSummary } from '../control/connections.ts';
+import { connectionSummary } from '../control/connections/connections.ts';
 import { anySubscriptionReceives } from '../webhooks/subscriptions.ts';
 
 const lineage = '_file_id, _line_number, _landed_at, _connection_id, _marketplace_id, _extra';

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { connectionsWithOrganization } from '../control/connections.ts';
+import { connectionsWithOrganization } from '../control/connections/connections.ts';
 import { MktdataError } from '../errors.ts';
 import type { AppDeps, ExportServices } from '../api/app-deps.ts';
 import { errorReply } from '../api/error-replies.ts';

@@ -5,7 +5,7 @@ import type { Model } from './load-models.ts';
 import { checkColumns, CheckFailure, runChecks, type CheckFinding } from './run-checks.ts';
 import { columnDdl, replaceRows, tableMatches } from './tables.ts';
 import { quote, countRows, describe, inTransaction, tableColumns } from '../db/sql.ts';
-import { connectionTimezonesIn } from '../control/connections.ts';
+import { connectionTimezonesIn } from '../control/connections/connections.ts';
 
 /** A connection an incremental model is sliced by, with the values of its SQL's `$` parameters besides the window. */
 export interface SliceConnection {

@@ -1,7 +1,7 @@
 import type { ControlStore } from '../db/control-store.ts';
 import type { Home } from '../home.ts';
 import { readManifest } from '../publish/open-snapshot.ts';
-import { recordedLoadStages } from '../control/connections.ts';
+import { recordedLoadStages } from '../control/connections/load-stages.ts';
 import { firstLandings } from '../control/landed-files.ts';
 
 export type InitialLoadStage = 'FIRST_STAGE' | 'SECOND_STAGE' | 'COMPLETE';

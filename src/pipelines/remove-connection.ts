@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { deleteConnection, requireConnection } from '../control/connections.ts';
+import { deleteConnection, requireConnection } from '../control/connections/connections.ts';
 import { unlinkInvitationsOf } from '../control/invitations.ts';
 import type { Warehouse } from '../db/warehouse.ts';
 import { loadModels } from '../models/load-models.ts';

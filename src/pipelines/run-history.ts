@@ -4,7 +4,8 @@ import { loadModels } from '../models/load-models.ts';
 import type { Pipeline } from './pipeline-config.ts';
 import type { ModelResult } from '../models/run-models.ts';
 import { noHistory, type PlanConnection, type PlannedWindow, type TableHistory } from './plan.ts';
-import { advanceLoadStages, connectionTimezones } from '../control/connections.ts';
+import { connectionTimezones } from '../control/connections/connections.ts';
+import { advanceLoadStages } from '../control/connections/load-stages.ts';
 import { credentialStates } from '../connectors/credentials.ts';
 import { failInterruptedRuns } from './pipeline-runs.ts';
 import {

@@ -32,7 +32,7 @@ import { readManifest } from './open-snapshot.ts';
 import { MktdataError } from '../errors.ts';
 import type { PublishResult } from './manifest.ts';
 import { quote } from '../db/sql.ts';
-import { connectionAccounts } from '../control/connections.ts';
+import { connectionAccounts } from '../control/connections/connections.ts';
 
 export type { PublishedConnection, PublishResult } from './manifest.ts';
 

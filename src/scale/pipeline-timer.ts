@@ -4,7 +4,7 @@ import { loadMarketplaces } from '../control/marketplaces.ts';
 import type { Pipeline } from '../pipelines/pipeline-config.ts';
 import { localClock } from '../pipelines/plan.ts';
 import { requestPipelineRun } from './pipeline-jobs.ts';
-import { marketplacesInUse } from '../control/connections.ts';
+import { marketplacesInUse } from '../control/connections/connections.ts';
 import { claimSlot } from '../control/schedule-firings.ts';
 
 /**

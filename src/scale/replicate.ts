@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ControlPlane } from '../db/control-plane.ts';
 import type { ControlStore } from '../db/control-store.ts';
 import { cogsLandedSince, upsertCogsTableRows } from '../control/cogs.ts';
-import { organizationsOfConnections } from '../control/connections.ts';
+import { organizationsOfConnections } from '../control/connections/connections.ts';
 
 type Table = keyof ControlPlane & `control.${string}`;
 

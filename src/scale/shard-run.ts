@@ -14,7 +14,8 @@ import { forgetRelayed, readOutbox, relayOutbox, type Outbox } from './relay-eve
 import { copyFenced, relandMissing, restoreShard, shardHome, sharedShard } from './shard-home.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { ScaleConfig } from './scale-config.ts';
-import { connectionIds, loadStagesOf, setLoadStage } from '../control/connections.ts';
+import { connectionIds } from '../control/connections/connections.ts';
+import { loadStagesOf, setLoadStage } from '../control/connections/load-stages.ts';
 import { recordShardRunFinished, recordShardRunStarted } from './shard-runs.ts';
 
 /** What a worker needs to run a pipeline on a shard it holds. */

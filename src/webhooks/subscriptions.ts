@@ -6,7 +6,7 @@ import type { Warehouse } from '../db/warehouse.ts';
 import { decryptSecret, encryptSecret, secretKey } from '../lib/secrets.ts';
 import { MktdataError } from '../errors.ts';
 import { eventDefinitions } from '../vocabulary/webhook-events.ts';
-import { ownConnectionsAmong } from '../control/connections.ts';
+import { ownConnectionsAmong } from '../control/connections/connections.ts';
 import { cancelPendingDeliveries, eventsMeantFor, queueDeliveries } from './deliveries.ts';
 
 /** A webhook subscription as the API and the CLI show it (never its secret, but once at creation). */

@@ -10,7 +10,7 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setActionsBeta } from '../../src/actions/settings.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { accountKinds, actionTypes } from '../../src/vocabulary/action-types.ts';

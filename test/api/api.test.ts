@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';

@@ -6,7 +6,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { buildApp, type App } from '../../src/api/app.ts';
 import { allowedNetworks } from '../../src/webhooks/address.ts';
 import { exportToFile } from '../../src/cli/commands/export.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';

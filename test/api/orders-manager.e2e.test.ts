@@ -1,7 +1,7 @@
 // The hosted service's "orders manager" skill, replayed step by step as docs/design/service-clients.md describes it,
 // against a real `mktdata serve`: only the base URL and the key header name differ from what it sends the service.
 import { describe, expect, it } from 'vitest';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { publish } from '../../src/publish/publish.ts';

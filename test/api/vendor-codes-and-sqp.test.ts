@@ -4,7 +4,7 @@
 // ASINs"), in process with a clock the test moves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/api/app.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { makeHome, rows, US } from '../helpers/home.ts';

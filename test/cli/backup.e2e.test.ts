@@ -10,7 +10,7 @@ import { realNow, scaledClock } from '../../src/time/clock.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { resolveHome } from '../../src/home.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
 import { contractViolations } from '../helpers/contracts.ts';
 import { cli } from '../helpers/home.ts';

@@ -12,7 +12,7 @@ import {
   type FakeMarketplace,
 } from '@mktdata/fake-marketplace';
 import { setCredentials } from '../../src/connectors/credentials.ts';
-import { setLoadStage } from '../../src/control/connections.ts';
+import { setLoadStage } from '../../src/control/connections/load-stages.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';
 import { resolveHome } from '../../src/home.ts';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_ACTION_LIMIT, listActions, startAction } from '../../src/actions/actions.ts';
 import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/actions/settings.ts';
 import { SharedRateLimiter } from '../../src/api/rate-limit.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { acquireShard, holdsFence, renewShard } from '../../src/control/shard-leases.ts';
 import { rebalance } from '../../src/control/shard-assignment.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';

@@ -10,7 +10,7 @@ import { setActionsBeta, setActionTypes, setConnectionAccess } from '../../src/a
 import { buildApp, type App } from '../../src/api/app.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
 import { testConnection } from '../../src/connectors/connection-test.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import type { Home } from '../../src/home.ts';

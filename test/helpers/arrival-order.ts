@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { fetchSpecs } from '../../src/pipelines/fetch/fetch-specs.ts';

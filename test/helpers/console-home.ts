@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type App } from '../../src/api/app.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { resolveHome, type Home } from '../../src/home.ts';

@@ -7,7 +7,7 @@ import { Connectors } from '../../src/connectors/connectors.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
 import { connectorFetcher, type FetcherOptions } from '../../src/pipelines/fetch/connector-fetcher.ts';
 import type { FetchEvent } from '../../src/pipelines/fetch/execute-fetches.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { demoConnections } from '../../src/demo/demo-marketplace.ts';

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { setActionsBeta } from '../../src/actions/settings.ts';
 import { createApiKey, createOrganization } from '../../src/control/organizations.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { openWarehouse, type Warehouse } from '../../src/db/warehouse.ts';
 import { resolveHome, type Home } from '../../src/home.ts';
 import { runModels } from '../../src/models/run-models.ts';

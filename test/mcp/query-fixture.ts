@@ -16,7 +16,7 @@
 // Profit of a line = sales - sales tax (DE only, prices include it) - fees (none: no settlement) - cost of goods
 // (units × unit cost) - ad spend (none) + refund cost (none) (spec 001, profit measure rules).
 import type { Warehouse } from '../../src/db/warehouse.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import type { Home } from '../../src/home.ts';
 import { runModels } from '../../src/models/run-models.ts';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { runModels } from '../../src/models/run-models.ts';
 import { land, makeHome, rows, US } from '../helpers/home.ts';

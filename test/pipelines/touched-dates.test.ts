@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { newFiles, touchedDates } from '../../src/pipelines/new-files.ts';
 import { findPipeline, loadPipelines } from '../../src/pipelines/pipeline-config.ts';

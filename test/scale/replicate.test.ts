@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setConnectionAccess } from '../../src/actions/settings.ts';
 import { setCredentials } from '../../src/connectors/credentials.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createOrganization } from '../../src/control/organizations.ts';
 import { upsertVendorCodes } from '../../src/control/vendor-codes.ts';
 import { openPostgresControl } from '../../src/db/control-store.ts';

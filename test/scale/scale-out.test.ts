@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import { createApiKey } from '../../src/control/organizations.ts';
 import { openPostgresControl, type ControlStore } from '../../src/db/control-store.ts';
 import { openWarehouse } from '../../src/db/warehouse.ts';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConnectorConfig } from '../../src/connectors/config.ts';
 import { NotificationPoller } from '../../src/pipelines/fetch/notifications.ts';
-import { addConnection } from '../../src/control/connections.ts';
+import { addConnection } from '../../src/control/connections/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import type { Home } from '../../src/home.ts';

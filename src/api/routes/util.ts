@@ -12,7 +12,7 @@ import {
   keyProtectedErrors,
   sellersAndVendorsQuery,
 } from '../schemas/common.ts';
-import { searchConnections } from '../../control/connections.ts';
+import { searchConnections } from '../../control/connections/connections.ts';
 import { findOrganization } from '../../control/organizations.ts';
 import { writableConnections } from '../../actions/settings.ts';
 

@@ -1,4 +1,4 @@
-import { requireConnection } from '../../control/connections.ts';
+import { requireConnection } from '../../control/connections/connections.ts';
 import { earliestCogsDateOf } from '../../control/cogs.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import { MktdataError } from '../../errors.ts';

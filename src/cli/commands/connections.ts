@@ -1,5 +1,5 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import { connectionsByName, requireConnection } from '../../control/connections.ts';
+import { connectionsByName, requireConnection } from '../../control/connections/connections.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
 import { credentialStates, removeCredentials, setCredentials, type Api } from '../../connectors/credentials.ts';
 import { testConnection } from '../../connectors/connection-test.ts';

@@ -1,5 +1,5 @@
 import type { Warehouse } from '../../db/warehouse.ts';
-import { requireConnection } from '../../control/connections.ts';
+import { requireConnection } from '../../control/connections/connections.ts';
 import { MktdataError } from '../../errors.ts';
 import { landFile, refusalText, type LandResult } from '../../ingest/land-file.ts';
 import { findSource } from '../../ingest/sources/index.ts';

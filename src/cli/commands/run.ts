@@ -12,7 +12,7 @@ import { served } from '../served.ts';
 import { liveFetcher } from '../../pipelines/fetch/live.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import { fetchesOfRun, type FetchRequest } from '../../pipelines/fetch/fetch-requests.ts';
-import { connectionIds } from '../../control/connections.ts';
+import { connectionIds } from '../../control/connections/connections.ts';
 import { latestRuns } from '../../pipelines/pipeline-runs.ts';
 import { windowsOfRun } from '../../pipelines/run-windows.ts';
 

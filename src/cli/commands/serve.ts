@@ -14,7 +14,7 @@ import { NotificationPoller } from '../../pipelines/fetch/notifications.ts';
 import { SharedRateLimiter } from '../../api/rate-limit.ts';
 import { openSharedControl } from '../../scale/shard-home.ts';
 import { scaleConfig, sharedHome, type ScaleConfig } from '../../scale/scale-config.ts';
-import { anyUnfinishedFirstLoad } from '../../control/connections.ts';
+import { anyUnfinishedFirstLoad } from '../../control/connections/load-stages.ts';
 import { listenOn } from '../../api/listen.ts';
 import { readiness } from '../../api/readiness/ready-report.ts';
 import { replicaChecks, serveChecks } from '../../api/readiness/process-checks.ts';

@@ -3,7 +3,7 @@ import { badge, count, dataTable, html, statusTone, text, when } from '../layout
 import { nonEmpty, type PageContext } from '../page-context.ts';
 import { snapshotFigures } from '../snapshot-figures.ts';
 import { initialLoadStages } from '../../pipelines/load-stages.ts';
-import { connectionsWithOrganization } from '../../control/connections.ts';
+import { connectionsWithOrganization } from '../../control/connections/connections.ts';
 import { credentialStates } from '../../connectors/credentials.ts';
 import { landingsOf } from '../../control/landed-files.ts';
 import { fetchesByConnection } from '../../pipelines/fetch/fetch-requests.ts';

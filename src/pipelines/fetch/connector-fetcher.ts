@@ -16,7 +16,7 @@ import { runsLast } from './operations.ts';
 import { planFetches } from './plan-fetches.ts';
 import { upstreamRequest } from './upstream-request.ts';
 import { type FetchPhase, type RunFetcher } from './fetch-stage.ts';
-import { connectionAccounts } from '../../control/connections.ts';
+import { connectionAccounts } from '../../control/connections/connections.ts';
 import { landedRowCount } from '../../control/landed-files.ts';
 
 export interface FetcherOptions {

@@ -4,7 +4,7 @@ import type { ControlPlane, FetchStatus } from '../../db/control-plane.ts';
 import type { Warehouse } from '../../db/warehouse.ts';
 import type { PlannedFetch, RecentFetch } from './plan-fetches.ts';
 import type { UpstreamRequest } from './upstream-request.ts';
-import { connectionsStillLoading } from '../../control/connections.ts';
+import { connectionsStillLoading } from '../../control/connections/load-stages.ts';
 import type { FetchRequest, FetchUpdate } from './fetch-request.ts';
 
 // control.fetch_requests, every request made upstream and how it went: every query on it is in this file

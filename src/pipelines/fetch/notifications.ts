@@ -7,7 +7,7 @@ import { findSource } from '../../ingest/sources/index.ts';
 import { findInPayload, marketplaceKeys, sellerKeyOf } from '../../ingest/sources/notifications/format.ts';
 import type { JsonRecord } from '../../ingest/json-records.ts';
 import type { NotificationQueueConfig } from '../../connectors/config.ts';
-import { connectionsWithSellerId } from '../../control/connections.ts';
+import { connectionsWithSellerId } from '../../control/connections/connections.ts';
 
 
 /** What one poll did. */

@@ -4,7 +4,7 @@ import { lineageDdl } from '../../flat-file.ts';
 import { landJsonRecords, readJsonDocument, type JsonRecord } from '../../json-records.ts';
 import type { LandContext, Source } from '../../source.ts';
 import { findInPayload, marketplaceKeys, notificationColumns, notificationRecords } from './format.ts';
-import { sameOrganizationConnections } from '../../../control/connections.ts';
+import { sameOrganizationConnections } from '../../../control/connections/connections.ts';
 
 const table = 'raw.notifications';
 

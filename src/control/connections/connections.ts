@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { LIST, listValue, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { z } from 'zod';
-import type { ControlStore } from '../db/control-store.ts';
-import { connectionTypes, type ConnectionType, type ControlPlane } from '../db/control-plane.ts';
-import { tableColumns } from '../db/sql.ts';
-import { modelsDir } from '../lib/project-paths.ts';
-import { MktdataError } from '../errors.ts';
-import { loadMarketplaces } from './marketplaces.ts';
-import { requireOrganization } from './organizations.ts';
+import type { ControlStore } from '../../db/control-store.ts';
+import { connectionTypes, type ConnectionType, type ControlPlane } from '../../db/control-plane.ts';
+import { tableColumns } from '../../db/sql.ts';
+import { modelsDir } from '../../lib/project-paths.ts';
+import { MktdataError } from '../../errors.ts';
+import { loadMarketplaces } from '../marketplaces.ts';
+import { requireOrganization } from '../organizations.ts';
 
 export const addConnectionSchema = z.object({
   organizationId: z.string().min(1),
@@ -69,15 +69,14 @@ export async function requireOwnConnection(
   return found;
 }
 
-// Every query on control.connections goes through the functions below (test/db/control-table-modules.test.ts).
+// Every query on control.connections goes through the functions below and load-stages.ts beside them
+// (test/db/control-table-modules.test.ts).
 
 /** A connection's row. */
 export type ConnectionRow = Selectable<ControlPlane['control.connections']>;
 /** A connection as the webhook events describe it. */
 export type ConnectionSummary = Pick<ConnectionRow, 'id' | 'organization_id' | 'name' | 'marketplace_id' | 'seller_id'>;
 type Db = Kysely<ControlPlane>;
-/** Where a connection's first load stands (the spec's vocabulary). */
-export type LoadStage = NonNullable<ConnectionRow['initial_load_stage']>;
 
 /** The connection of that id, or undefined. */
 export function findConnection(db: Db, id: string) {
@@ -211,64 +210,6 @@ export function connectionsWithSellerId(db: Db) {
 export async function organizationsOfConnections(db: Db, ids: string[]): Promise<string[]> {
   const rows = await db.selectFrom('control.connections').select('organization_id').where('id', 'in', ids).execute();
   return rows.map((r) => r.organization_id);
-}
-
-/** Connections whose first load has not completed, as a subquery (`connection_id in …`). */
-export function connectionsStillLoading(db: Db) {
-  return db
-    .selectFrom('control.connections')
-    .select('id')
-    .where((eb) => eb.or([eb('initial_load_stage', 'is', null), eb('initial_load_stage', '<>', 'COMPLETE')]));
-}
-
-/** Whether a connection with credentials has not completed its first load. */
-export async function anyUnfinishedFirstLoad(db: Db): Promise<boolean> {
-  const found = await db
-    .selectFrom('control.connections as c')
-    .select('c.id')
-    .where((eb) =>
-      eb.exists(
-        eb.selectFrom('control.connection_credentials as k').select('k.api').whereRef('k.connection_id', '=', 'c.id'),
-      ),
-    )
-    .where((eb) => eb.or([eb('c.initial_load_stage', 'is', null), eb('c.initial_load_stage', '<>', 'COMPLETE')]))
-    .executeTakeFirst();
-  return found !== undefined;
-}
-
-/** The load stages recorded (connections without one are left out). */
-export async function recordedLoadStages(db: Db) {
-  const rows = await db
-    .selectFrom('control.connections')
-    .select(['id', 'initial_load_stage'])
-    .where('initial_load_stage', 'is not', null)
-    .execute();
-  return rows.map((c) => ({ id: c.id, stage: c.initial_load_stage! }));
-}
-
-/** The load stages of these connections, null where none is recorded. */
-export function loadStagesOf(db: Db, ids: string[]) {
-  return db
-    .selectFrom('control.connections')
-    .select(['id', 'initial_load_stage'])
-    .where('id', 'in', ids.length ? ids : [''])
-    .execute();
-}
-
-/** Records a connection's load stage. */
-export async function setLoadStage(db: Db, id: string, stage: LoadStage | null): Promise<void> {
-  await db.updateTable('control.connections').set({ initial_load_stage: stage }).where('id', '=', id).execute();
-}
-
-/** Records where these connections' first loads stand after a run: a connection that had no stage yet starts one. */
-export async function advanceLoadStages(db: Db, ids: string[], stage: LoadStage): Promise<void> {
-  await db
-    .updateTable('control.connections')
-    .set({ initial_load_stage: stage })
-    .where('id', 'in', ids)
-    // A connection not done keeps its stage; one that had none is in its first.
-    .where((eb) => (stage === 'FIRST_STAGE' ? eb('initial_load_stage', 'is', null) : eb.lit(true)))
-    .execute();
 }
 
 /** Records the seller id that new SP-API credentials name, unless the connection has one. */
