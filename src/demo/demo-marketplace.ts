@@ -16,15 +16,12 @@ export const demoConnections = [
   { id: '6f1c2f0e-3b7a-4c55-9d0e-1a2b3c4d5e02', sellerId: 'A3ACMEDE0SELLER' },
 ];
 
-/** How much faster than real time the demo's first load runs: the documented rate limits allow a report a minute. */
-export const DEMO_SPEED = 1000;
-
 /** The demo sellers' history: half a year before today. */
 export const DEMO_HISTORY_DAYS = 180;
 
 /**
- * How far in the past the demo's clock starts: its first load takes 7–9 hours of the clock (25 s at DEMO_SPEED), and
- * the clock must not pass real time before it is done, so that no time it records lies in the future.
+ * How far in the past the demo's clock starts: its first load waits 7–9 hours of the clock on the documented rate
+ * limits, and the clock must not pass real time before it is done, so that no time it records lies in the future.
  */
 export const DEMO_CLOCK_LEAD_MS = 24 * 3_600_000;
 
@@ -37,12 +34,12 @@ export interface DemoMarketplace {
 }
 
 /**
- * Starts the fake marketplace with the demo's two sellers on a fast clock that starts a day ago and catches up with
- * real time, and the connectors for it.
+ * Starts the fake marketplace with the demo's two sellers on a clock that starts a day ago and moves while the
+ * connectors wait (see catchUpClock), and the connectors for it.
  */
 export async function startDemoMarketplace(): Promise<DemoMarketplace> {
   const { demoSellers, startFakeMarketplace } = await loadFakeMarketplace();
-  const clock = catchUpClock(DEMO_SPEED, DEMO_CLOCK_LEAD_MS);
+  const clock = catchUpClock(DEMO_CLOCK_LEAD_MS);
   const sellers = demoSellers(addDays(localDate(clock.now(), 'America/Los_Angeles'), -DEMO_HISTORY_DAYS));
   const fake = await startFakeMarketplace({ sellers, clock });
   const config: ConnectorConfig = {

@@ -98,6 +98,7 @@ export function manualClock(start: number): ManualClock {
 /** A clock that moves only when what reads it waits on it (`jump` moves it on at once, as a day passing would). */
 export interface VirtualClock extends Clock {
   jump(ms: number): void;
+  hold(): () => void;
 }
 
 /**
@@ -189,19 +190,23 @@ export interface CatchUpClock extends Clock {
 }
 
 /**
- * A clock that starts `lead` ms before real time and runs `speed` times faster until it reaches real time, then at
- * real time: what it times is never in the future. `catchUp` moves it to real time at once (the demo's first load is
- * done). Were the first load to need more than `lead` of the clock's time, its rest would run at real time.
+ * A clock that starts `lead` ms before real time and, until it reaches real time, moves only while what reads it
+ * waits (a `virtualClock`): a first load that waits hours on the documented rate limits takes only as long as its work,
+ * on a busy machine as on an idle one, and what it times is never in the future. From the first wait that would take
+ * it past real time, or once `catchUp` is called (the demo's first load is done), it is the machine's clock.
  */
-export function catchUpClock(speed: number, lead: number): CatchUpClock {
-  if (!(speed > 0)) throw new Error(`clock speed must be positive, not ${speed}`);
-  const realStart = realNow();
+export function catchUpClock(lead: number): CatchUpClock {
+  const virtual = virtualClock(realNow() - lead);
   let caughtUp = false;
-  const now = () => (caughtUp ? realNow() : Math.min(realNow(), realStart - lead + (realNow() - realStart) * speed));
   return {
-    now,
-    sleep: (ms, signal) => delay(Math.max(0, ms) / (caughtUp || now() >= realNow() ? 1 : speed), undefined, { signal }),
-    speed: () => (caughtUp || now() >= realNow() ? 1 : speed),
+    now: () => (caughtUp ? realNow() : virtual.now()),
+    sleep(ms, signal) {
+      if (!caughtUp && virtual.now() + ms <= realNow()) return virtual.sleep(ms, signal);
+      const wake = (caughtUp ? realNow() : virtual.now()) + Math.max(0, ms);
+      caughtUp = true;
+      return delay(Math.max(0, wake - realNow()), undefined, { signal });
+    },
+    hold: () => (caughtUp ? () => {} : virtual.hold()),
     catchUp: () => {
       caughtUp = true;
     },

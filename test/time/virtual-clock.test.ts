@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileClock } from '@mktdata/fake-marketplace';
 import { connectorClock } from '../../src/pipelines/fetch/live.ts';
-import { sharedVirtualClock, virtualClock } from '../../src/time/clock.ts';
+import { catchUpClock, sharedVirtualClock, virtualClock } from '../../src/time/clock.ts';
 
 const T0 = Date.parse('2026-11-20T18:30:00Z');
 
@@ -114,5 +114,41 @@ describe('the virtual clock shared through a file', () => {
     const fakeWaits = reader.sleep(30_000).then(() => reader.now());
     await clock.sleep(45_000);
     expect(await fakeWaits).toBe(T0 + 45_000);
+  });
+});
+
+// The demo's clock: a day behind real time, moving while the connectors wait, so that its first load (hours of rate
+// limits on the clock) takes only as long as its work, however busy the machine, and records no time in the future.
+describe('the catch-up clock', () => {
+  const HOUR = 3_600_000;
+  /** Whether the clock reads the machine's time (between two readings of it taken around its own). */
+  const readsRealTime = (clock: { now(): number }) => {
+    const before = Date.now();
+    const now = clock.now();
+    return before <= now && now <= Date.now();
+  };
+
+  it('passes the hours a first load waits at once, behind real time', async () => {
+    const before = Date.now();
+    const clock = catchUpClock(24 * HOUR);
+    const start = clock.now();
+    expect(start).toBeGreaterThanOrEqual(before - 24 * HOUR);
+    expect(start).toBeLessThanOrEqual(Date.now() - 24 * HOUR);
+    // Nine hours of waiting, as the demo's first load does on the documented rate limits: no real wait (this test's
+    // time limit is seconds), and the clock moved by exactly that.
+    for (let i = 0; i < 9; i++) await clock.sleep(HOUR);
+    expect(clock.now()).toBe(start + 9 * HOUR);
+    expect(clock.now()).toBeLessThan(Date.now());
+  });
+
+  it('is real time from the first wait that would pass real time, and after catchUp', async () => {
+    const clock = catchUpClock(20);
+    // 30 ms of the clock from 20 ms behind: it wakes about 10 ms later on the machine's clock, then reads real time.
+    await clock.sleep(30);
+    expect(readsRealTime(clock)).toBe(true);
+
+    const other = catchUpClock(24 * HOUR);
+    other.catchUp();
+    expect(readsRealTime(other)).toBe(true);
   });
 });

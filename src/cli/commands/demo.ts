@@ -2,7 +2,7 @@ import { connectorFetcher } from '../../pipelines/fetch/connector-fetcher.ts';
 import type { FetchEvent } from '../../pipelines/fetch/execute-fetches.ts';
 import { createApiKey, createOrganization, organizationNamed } from '../../control/organizations.ts';
 import { openWarehouse, type Warehouse } from '../../db/warehouse.ts';
-import { connectDemoSellers, demoConnections, DEMO_SPEED, startDemoMarketplace } from '../../demo/demo-marketplace.ts';
+import { connectDemoSellers, demoConnections, startDemoMarketplace } from '../../demo/demo-marketplace.ts';
 import type { Home } from '../../home.ts';
 import type { ModelResult } from '../../models/run-models.ts';
 import { loadPipelines } from '../../pipelines/pipeline-config.ts';
@@ -69,8 +69,8 @@ async function firstLoad(wh: Warehouse, demo: Awaited<ReturnType<typeof startDem
 
 /**
  * `mktdata demo` (npm start): starts a fake marketplace in this process with two sellers, connects them, does their
- * first load through the live connectors (on a clock DEMO_SPEED times faster than real time: the documented rate
- * limits allow one report a minute), prints a first look, then serves the API while the pipelines keep fetching.
+ * first load through the live connectors (on a clock that starts a day ago and moves while they wait: the documented
+ * rate limits allow one report a minute), prints a first look, then serves the API while the pipelines keep fetching.
  */
 export async function demo(home: Home, options: ServeOptions): Promise<void> {
   const market = await startDemoMarketplace();
@@ -81,7 +81,7 @@ export async function demo(home: Home, options: ServeOptions): Promise<void> {
       loaded = await demoOrganization(wh);
       await connectDemoSellers(wh, loaded.organizationId, market, demoDir);
       console.log(
-        `fake marketplace on ${market.fake.url}; first load of ${market.sellers.map((s) => s.name).join(' and ')} through the connectors (clock ${DEMO_SPEED}× real time)`,
+        `fake marketplace on ${market.fake.url}; first load of ${market.sellers.map((s) => s.name).join(' and ')} through the connectors (on a clock a day behind, which moves while they wait)`,
       );
       await firstLoad(wh, market);
     } finally {
