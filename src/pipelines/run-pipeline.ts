@@ -93,7 +93,7 @@ export async function planRun(
   return { windows, files, retries, touched };
 }
 
-/** LATE_DATA windows for files landed after the run was planned, beyond every window it planned. */
+/** LATE_DATA windows for files landed after the run was planned, beyond the windows `planned` (yet to be built). */
 async function lateWindowsOf(
   wh: Warehouse,
   pipeline: Pipeline,
@@ -188,7 +188,9 @@ export async function runPipeline(
         gaps[1] = fetched.gaps;
         fetchFailures += fetched.failed;
         const arrived = (await newFiles(wh, pipeline)).filter((f) => !taken.has(f.id));
-        const late = await lateWindowsOf(wh, pipeline, arrived, rows, now);
+        // Beyond this phase's windows only: the first phase's were built before these files landed (a snapshot
+        // report the history brought replaces the one a first-stage table was built from).
+        const late = await lateWindowsOf(wh, pipeline, arrived, phase, now);
         await insertWindows(wh, runId, pipeline.name, late);
         rows.push(...late);
         phase.push(...late);
