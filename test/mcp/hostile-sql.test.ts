@@ -154,7 +154,7 @@ describe('runScopedQuery against hostile SQL', () => {
 
   beforeAll(async () => {
     ({ home, wh } = await buildQueryHome());
-  }, 60_000);
+  });
   afterAll(async () => {
     await closeReaders();
     await wh?.close();
@@ -203,5 +203,5 @@ describe('runScopedQuery against hostile SQL', () => {
     // the allocator's slack and the JavaScript heap. Bound: growth under QUERY_SLOTS × the cap + 128 MB.
     const growthMb = (rssMax - rssBefore) / 2 ** 20;
     expect(growthMb, `${growthMb.toFixed(0)} MB\n${outcomes.join('\n')}`).toBeLessThan(QUERY_SLOTS * 128 + 128);
-  }, 120_000);
+  });
 });

@@ -27,7 +27,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
     app = await buildApp({ wh, home, logger: false, extensions: [mcpRoutes], now: () => clock, requestsPerSecond: 2 });
     origin = await app.listen({ host: '127.0.0.1', port: 0 });
     client = await httpClient(origin, key);
-  }, 120_000);
+  });
   afterAll(async () => {
     await client?.close();
     await app?.close();
@@ -270,7 +270,7 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
         data: { statusCode: 401, code: 'ERR_AUTH_INVALID_KEY' },
       });
       await expect(stdioClient('')).rejects.toMatchObject({ data: { statusCode: 401, code: 'ERR_AUTH_MISSING_KEY' } });
-    }, 60_000);
+    });
 
     it("relays to the home's running `serve`", async () => {
       const serve = await startServe(home.root, ['--no-pipelines']);
@@ -282,6 +282,6 @@ describe('MCP over Streamable HTTP at /mcp, and over stdio', () => {
       } finally {
         expect(await serve.stop(20_000)).toBe(0);
       }
-    }, 60_000);
+    });
   });
 });

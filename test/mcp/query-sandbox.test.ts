@@ -20,7 +20,7 @@ describe('runScopedQuery', () => {
 
   beforeAll(async () => {
     ({ home, wh, dir } = await buildQueryHome());
-  }, 60_000);
+  });
   afterAll(async () => {
     await closeReaders();
     await wh?.close();
