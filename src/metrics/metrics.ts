@@ -55,7 +55,7 @@ export class Metrics {
   );
   readonly #documents = this.#counter(
     'mktdata_documents_landed_total',
-    'Documents landed (dropped files and fetched documents), by source.',
+    'Documents landed (dropped files, fetched documents and notification batches), by source.',
     ['source'],
   );
   readonly #rows = this.#counter('mktdata_rows_landed_total', 'Rows of the documents landed, by source.', ['source']);

@@ -10,6 +10,7 @@ import { addConnection } from '../../src/control/connections/connections.ts';
 import type { Warehouse } from '../../src/db/warehouse.ts';
 import { startFakeMarketplace, type FakeMarketplace } from '@mktdata/fake-marketplace';
 import type { Home } from '../../src/home.ts';
+import { Metrics } from '../../src/metrics/metrics.ts';
 import { createSubscription } from '../../src/webhooks/subscriptions.ts';
 import { makeHome, rows, US } from '../helpers/home.ts';
 
@@ -24,6 +25,7 @@ describe('notifications from the marketplace queue', () => {
   let wh: Warehouse;
   let fake: FakeMarketplace;
   let poller: NotificationPoller;
+  const metrics = new Metrics();
 
   beforeAll(async () => {
     ({ home, wh } = await makeHome());
@@ -49,7 +51,13 @@ describe('notifications from the marketplace queue', () => {
       MKTDATA_MARKETPLACE_URL: fake.url,
       MKTDATA_NOTIFICATIONS_QUEUE_URL: fake.queueUrl,
     });
-    poller = new NotificationPoller(wh, config.notifications!, undefined, () => {});
+    poller = new NotificationPoller(
+      wh,
+      config.notifications!,
+      undefined,
+      () => {},
+      (r) => metrics.landed(r),
+    );
   });
   afterAll(async () => {
     await poller?.stop();
@@ -77,6 +85,9 @@ describe('notifications from the marketplace queue', () => {
     expect(events).toEqual([
       { message_type: 'MKT_ANY_OFFER_CHANGED', connection_id: '00000000-0000-4000-8000-00000000a0a1' },
     ]);
+    // The server's metrics count the notification rows landed: the two of the offer change, not the kept ones.
+    const landedRows = (await metrics.registry.getSingleMetric('mktdata_rows_landed_total')!.get()).values;
+    expect(landedRows.filter((v) => v.labels.source === 'notifications').map((v) => v.value)).toEqual([2]);
     // The listing change names a seller no connection has: kept, not lost.
     const unrouted = join(home.quarantine, 'notifications-unrouted');
     expect(existsSync(unrouted) && readdirSync(unrouted).length).toBe(2);

@@ -187,6 +187,7 @@ export async function serve(home: Home, options: ServeOptions, onListening?: (ap
           queue,
           (work) => scheduler.exclusive(work),
           (message) => app!.log.warn(message),
+          metrics && ((r) => metrics.landed(r)),
         )
       : undefined;
     poller?.start();

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { Warehouse } from '../../db/warehouse.ts';
-import { landFile } from '../../ingest/land-file.ts';
+import { landFile, type LandResult } from '../../ingest/land-file.ts';
 import { findSource } from '../../ingest/sources/index.ts';
 import { findInPayload, marketplaceKeys, sellerKeyOf } from '../../ingest/sources/notifications/format.ts';
 import type { JsonRecord } from '../../ingest/json-records.ts';
@@ -35,6 +35,8 @@ export class NotificationPoller {
     /** Runs landing work as the home's one writer (the pipeline scheduler's turn). */
     private readonly exclusive: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
     private readonly log: (message: string) => void = console.error,
+    /** Each batch file landed, kept or skipped (the server's metrics count the landed ones). */
+    private readonly onLanded?: (result: LandResult & { source: string }) => void,
   ) {
     this.client = new SQSClient({
       region: config.region,
@@ -134,6 +136,7 @@ export class NotificationPoller {
           { id: connection.id, marketplaceId: connection.marketplace_id },
           file,
         );
+        this.onLanded?.({ ...result, source: 'notifications' });
         if (result.status === 'refused')
           this.log(
             `notifications: ${batch.length} message(s) for ${connection.id} refused (${result.reason}); kept in ${result.keptAt}`,
