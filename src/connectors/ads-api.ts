@@ -22,6 +22,7 @@ export interface AdsReport {
   startDate?: string;
   endDate?: string;
   configuration?: Record<string, unknown>;
+  createdAt?: string;
   url?: string | null;
   urlExpiresAt?: string | null;
   generatedAt?: string | null;

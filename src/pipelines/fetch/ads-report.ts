@@ -53,7 +53,7 @@ export async function fetchAdsReport(ctx: HandlerContext, request: FetchRequest)
     const temp = documentPath(ctx.wh.home, request, { upstreamId: reportId, extension: 'tmp', at: ctx.clock.now() });
     try {
       const got = await downloadDocument(report.url!, { file: temp, clock: ctx.clock });
-      return await keepAndLand(
+      const outcome = await keepAndLand(
         ctx,
         request,
         temp,
@@ -67,6 +67,9 @@ export async function fetchAdsReport(ctx: HandlerContext, request: FetchRequest)
           sha256: got.sha256,
         },
       );
+      // The marketplace's own stamps, as for SP-API reports: a report resumed by a later run is timed from its start.
+      const processingMs = Date.parse(report.generatedAt ?? '') - Date.parse(report.createdAt ?? '');
+      return outcome.status === 'landed' && processingMs >= 0 ? { ...outcome, processingMs } : outcome;
     } catch (error) {
       rmSync(temp, { force: true });
       // The link lives an hour: a report read again gives a fresh one.
