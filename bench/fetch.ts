@@ -15,7 +15,7 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { demoHome, dropLandedDocuments } from '../test/helpers/live.ts';
+import { demoHome, dropNewDocuments } from '../test/helpers/live.ts';
 import { loadConnectorConfig } from '../src/connectors/config.ts';
 import { Connectors } from '../src/connectors/connectors.ts';
 import { setCredentials } from '../src/connectors/credentials.ts';
@@ -152,7 +152,7 @@ export async function benchFetch(log: (message: string) => void) {
     await a.wh.sql.run('checkpoint');
     const runRealMs = performance.now() - real0;
     if (summary.status !== 'success') throw new Error(`the live run ended ${summary.status}`);
-    const documents = await dropLandedDocuments(a.wh, b.home);
+    const documents = (await dropNewDocuments(a.wh, b.home, new Set())).size;
     log(`fetch: the same ${documents} documents landed by hand…`);
     const hand0 = performance.now();
     await landWaitingFiles(b.wh, Object.keys(pipeline.sources));

@@ -5,14 +5,13 @@ import { compareHomes } from '../helpers/compare-homes.ts';
 import { contractViolations, exchangedOperations, fetchOnlyOperations } from '../helpers/contracts.ts';
 import { firstLoadAndThreeDays, liveMarketplace, OPENED_ON, START } from '../helpers/live.ts';
 
-// A hang guard, not a time limit: this CPU-bound test takes about 3 minutes alone, and more than 20 beside two other
+// A hang guard, not a time limit: this CPU-bound test takes 3 to 5 minutes alone, and more than 20 beside two other
 // copies of the suite on 2 cores (seen: all three copies stopped at a 20-minute guard, still working).
 const HANG_GUARD = 3_600_000;
 
-// One first load serves both questions (the whole run is the slowest of the suite): do four days of fetching give the
-// tables that landing the same documents by hand, all at once, gives, and do they still when the marketplace
-// throttles, fails reports and answers 5xx, as it does on a bad day (the failure rates below act on a few requests of
-// each kind).
+// One first load serves both questions (the whole run is the slowest of the suite): does fetching give the tables that
+// landing the same documents by hand gives, and does it still when the marketplace throttles, fails reports and
+// answers 5xx, as it does on a bad day (the failure rates below act on a few requests of each kind).
 describe('live connectors against the fake marketplace', () => {
   const homes: Warehouse[] = [];
   let fake: FakeMarketplace | undefined;

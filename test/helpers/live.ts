@@ -111,20 +111,20 @@ export function landedDocuments(home: Home): string[] {
 }
 
 /**
- * Drops into `to`'s landing folder, as a seller would by hand, every document `from` landed, in the order `from`
- * landed them (their names without the file-id prefix the archive gives them, behind their place in that order: a
- * folder's files land in the order of their names, and of two versions of a record the later landed wins); returns
- * how many.
+ * Drops into `to`'s landing folder, as a seller would by hand, the documents `from` landed that are not in `seen`,
+ * in the order `from` landed them (their names without the file-id prefix the archive gives them, behind their
+ * place in that order: a folder's files land in the order of their names, and of two versions of a record the later
+ * landed wins); returns the new `seen`.
  */
-export async function dropLandedDocuments(from: Warehouse, to: Home): Promise<number> {
+export async function dropNewDocuments(from: Warehouse, to: Home, seen: Set<string>): Promise<Set<string>> {
   const order = new Map(
     (await from.db.selectFrom('control.landed_files').select('id').orderBy('landed_at').execute()).map((f, i) => [
       f.id,
       i,
     ]),
   );
-  const documents = landedDocuments(from.home);
-  for (const relative of documents) {
+  for (const relative of landedDocuments(from.home)) {
+    if (seen.has(relative)) continue;
     const [connection, source, name] = relative.split('/') as [string, string, string];
     const place = String(order.get(name.slice(0, 36)) ?? order.size).padStart(6, '0');
     mkdirSync(join(to.landing, connection, source), { recursive: true });
@@ -132,8 +132,9 @@ export async function dropLandedDocuments(from: Warehouse, to: Home): Promise<nu
       join(from.home.root, 'landed', relative),
       join(to.landing, connection, source, `${place}-${name.slice(37)}`),
     );
+    seen.add(relative);
   }
-  return documents.length;
+  return seen;
 }
 
 export { sidecarOf };
@@ -156,28 +157,27 @@ export function childProcessClock(): { file: string; start: number; fake: Return
 }
 
 /**
- * Home A fetches through the connectors for four days, a run of every pipeline a day; then every document A landed is
- * dropped by hand into home B's landing folder and B runs every pipeline once, at A's last clock. A's tables, built
- * day by day from what each run brought (first stages, history, late data, retries), must equal B's, built from all of
- * it at once.
+ * Home A fetches through the connectors; after each of its pipeline runs, the documents A landed are dropped by hand
+ * into home B's landing folder and B runs the same pipeline at the same clock: the published tables must agree.
  */
 export async function firstLoadAndThreeDays(live: Awaited<ReturnType<typeof liveMarketplace>>, homes: Warehouse[]) {
   const a = await demoHome('mktdata-live-a-');
   const b = await demoHome('mktdata-live-b-');
   homes.push(a.wh, b.wh);
   await connectAll(a.wh, live.fake, live.sellers);
-  // As `mktdata run` does: every pipeline, then one publish.
-  const runAll = async (wh: Warehouse, fetcher?: typeof live.fetcher) => {
-    const runs: RunSummary[] = [];
-    for (const pipeline of loadPipelines())
-      runs.push(await runPipeline(wh, pipeline, { now: new Date(live.clock.now()), fetcher, deferPublish: true }));
-    await publishDeferred(wh, runs);
-  };
+  const seen = new Set<string>();
   for (let day = 0; day < 4; day++) {
     if (day > 0) live.clock.jump(DAY);
-    await runAll(a.wh, live.fetcher);
+    // As `mktdata run` does: every pipeline, then one publish per home.
+    const runs: { a: RunSummary[]; b: RunSummary[] } = { a: [], b: [] };
+    for (const pipeline of loadPipelines()) {
+      const now = new Date(live.clock.now());
+      runs.a.push(await runPipeline(a.wh, pipeline, { now, fetcher: live.fetcher, deferPublish: true }));
+      await dropNewDocuments(a.wh, b.home, seen);
+      runs.b.push(await runPipeline(b.wh, pipeline, { now, deferPublish: true }));
+    }
+    await publishDeferred(a.wh, runs.a);
+    await publishDeferred(b.wh, runs.b);
   }
-  const documents = await dropLandedDocuments(a.wh, b.home);
-  await runAll(b.wh);
-  return { a, b, documents };
+  return { a, b, documents: seen.size };
 }
